@@ -1,0 +1,127 @@
+# bpfgate build. One library (static + shared) and one CLI; every src/*/*.c is
+# part of the library, every tools/*.c part of the CLI, every tests/unit/*.c a
+# test binary. Parts add files, not rules: this Makefile rarely needs editing.
+#
+#   make            library, CLI, examples (and the corpus when present)
+#   make test       install deps, build normal + ASan/UBSan, run the test suite (ASan build)
+#   make demo       install deps, build, run the main job on the bundled examples
+#   make asan       the ASan+UBSan build in build-asan/
+#   make bench      benchmarks (figures for the closing notes)
+#   make fuzz       libFuzzer target over the object loader, bounded run
+#   make install    PREFIX=/usr/local
+BUILD   ?= build
+CC      ?= gcc
+ifeq ($(origin CC),default)
+CC      := gcc
+endif
+PREFIX  ?= /usr/local
+CLANG_BPF ?= $(shell command -v clang-14 || command -v clang)
+SAN     ?=
+V       ?= 0
+Q       := $(if $(filter 1,$(V)),,@)
+
+PKG_CFLAGS := $(shell pkg-config --cflags libbpf libelf zlib 2>/dev/null)
+PKG_LIBS   := $(shell pkg-config --libs libbpf libelf zlib 2>/dev/null || echo -lbpf -lelf -lz)
+WARN    := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
+           -Wno-missing-field-initializers
+CFLAGS  ?= -O2 -g
+SAN_ON   := -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer
+SANFLAGS := $(if $(SAN),$(SAN_ON))
+ALL_CFLAGS := -std=gnu11 $(CFLAGS) $(WARN) $(SANFLAGS) -fPIC -fvisibility=hidden \
+           -Iinclude -Isrc $(PKG_CFLAGS) -DBG_API='__attribute__((visibility("default")))'
+LDLIBS  := $(PKG_LIBS) -lm -lpthread
+
+LIB_SRC   := $(sort $(wildcard src/*/*.c))
+LIB_OBJ   := $(LIB_SRC:%.c=$(BUILD)/%.o)
+TOOL_SRC  := $(sort $(wildcard tools/*.c))
+TOOL_OBJ  := $(TOOL_SRC:%.c=$(BUILD)/%.o)
+TEST_SRC  := $(sort $(wildcard tests/unit/*.c))
+TEST_BIN  := $(TEST_SRC:tests/unit/%.c=$(BUILD)/tests/%)
+EX_SRC    := $(sort $(wildcard examples/*.bpf.c))
+EX_OBJ    := $(EX_SRC:examples/%.bpf.c=$(BUILD)/examples/%.bpf.o)
+BPF_CFLAGS := -O2 -g -target bpf -Wall -Werror -Wno-unused-function -I$(BUILD) -Iexamples/include \
+           -I/usr/include/x86_64-linux-gnu
+DEPFLAGS  = -MMD -MP
+
+.PHONY: all lib cli tests examples corpus deps test asan demo bench fuzz install clean check-format
+all: lib cli tests examples corpus
+
+deps:
+	$(Q)bash scripts/deps.sh
+
+lib: $(BUILD)/libbpfgate.a $(BUILD)/libbpfgate.so $(BUILD)/bpfgate.pc
+cli: $(BUILD)/bpfgate
+tests: $(TEST_BIN)
+examples: $(EX_OBJ)
+
+$(BUILD)/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(Q)$(CC) $(ALL_CFLAGS) $(DEPFLAGS) -c $< -o $@
+
+$(BUILD)/libbpfgate.a: $(LIB_OBJ)
+	$(Q)rm -f $@ && ar rcs $@ $^
+
+$(BUILD)/libbpfgate.so: $(LIB_OBJ)
+	$(Q)$(CC) -shared $(SANFLAGS) -Wl,-soname,libbpfgate.so.0 -o $@ $^ $(LDLIBS)
+
+$(BUILD)/bpfgate.pc: bpfgate.pc.in
+	@mkdir -p $(dir $@)
+	$(Q)sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(shell sed -n 's/^#define BPFGATE_VERSION "\(.*\)"/\1/p' include/bpfgate/bpfgate.h)|' $< > $@
+
+$(BUILD)/bpfgate: $(TOOL_OBJ) $(BUILD)/libbpfgate.a
+	$(Q)$(CC) $(SANFLAGS) -o $@ $(TOOL_OBJ) $(BUILD)/libbpfgate.a $(LDLIBS)
+
+$(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libbpfgate.a tests/unit/test.h
+	@mkdir -p $(dir $@)
+	$(Q)$(CC) $(ALL_CFLAGS) -Itests/unit -o $@ $< $(BUILD)/libbpfgate.a $(LDLIBS)
+
+$(BUILD)/vmlinux.h:
+	@mkdir -p $(dir $@)
+	$(Q)if [ -r /sys/kernel/btf/vmlinux ] && command -v bpftool >/dev/null; then \
+	  bpftool btf dump file /sys/kernel/btf/vmlinux format c > $@.tmp && mv $@.tmp $@; \
+	else echo "vmlinux.h: no /sys/kernel/btf/vmlinux or bpftool" >&2; exit 1; fi
+
+$(BUILD)/examples/%.bpf.o: examples/%.bpf.c $(BUILD)/vmlinux.h $(wildcard examples/include/*.h)
+	@mkdir -p $(dir $@)
+	$(Q)$(CLANG_BPF) $(BPF_CFLAGS) -c $< -o $@
+
+corpus: $(BUILD)/vmlinux.h
+	$(Q)if [ -f corpus/Makefile ]; then $(MAKE) --no-print-directory -C corpus BUILD=$(abspath $(BUILD))/corpus VMLINUX_DIR=$(abspath $(BUILD)); fi
+
+asan:
+	$(Q)$(MAKE) --no-print-directory BUILD=build-asan SAN=1 lib cli tests
+
+test: deps
+	$(Q)$(MAKE) --no-print-directory all
+	$(Q)$(MAKE) --no-print-directory asan
+	$(Q)BG_BUILD=$(abspath build-asan) BG_EXAMPLES=$(abspath $(BUILD))/examples \
+	   BG_CORPUS=$(abspath $(BUILD))/corpus BG_NORMAL_BUILD=$(abspath $(BUILD)) bash tests/run.sh
+
+demo: deps
+	$(Q)$(MAKE) --no-print-directory all
+	$(Q)BG_BUILD=$(abspath $(BUILD)) bash scripts/demo.sh
+
+bench: deps
+	$(Q)$(MAKE) --no-print-directory all
+	$(Q)BG_BUILD=$(abspath $(BUILD)) bash bench/run.sh
+
+fuzz: deps
+	$(Q)bash tests/fuzz/run.sh
+
+install: lib cli
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib $(DESTDIR)$(PREFIX)/include/bpfgate \
+	  $(DESTDIR)$(PREFIX)/lib/pkgconfig
+	install -m 755 $(BUILD)/bpfgate $(DESTDIR)$(PREFIX)/bin/
+	install -m 644 $(BUILD)/libbpfgate.a $(DESTDIR)$(PREFIX)/lib/
+	install -m 755 $(BUILD)/libbpfgate.so $(DESTDIR)$(PREFIX)/lib/libbpfgate.so.0
+	ln -sf libbpfgate.so.0 $(DESTDIR)$(PREFIX)/lib/libbpfgate.so
+	install -m 644 include/bpfgate/*.h $(DESTDIR)$(PREFIX)/include/bpfgate/
+	install -m 644 $(BUILD)/bpfgate.pc $(DESTDIR)$(PREFIX)/lib/pkgconfig/
+
+check-format:
+	$(Q)clang-format --dry-run --Werror $(LIB_SRC) $(TOOL_SRC)
+
+clean:
+	rm -rf build build-asan
+
+-include $(LIB_OBJ:.o=.d) $(TOOL_OBJ:.o=.d)

@@ -1,0 +1,37 @@
+/* bpfgate/bpfgate.h - umbrella header: version, print callback, error codes.
+ * The library never prints to stdout/stderr itself; everything goes through
+ * the print callback set here (default: warnings and errors to stderr). */
+#ifndef BPFGATE_BPFGATE_H
+#define BPFGATE_BPFGATE_H
+
+#include <stdarg.h>
+#include <bpfgate/insn.h>
+#include <bpfgate/object.h>
+#include <bpfgate/kern.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define BPFGATE_VERSION "0.1.0"
+
+enum bg_print_level { BG_WARN = 0, BG_INFO = 1, BG_DEBUG = 2 };
+typedef int (*bg_print_fn)(enum bg_print_level level, const char *fmt, va_list ap);
+/* Set the print callback; returns the previous one. NULL silences the library. */
+BG_API bg_print_fn bg_set_print(bg_print_fn fn);
+
+/* Project-specific error codes, returned negated like errno values. */
+enum bg_error {
+	BG_ERR_START = 4000,
+	BG_ERR_FORMAT = BG_ERR_START, /* malformed input (ELF, BTF, relocation, assembly) */
+	BG_ERR_UNSUPPORTED,           /* valid input we do not handle */
+	BG_ERR_LIMIT,                 /* a resource limit was hit ("too complex") */
+	BG_ERR_END,
+};
+/* Like strerror(), for negative errno or bg_error codes. */
+BG_API const char *bg_strerror(int err);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,117 @@
+/* bpfgate/object.h - a BPF ELF object opened and prepared.
+ *
+ * bg_object__open() reads a clang-built object (libelf + libbpf's btf API),
+ * resolves relocations (maps, global data, subprogram calls, kfuncs/ksyms),
+ * applies CO-RE relocations against a target BTF and maps .BTF.ext line and
+ * func info onto each program's final instructions.
+ *
+ * The result, a prepared program per entry point, is the single input of the
+ * verifier, interpreter, coverage and the kernel oracle:
+ *  - instructions are final: subprograms appended as the kernel would see them;
+ *  - map references are ld_imm64 with pseudo BG_PSEUDO_MAP_IDX (imm = map index
+ *    in the object) or BG_PSEUDO_MAP_IDX_VALUE (imm = map index, next imm =
+ *    offset in the value), so the program loads with an fd_array as-is;
+ *  - a CO-RE relocation that cannot be satisfied poisons its instruction the
+ *    way libbpf does (call to helper 0xbad2310) and records the reason.
+ * The object owns everything; getters lend pointers valid until __free().
+ */
+#ifndef BPFGATE_OBJECT_H
+#define BPFGATE_OBJECT_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <bpfgate/insn.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+struct bg_object;
+struct bg_program;
+struct btf; /* libbpf */
+
+struct bg_open_opts {
+	size_t sz;               /* sizeof(struct bg_open_opts) */
+	const char *btf_path;    /* target BTF for CO-RE; NULL: /sys/kernel/btf/vmlinux */
+	int no_core;             /* leave CO-RE relocations unapplied (poison them) */
+};
+
+/* A map the object defines (BTF .maps, legacy maps, or a global data section). */
+struct bg_map_def {
+	const char *name;        /* "counts", or ".rodata", ".data.custom", ... */
+	uint32_t type;           /* enum bpf_map_type */
+	uint32_t key_size, value_size, max_entries, map_flags;
+	int inner_map;           /* index of the inner map template, or -1 */
+	uint32_t btf_key_type_id, btf_value_type_id;
+	const void *init_data;   /* global data initial bytes (value_size), or NULL */
+	int is_global_data;      /* .data/.rodata/.bss/.kconfig and custom sections */
+	int readonly;            /* .rodata / .kconfig: BPF_F_RDONLY_PROG */
+	size_t sec_off;          /* file offset of its definition, for messages */
+};
+
+/* Source position of an instruction, from .BTF.ext line info. */
+struct bg_line {
+	const char *file;        /* as recorded in BTF (may be a full path) */
+	const char *text;        /* the source line text, or "" */
+	uint32_t line, col;
+};
+
+/* A CO-RE relocation that could not be applied (instruction poisoned). */
+struct bg_core_failure {
+	size_t insn;             /* slot index in the prepared program */
+	const char *reason;
+};
+
+struct bg_func_info {
+	size_t insn;             /* first slot of the function in the prepared program */
+	const char *name;
+	uint32_t btf_type_id;    /* FUNC type id in the object's BTF */
+	int linkage;             /* 0 static, 1 global, 2 extern */
+};
+
+/* Open and prepare. Returns NULL and sets errno on failure; with err non-NULL
+ * a message naming the file and offset is written there. */
+BG_API struct bg_object *bg_object__open(const char *path, const struct bg_open_opts *opts,
+					 char *err, size_t errsz);
+/* Same from memory (for the fuzzer and for cc); name is used in messages. */
+BG_API struct bg_object *bg_object__open_mem(const void *buf, size_t len, const char *name,
+					     const struct bg_open_opts *opts, char *err, size_t errsz);
+BG_API void bg_object__free(struct bg_object *obj);
+
+BG_API const char *bg_object__path(const struct bg_object *obj);
+BG_API size_t bg_object__prog_cnt(const struct bg_object *obj);
+BG_API struct bg_program *bg_object__prog(const struct bg_object *obj, size_t i);
+BG_API struct bg_program *bg_object__find_prog(const struct bg_object *obj, const char *name);
+BG_API size_t bg_object__map_cnt(const struct bg_object *obj);
+BG_API const struct bg_map_def *bg_object__map(const struct bg_object *obj, size_t i);
+BG_API const struct btf *bg_object__btf(const struct bg_object *obj);         /* may be NULL */
+BG_API const struct btf *bg_object__target_btf(const struct bg_object *obj);  /* may be NULL */
+BG_API const char *bg_object__license(const struct bg_object *obj);
+BG_API uint32_t bg_object__kversion(const struct bg_object *obj);
+
+BG_API const char *bg_program__name(const struct bg_program *prog);
+BG_API const char *bg_program__section(const struct bg_program *prog);
+BG_API uint32_t bg_program__type(const struct bg_program *prog);         /* enum bpf_prog_type */
+BG_API uint32_t bg_program__attach_type(const struct bg_program *prog);  /* enum bpf_attach_type */
+BG_API const char *bg_program__attach_target(const struct bg_program *prog); /* "tcp_v4_connect" or NULL */
+BG_API const char *bg_program__type_name(const struct bg_program *prog); /* "xdp", "kprobe", ... */
+BG_API const struct bg_object *bg_program__object(const struct bg_program *prog);
+/* Final instructions: raw (loadable) and decoded (one entry per slot). */
+BG_API const struct bg_raw_insn *bg_program__raw(const struct bg_program *prog, size_t *n);
+BG_API const struct bg_insn *bg_program__insns(const struct bg_program *prog, size_t *n);
+/* Source position of slot i, or NULL when there is no line info for it
+ * (the nearest preceding line info entry applies, as in the kernel log). */
+BG_API const struct bg_line *bg_program__line(const struct bg_program *prog, size_t i);
+BG_API size_t bg_program__func_cnt(const struct bg_program *prog);
+BG_API const struct bg_func_info *bg_program__func(const struct bg_program *prog, size_t i);
+BG_API size_t bg_program__core_failure_cnt(const struct bg_program *prog);
+BG_API const struct bg_core_failure *bg_program__core_failure(const struct bg_program *prog, size_t i);
+/* The func_info / line_info arrays in the kernel's load format (for BPF_PROG_LOAD),
+ * or NULL when absent. rec_size is set to the record size. */
+BG_API const void *bg_program__btf_func_info(const struct bg_program *prog, size_t *cnt, uint32_t *rec_size);
+BG_API const void *bg_program__btf_line_info(const struct bg_program *prog, size_t *cnt, uint32_t *rec_size);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,38 @@
+/* A small streaming JSON writer shared by every report of bpfgate, so that
+ * all subcommands emit the same shapes (see docs/ARCHITECTURE.md, "reports").
+ * Commas and nesting are tracked here; callers only say what comes next. */
+#ifndef BG_CORE_JSON_H
+#define BG_CORE_JSON_H
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+struct bg_json {
+	FILE *f;
+	int depth;
+	bool need_comma[64];
+	bool after_key;
+	bool pretty;
+};
+
+void bg_json_init(struct bg_json *j, FILE *f, bool pretty);
+void bg_json_obj_begin(struct bg_json *j);
+void bg_json_obj_end(struct bg_json *j);
+void bg_json_arr_begin(struct bg_json *j);
+void bg_json_arr_end(struct bg_json *j);
+void bg_json_key(struct bg_json *j, const char *key);
+void bg_json_str(struct bg_json *j, const char *s);          /* NULL writes null */
+void bg_json_int(struct bg_json *j, int64_t v);
+void bg_json_uint(struct bg_json *j, uint64_t v);
+void bg_json_double(struct bg_json *j, double v);
+void bg_json_bool(struct bg_json *j, bool v);
+void bg_json_null(struct bg_json *j);
+/* key + value shorthands */
+void bg_json_kstr(struct bg_json *j, const char *key, const char *s);
+void bg_json_kint(struct bg_json *j, const char *key, int64_t v);
+void bg_json_kuint(struct bg_json *j, const char *key, uint64_t v);
+void bg_json_kdouble(struct bg_json *j, const char *key, double v);
+void bg_json_kbool(struct bg_json *j, const char *key, bool v);
+/* Write a JSON string literal for s to f (quotes included). */
+void bg_json_write_string(FILE *f, const char *s);
+#endif
