@@ -1,0 +1,60 @@
+/* Program-type facts as data: the context struct layout each program type
+ * sees (offsets, sizes, what a load yields, read/write permission), the
+ * return-value range the kernel enforces, and whether packet access is
+ * allowed. One table per fact, in src/platform/ctx.def and progtypes.def. */
+#ifndef BG_PLATFORM_CTX_H
+#define BG_PLATFORM_CTX_H
+#include <stdbool.h>
+#include <stdint.h>
+
+/* What a load from a ctx field produces. */
+enum bg_ctx_val {
+	BG_CTXV_SCALAR = 0,
+	BG_CTXV_PKT,          /* packet start (xdp_md->data, __sk_buff->data) */
+	BG_CTXV_PKT_END,
+	BG_CTXV_PKT_META,
+	BG_CTXV_SOCK_COMMON_OR_NULL, /* __sk_buff->sk */
+	BG_CTXV_SOCKET_OR_NULL,
+	BG_CTXV_BTF_ID,       /* typed kernel pointer (tracing args), btf names the type */
+	BG_CTXV_CTX_ARG,      /* raw tracepoint / fentry argument (u64) */
+};
+
+#define BG_CTX_R     1u
+#define BG_CTX_W     2u
+#define BG_CTX_NARROW 4u  /* narrower loads (1/2 bytes, any offset inside) are allowed */
+
+struct bg_ctx_field {
+	const char *name;     /* "data", "cb[0]" */
+	uint16_t off, size;   /* as the program sees the struct (uapi layout) */
+	uint8_t perm;         /* BG_CTX_R | BG_CTX_W | BG_CTX_NARROW */
+	uint8_t val;          /* enum bg_ctx_val */
+	const char *btf;      /* BTF type name for BG_CTXV_BTF_ID */
+};
+
+struct bg_ctx_layout {
+	const char *struct_name;     /* "xdp_md", "__sk_buff", "pt_regs", "bpf_sock_addr" */
+	uint32_t size;               /* accesses beyond it are invalid */
+	const struct bg_ctx_field *fields;
+	unsigned nfields;
+	bool any_read;               /* any aligned read inside size is allowed (pt_regs, tp args) */
+};
+
+struct bg_prog_policy {
+	uint32_t prog_type;          /* enum bpf_prog_type */
+	const char *name;            /* "xdp" */
+	int64_t ret_min, ret_max;    /* range the return value must be in (r0 at exit) */
+	bool check_ret;              /* whether the kernel checks the return value */
+	bool pkt_access, pkt_write;  /* direct packet access allowed / writable */
+	uint32_t helper_groups;      /* BG_PG_* this type may call */
+	const struct bg_ctx_layout *ctx;
+};
+
+/* Policy for a program type and expected attach type (cgroup_skb ingress vs
+ * egress, etc.). Never NULL: unknown types get a permissive, unchecked entry
+ * with check_ret false and ctx NULL. */
+const struct bg_prog_policy *bg_prog_policy(uint32_t prog_type, uint32_t attach_type);
+/* Find the field covering [off, off+size) in a layout; NULL when the access is
+ * not allowed, with *why set ("invalid bpf_context access off=.. size=.."). */
+const struct bg_ctx_field *bg_ctx_field_at(const struct bg_ctx_layout *l, int off, int size,
+					   bool write, const char **why);
+#endif

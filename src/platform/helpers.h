@@ -1,0 +1,101 @@
+/* Helper and kfunc prototypes as data (one table: src/platform/helpers.def),
+ * the kernel's bpf_func_proto facts restated from public documentation
+ * (uapi bpf.h helper docs, man bpf-helpers(7)). The verifier checks calls
+ * against these; the interpreter and disassembler take names from them. */
+#ifndef BG_PLATFORM_HELPERS_H
+#define BG_PLATFORM_HELPERS_H
+#include <stdbool.h>
+#include <stdint.h>
+
+enum bg_arg_type {
+	BG_ARG_NONE = 0,            /* argument not used */
+	BG_ARG_ANYTHING,            /* any initialized scalar or pointer value */
+	BG_ARG_SCALAR,              /* an initialized scalar (not a pointer) */
+	BG_ARG_CONST_MAP_PTR,       /* map pointer from ld_imm64 */
+	BG_ARG_MAP_KEY,             /* readable memory of key_size of the map in arg1 */
+	BG_ARG_MAP_VALUE,           /* readable memory of value_size of the map in arg1 */
+	BG_ARG_MEM,                 /* readable initialized memory, size in the next arg */
+	BG_ARG_MEM_OR_NULL,
+	BG_ARG_UNINIT_MEM,          /* writable memory (may be uninit), size in the next arg */
+	BG_ARG_CONST_SIZE,          /* known-bounded scalar > 0 */
+	BG_ARG_CONST_SIZE_OR_ZERO,  /* known-bounded scalar >= 0 */
+	BG_ARG_CTX,                 /* the program's ctx pointer, offset 0 */
+	BG_ARG_CTX_OR_NULL,
+	BG_ARG_SOCK_COMMON,         /* sock_common (or socket / tcp_sock), non-NULL */
+	BG_ARG_SOCKET,              /* a referenced socket (acquired), non-NULL */
+	BG_ARG_SOCKET_OR_NULL,
+	BG_ARG_BTF_ID,              /* pointer to the BTF type named in arg_btf[] */
+	BG_ARG_SPIN_LOCK,           /* map value pointer to the bpf_spin_lock field */
+	BG_ARG_TIMER,               /* map value pointer to the bpf_timer field */
+	BG_ARG_RINGBUF_MEM,         /* a record from bpf_ringbuf_reserve (released) */
+	BG_ARG_FUNC,                /* callback: ld_imm64 pseudo func */
+	BG_ARG_STACK_OR_NULL,       /* callback ctx: stack pointer or NULL */
+	BG_ARG_LONG,                /* writable 8 bytes (aligned) */
+	BG_ARG_INT,                 /* writable 4 bytes (aligned) */
+	BG_ARG_CONST_STR,           /* pointer into a read-only map value, NUL terminated */
+	BG_ARG_DYNPTR,              /* stack slot holding a dynptr */
+	BG_ARG_CONST_ALLOC_SIZE_OR_ZERO,
+	BG_ARG_PERCPU_BTF_ID,
+	BG_ARG__MAX,
+};
+
+enum bg_ret_type {
+	BG_RET_INTEGER = 0,         /* unknown scalar (ret_range narrows it when set) */
+	BG_RET_VOID,
+	BG_RET_MAP_VALUE_OR_NULL,   /* value of the map in arg1 */
+	BG_RET_SOCKET_OR_NULL,      /* acquires a reference */
+	BG_RET_TCP_SOCK_OR_NULL,
+	BG_RET_SOCK_COMMON_OR_NULL,
+	BG_RET_ALLOC_MEM_OR_NULL,   /* ringbuf record of the size in arg2 (const), acquires */
+	BG_RET_MEM_OR_BTF_ID_OR_NULL,
+	BG_RET_BTF_ID_OR_NULL,      /* ret_btf names the type */
+	BG_RET_BTF_ID,
+	BG_RET__MAX,
+};
+
+/* flags */
+#define BG_HF_GPL_ONLY      (1u << 0)
+#define BG_HF_PKT_CHANGING  (1u << 1)  /* invalidates packet pointers */
+#define BG_HF_ACQUIRE       (1u << 2)  /* return value carries a new reference */
+#define BG_HF_RELEASE       (1u << 3)  /* releases the reference in release_arg */
+#define BG_HF_MIGHT_SLEEP   (1u << 4)
+#define BG_HF_CALLBACK      (1u << 5)  /* calls a BPF callback (bpf_loop, for_each, timer) */
+#define BG_HF_KFUNC         (1u << 6)
+
+/* Groups of program types a helper is available in (bitmask). */
+#define BG_PG_BASE      (1u << 0)  /* every program type (bpf_base_func_proto) */
+#define BG_PG_TRACING   (1u << 1)  /* kprobe, tracepoint, raw_tp, perf_event, fentry... */
+#define BG_PG_SKB       (1u << 2)  /* tc (sched_cls/act) */
+#define BG_PG_XDP       (1u << 3)
+#define BG_PG_SOCKFILT  (1u << 4)  /* socket_filter */
+#define BG_PG_CGSKB     (1u << 5)  /* cgroup_skb */
+#define BG_PG_CGSOCK    (1u << 6)  /* cgroup/sock, sock_addr, sockopt, sysctl, dev */
+#define BG_PG_SOCKOPS   (1u << 7)  /* sock_ops, sk_msg, sk_skb */
+#define BG_PG_LSM       (1u << 8)
+#define BG_PG_SYSCALL   (1u << 9)
+#define BG_PG_OTHER     (1u << 10) /* flow_dissector, lwt, sk_lookup, struct_ops, ... */
+#define BG_PG_ALL       0xffffffffu
+
+struct bg_helper_proto {
+	uint32_t id;                    /* helper id (imm of the call); kfuncs: 0 */
+	const char *name;               /* "bpf_map_lookup_elem" */
+	enum bg_ret_type ret;
+	uint8_t args[5];                /* enum bg_arg_type per r1..r5 */
+	const char *arg_btf[5];         /* BTF type names for BG_ARG_BTF_ID args */
+	const char *ret_btf;            /* for BG_RET_BTF_ID(_OR_NULL) */
+	int64_t ret_min, ret_max;       /* known range of an integer result (min > max: unknown) */
+	uint8_t release_arg;            /* 1..5 with BG_HF_RELEASE */
+	uint32_t flags;                 /* BG_HF_* */
+	uint32_t groups;                /* BG_PG_* where available */
+	uint32_t since;                 /* kernel version KERNEL_VERSION(a,b,0) it appeared in */
+};
+
+const struct bg_helper_proto *bg_helper_by_id(uint32_t id);       /* NULL: unknown */
+const struct bg_helper_proto *bg_helper_by_name(const char *name);
+const struct bg_helper_proto *bg_kfunc_by_name(const char *name); /* kfuncs the corpus uses */
+/* Is helper `id` callable from prog_type (enum bpf_prog_type) on a kernel of
+ * version kver (0: the running profile)? *why gets a reason when not. */
+bool bg_helper_allowed(uint32_t id, uint32_t prog_type, uint32_t kver, const char **why);
+const char *bg_arg_type_name(enum bg_arg_type t);
+const char *bg_ret_type_name(enum bg_ret_type t);
+#endif
