@@ -8,6 +8,7 @@
 #include <bpfgate/insn.h>
 #include <bpfgate/object.h>
 #include <bpfgate/kern.h>
+#include <bpfgate/verifier.h>
 
 #ifdef __cplusplus
 extern "C" {
