@@ -23,7 +23,7 @@ Q       := $(if $(filter 1,$(V)),,@)
 PKG_CFLAGS := $(shell pkg-config --cflags libbpf libelf zlib 2>/dev/null)
 PKG_LIBS   := $(shell pkg-config --libs libbpf libelf zlib 2>/dev/null || echo -lbpf -lelf -lz)
 WARN    := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
-           -Wno-missing-field-initializers
+           -Wno-missing-field-initializers -Wno-format-truncation
 CFLAGS  ?= -O2 -g
 SAN_ON   := -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer
 SANFLAGS := $(if $(SAN),$(SAN_ON))
