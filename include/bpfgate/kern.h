@@ -29,7 +29,9 @@ struct bg_kload_opts {
 	size_t sz;              /* sizeof(struct bg_kload_opts) */
 	uint32_t log_level;     /* 0: default (1 on failure retry, with BPF_LOG_STATS) */
 	size_t log_size;        /* 0: 16 MiB */
-	int keep_fd;            /* keep the program fd open in the result (caller closes) */
+	int keep_fd;            /* keep program and map fds open in the result; they are
+				   closed by bg_kload_result__fini unless the caller takes
+				   them (sets prog_fd = -1 / map_fds = NULL) */
 };
 
 struct bg_kload_result {
@@ -40,7 +42,8 @@ struct bg_kload_result {
 	long insns_processed;   /* "processed N insns", -1 when unknown */
 	long verif_time_usec;   /* "verification time N usec", -1 when unknown */
 	int prog_fd;            /* with keep_fd: loaded program fd, else -1 */
-	int *map_fds;           /* with keep_fd: fds of the object's maps, else NULL */
+	int *map_fds;           /* with keep_fd: fds indexed like bg_object__map (-1 for maps
+				   the program does not reference), else NULL */
 	size_t map_cnt;
 };
 
@@ -53,6 +56,49 @@ BG_API int bg_kern_available(const char **why);
 BG_API int bg_kern_load(const struct bg_program *prog, const struct bg_kload_opts *opts,
 			struct bg_kload_result *res);
 BG_API void bg_kload_result__fini(struct bg_kload_result *res);
+
+/* --- Running a loaded program (BPF_PROG_TEST_RUN) ---------------------------
+ * For differential tests and coverage: load with keep_fd, then run the
+ * program fd on chosen input. Fields mirror the kernel's test_run attr. */
+struct bg_test_run_opts {
+	size_t sz;              /* sizeof(struct bg_test_run_opts) */
+	const void *data_in;    /* packet (XDP, tc, socket filter, ...) or NULL */
+	uint32_t data_size_in;
+	void *data_out;         /* optional; data_size_out in: capacity, out: length */
+	uint32_t data_size_out;
+	const void *ctx_in;     /* optional context (e.g. struct xdp_md, __sk_buff) */
+	uint32_t ctx_size_in;
+	void *ctx_out;          /* optional; ctx_size_out in: capacity, out: length */
+	uint32_t ctx_size_out;
+	uint32_t repeat;        /* 0 or 1: one run */
+	uint32_t flags;         /* BPF_F_TEST_RUN_ON_CPU, BPF_F_TEST_XDP_LIVE_FRAMES */
+	uint32_t cpu;
+};
+
+/* Run prog_fd once (or repeat times). *retval gets r0 (32 bits, as the kernel
+ * reports it), *duration_ns the mean time per run; either may be NULL.
+ * Returns 0 or a negative errno from bpf(BPF_PROG_TEST_RUN). */
+BG_API int bg_kern_test_run(int prog_fd, struct bg_test_run_opts *o, uint32_t *retval,
+			    uint32_t *duration_ns);
+
+/* --- Reading maps after a run ---------------------------------------------- */
+/* Size of one value as user space sees it: value_size, or for per-CPU maps
+ * round_up(value_size, 8) * possible CPUs. 0 for maps without values
+ * (ring buffers). */
+BG_API size_t bg_kern_map_value_size(const struct bg_map_def *def);
+/* Number of possible CPUs (cached), as used for per-CPU values. */
+BG_API int bg_kern_possible_cpus(void);
+/* Call fn for every key of the map, in the kernel's iteration order, with its
+ * value (bg_kern_map_value_size bytes). Stops when fn returns non-zero and
+ * returns that value; 0 after the last key; negative errno on failure. */
+typedef int (*bg_kern_map_fn)(const void *key, const void *value, void *ctx);
+BG_API int bg_kern_map_foreach(int map_fd, const struct bg_map_def *def, bg_kern_map_fn fn,
+			       void *ctx);
+/* Look up one key; value must hold bg_kern_map_value_size(def) bytes.
+ * Returns 0, -ENOENT when absent, or another negative errno. */
+BG_API int bg_kern_map_lookup(int map_fd, const void *key, void *value);
+/* Write one key/value (BPF_ANY). For arrays of global data, key 0. */
+BG_API int bg_kern_map_update(int map_fd, const void *key, const void *value);
 
 #ifdef __cplusplus
 }

@@ -1,0 +1,102 @@
+/* Attach targets and load flags derived from a program's section.
+ *
+ * tp_btf, fentry/fexit/fmod_ret, lsm and iter programs are verified against a
+ * kernel function or type named by the section; the kernel wants its BTF id in
+ * vmlinux (attach_btf_id). The vmlinux BTF is parsed once and cached. */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <linux/bpf.h>
+#include <bpf/btf.h>
+#include <bpfgate/object.h>
+#include "kern/kern_int.h"
+
+static struct btf *vmlinux_btf;
+
+static struct btf *get_vmlinux_btf(void)
+{
+	if (!vmlinux_btf)
+		vmlinux_btf = btf__load_vmlinux_btf();
+	return vmlinux_btf;
+}
+
+/* How the target name maps to a vmlinux BTF entry, per attach type. */
+struct attach_rule {
+	uint32_t attach_type;
+	const char *prefix; /* prepended to the section's target */
+	int kind;           /* BTF_KIND_FUNC or BTF_KIND_TYPEDEF */
+};
+
+static const struct attach_rule attach_rules[] = {
+	{BPF_TRACE_RAW_TP, "btf_trace_", BTF_KIND_TYPEDEF},
+	{BPF_TRACE_FENTRY, "", BTF_KIND_FUNC},
+	{BPF_TRACE_FEXIT, "", BTF_KIND_FUNC},
+	{BPF_MODIFY_RETURN, "", BTF_KIND_FUNC},
+	{BPF_LSM_MAC, "bpf_lsm_", BTF_KIND_FUNC},
+	{BPF_LSM_CGROUP, "bpf_lsm_", BTF_KIND_FUNC},
+	{BPF_TRACE_ITER, "bpf_iter_", BTF_KIND_FUNC},
+};
+
+static const struct attach_rule *rule_for(const struct bg_program *prog)
+{
+	uint32_t type = bg_program__type(prog), at = bg_program__attach_type(prog);
+
+	/* raw_tp programs also use BPF_TRACE_RAW_TP as expected type in some
+	 * section tables, but only tracing programs take a BTF target */
+	if (type != BPF_PROG_TYPE_TRACING && type != BPF_PROG_TYPE_LSM)
+		return NULL;
+	for (size_t i = 0; i < sizeof(attach_rules) / sizeof(attach_rules[0]); i++)
+		if (attach_rules[i].attach_type == at)
+			return &attach_rules[i];
+	return NULL;
+}
+
+int bg_kern_attach_btf_id(const struct bg_program *prog, char *err, size_t errsz)
+{
+	const struct attach_rule *r = rule_for(prog);
+	const char *target = bg_program__attach_target(prog);
+	struct btf *btf;
+	char name[256];
+	int id;
+
+	if (!r)
+		return 0;
+	if (!target || !*target) {
+		snprintf(err, errsz, "section '%s' names no attach target", bg_program__section(prog));
+		return -ENOENT;
+	}
+	btf = get_vmlinux_btf();
+	if (!btf) {
+		snprintf(err, errsz, "no vmlinux BTF (/sys/kernel/btf/vmlinux) to find attach target '%s'",
+			 target);
+		return -ENOENT;
+	}
+	/* accept targets given with or without the prefix */
+	if (!strncmp(target, r->prefix, strlen(r->prefix)))
+		snprintf(name, sizeof(name), "%s", target);
+	else
+		snprintf(name, sizeof(name), "%s%s", r->prefix, target);
+	id = btf__find_by_name_kind(btf, name, r->kind);
+	if (id <= 0) {
+		snprintf(err, errsz, "attach target '%s' (%s) not found in vmlinux BTF", target, name);
+		return -ENOENT;
+	}
+	return id;
+}
+
+uint32_t bg_kern_prog_flags(const char *section)
+{
+	const char *slash;
+	size_t head;
+
+	if (!section)
+		return 0;
+	if (!strncmp(section, "xdp.frags", 9))
+		return BPF_F_XDP_HAS_FRAGS;
+	/* "fentry.s/f", "lsm.s/x", "uprobe.s", "iter.s/task": the kind ends in ".s" */
+	slash = strchr(section, '/');
+	head = slash ? (size_t)(slash - section) : strlen(section);
+	if (head >= 2 && !strncmp(section + head - 2, ".s", 2))
+		return BPF_F_SLEEPABLE;
+	return 0;
+}

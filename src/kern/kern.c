@@ -1,0 +1,291 @@
+/* The running kernel as an oracle: load one prepared program and classify the
+ * kernel's answer.
+ *
+ * Each bg_kern_load() is self-contained: it loads the object's BTF, creates
+ * the maps the program references, loads the program with fd_array = those
+ * map fds (the prepared program references maps by index), and closes
+ * everything unless the caller keeps the fds. Verdicts:
+ *  - accepted: BPF_PROG_LOAD returned an fd;
+ *  - rejected: the verifier refused it and said why (a non-empty log);
+ *  - unavailable: the kernel could not judge it - EPERM with an empty log
+ *    (fentry/fexit/lsm here), a missing attach target, an unsatisfied CO-RE
+ *    relocation or kfunc, a map it cannot create, or bpf() refused. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <linux/bpf.h>
+#include <bpf/bpf.h>
+#include <bpfgate/kern.h>
+#include "core/log.h"
+#include "kern/kern_int.h"
+
+#define DEFAULT_LOG_SIZE (16u << 20)
+#define DEFAULT_LOG_LEVEL (1u | 4u) /* BPF_LOG_LEVEL1 | BPF_LOG_STATS */
+#define STATS_LOG_LEVEL 4u
+#define MESSAGE_LINES 2
+/* libbpf's poison call immediates: unsatisfied CO-RE relocation, unresolved kfunc */
+#define POISON_CORE "195896080"
+#define POISON_KFUNC "2002000"
+
+const char *bg_verdict_name(enum bg_verdict v)
+{
+	switch (v) {
+	case BG_VERDICT_ACCEPTED:
+		return "accepted";
+	case BG_VERDICT_REJECTED:
+		return "rejected";
+	case BG_VERDICT_UNAVAILABLE:
+		return "unavailable";
+	}
+	return "unknown";
+}
+
+int bg_kern_available(const char **why)
+{
+	static int cached = -1;
+	static char reason[160];
+	const struct bpf_insn insns[] = {
+		{.code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = 0, .imm = 0},
+		{.code = BPF_JMP | BPF_EXIT},
+	};
+	int fd;
+
+	if (cached < 0) {
+		fd = bpf_prog_load(BPF_PROG_TYPE_SOCKET_FILTER, "bg_probe", "GPL", insns, 2, NULL);
+		if (fd >= 0) {
+			close(fd);
+			cached = 1;
+			snprintf(reason, sizeof(reason), "bpf() works");
+		} else {
+			cached = 0;
+			snprintf(reason, sizeof(reason), "bpf(BPF_PROG_LOAD) of a trivial socket filter failed: %s",
+				 strerror(errno));
+		}
+	}
+	if (why)
+		*why = reason;
+	return cached;
+}
+
+static void set_unavailable(struct bg_kload_result *res, int err, const char *why)
+{
+	res->verdict = BG_VERDICT_UNAVAILABLE;
+	res->err = err;
+	free(res->reason);
+	res->reason = strdup(why);
+}
+
+/* State of one load: what must be closed afterwards. */
+struct kload {
+	const struct bg_program *prog;
+	const struct bg_kload_opts *opts;
+	struct bg_kmaps maps;
+	int btf_fd;
+	uint32_t attach_btf_id;
+	char *logbuf;
+	size_t logsz;
+};
+
+static void fill_btf_ext(const struct kload *k, struct bpf_prog_load_opts *o)
+{
+	size_t cnt = 0;
+	uint32_t rec = 0;
+	const void *fi, *li;
+
+	if (k->btf_fd < 0)
+		return;
+	o->prog_btf_fd = (uint32_t)k->btf_fd;
+	fi = bg_program__btf_func_info(k->prog, &cnt, &rec);
+	if (fi && cnt && rec) {
+		o->func_info = fi;
+		o->func_info_cnt = (uint32_t)cnt;
+		o->func_info_rec_size = rec;
+	}
+	li = bg_program__btf_line_info(k->prog, &cnt, &rec);
+	if (li && cnt && rec) {
+		o->line_info = li;
+		o->line_info_cnt = (uint32_t)cnt;
+		o->line_info_rec_size = rec;
+	}
+}
+
+/* One BPF_PROG_LOAD at log_level; returns fd or negative errno. */
+static int prog_load(struct kload *k, uint32_t log_level)
+{
+	LIBBPF_OPTS(bpf_prog_load_opts, o);
+	const struct bg_object *obj = bg_program__object(k->prog);
+	const char *license = obj ? bg_object__license(obj) : NULL;
+	const struct bg_raw_insn *insns;
+	size_t n = 0;
+	char name[BPF_OBJ_NAME_LEN];
+	int fd;
+
+	insns = bg_program__raw(k->prog, &n);
+	bg_kern_objname(name, sizeof(name), bg_program__name(k->prog));
+	o.attempts = 1;
+	o.expected_attach_type = bg_program__attach_type(k->prog);
+	o.attach_btf_id = k->attach_btf_id;
+	o.kern_version = obj ? bg_object__kversion(obj) : 0;
+	o.prog_flags = bg_kern_prog_flags(bg_program__section(k->prog));
+	o.fd_array = k->maps.cnt ? k->maps.fds : NULL;
+	fill_btf_ext(k, &o);
+	k->logbuf[0] = 0;
+	o.log_buf = k->logbuf;
+	o.log_size = (uint32_t)k->logsz;
+	o.log_level = log_level;
+	fd = bpf_prog_load(bg_program__type(k->prog), name, license ? license : "",
+			   (const struct bpf_insn *)insns, n, &o);
+	return fd < 0 ? -errno : fd;
+}
+
+static char *first_core_failure(const struct bg_program *prog)
+{
+	const struct bg_core_failure *f = bg_program__core_failure(prog, 0);
+	char buf[512];
+
+	snprintf(buf, sizeof(buf), "CO-RE relocation failed at insn %zu: %s", f ? f->insn : 0,
+		 f && f->reason ? f->reason : "unsatisfied relocation");
+	return strdup(buf);
+}
+
+/* Classify a failed load from its errno and log. */
+static void classify_failure(const struct kload *k, int err, struct bg_kload_result *res)
+{
+	const char *log = res->log ? res->log : "";
+	char buf[512];
+
+	res->err = err;
+	if (bg_program__core_failure_cnt(k->prog) || strstr(log, POISON_CORE)) {
+		res->verdict = BG_VERDICT_UNAVAILABLE;
+		res->reason = first_core_failure(k->prog);
+	} else if (strstr(log, "unknown#" POISON_KFUNC)) {
+		res->verdict = BG_VERDICT_UNAVAILABLE;
+		res->reason = strdup("unresolved kfunc or ksym (not in the running kernel's BTF)");
+	} else if (bg_klog_is_empty(log)) {
+		res->verdict = BG_VERDICT_UNAVAILABLE;
+		snprintf(buf, sizeof(buf), "%s before verification (empty verifier log)%s",
+			 err == -EPERM ? "EPERM" : strerror(-err),
+			 err == -EPERM ? ": this program type is refused on this kernel" : "");
+		res->reason = strdup(buf);
+	} else {
+		res->verdict = BG_VERDICT_REJECTED;
+		res->reason = bg_klog_message(log, MESSAGE_LINES);
+	}
+}
+
+static int run_load(struct kload *k, struct bg_kload_result *res)
+{
+	uint32_t level = k->opts && k->opts->log_level ? k->opts->log_level : DEFAULT_LOG_LEVEL;
+	int fd = prog_load(k, level);
+
+	if (fd == -ENOSPC && level != STATS_LOG_LEVEL) {
+		/* the log did not fit: judge again with statistics only */
+		pr_debug("kern: %s: verifier log truncated, reloading with stats only\n",
+			 bg_program__name(k->prog));
+		fd = prog_load(k, STATS_LOG_LEVEL);
+	}
+	res->log = strdup(k->logbuf);
+	res->insns_processed = bg_klog_processed(k->logbuf);
+	res->verif_time_usec = bg_klog_verif_time(k->logbuf);
+	if (fd >= 0) {
+		res->verdict = BG_VERDICT_ACCEPTED;
+		res->err = 0;
+		return fd;
+	}
+	classify_failure(k, fd, res);
+	return fd;
+}
+
+static void result_init(struct bg_kload_result *res)
+{
+	memset(res, 0, sizeof(*res));
+	res->prog_fd = -1;
+	res->insns_processed = -1;
+	res->verif_time_usec = -1;
+}
+
+/* Everything before BPF_PROG_LOAD; returns 0 or fills res as unavailable. */
+static int prepare(struct kload *k, struct bg_kload_result *res)
+{
+	char err[512];
+	int id, e;
+
+	id = bg_kern_attach_btf_id(k->prog, err, sizeof(err));
+	if (id < 0) {
+		set_unavailable(res, id, err);
+		return id;
+	}
+	k->attach_btf_id = (uint32_t)id;
+	k->btf_fd = bg_kbtf_load(bg_program__object(k->prog));
+	if (k->btf_fd < 0)
+		k->btf_fd = -1;
+	e = bg_kmaps_create(k->prog, k->btf_fd, &k->maps, err, sizeof(err));
+	if (e) {
+		set_unavailable(res, e, err);
+		return e;
+	}
+	k->logsz = k->opts && k->opts->log_size ? k->opts->log_size : DEFAULT_LOG_SIZE;
+	if (k->logsz > UINT32_MAX)
+		k->logsz = UINT32_MAX;
+	k->logbuf = malloc(k->logsz);
+	return k->logbuf ? 0 : -ENOMEM;
+}
+
+int bg_kern_load(const struct bg_program *prog, const struct bg_kload_opts *opts,
+		 struct bg_kload_result *res)
+{
+	struct kload k = {.prog = prog, .opts = opts, .btf_fd = -1};
+	const char *why;
+	int fd = -1, e;
+
+	if (!res)
+		return -EINVAL;
+	result_init(res);
+	if (!prog)
+		return -EINVAL;
+	if (!bg_kern_available(&why)) {
+		set_unavailable(res, -EPERM, why);
+		return 0;
+	}
+	e = prepare(&k, res);
+	if (e == -ENOMEM && !res->reason)
+		goto out;
+	if (!e)
+		fd = run_load(&k, res);
+	e = 0;
+	if (fd >= 0 && opts && opts->keep_fd) {
+		res->prog_fd = fd;
+		res->map_fds = k.maps.fds;
+		res->map_cnt = k.maps.cnt;
+		k.maps.fds = NULL;
+		k.maps.cnt = 0;
+	} else if (fd >= 0) {
+		close(fd);
+	}
+	if (res->verdict == BG_VERDICT_UNAVAILABLE && !res->reason)
+		res->reason = strdup("unavailable");
+out:
+	bg_kmaps_close(&k.maps);
+	if (k.btf_fd >= 0)
+		close(k.btf_fd);
+	free(k.logbuf);
+	return e;
+}
+
+void bg_kload_result__fini(struct bg_kload_result *res)
+{
+	if (!res)
+		return;
+	free(res->reason);
+	free(res->log);
+	if (res->prog_fd >= 0)
+		close(res->prog_fd);
+	for (size_t i = 0; res->map_fds && i < res->map_cnt; i++)
+		if (res->map_fds[i] >= 0)
+			close(res->map_fds[i]);
+	free(res->map_fds);
+	memset(res, 0, sizeof(*res));
+	res->prog_fd = -1;
+}
