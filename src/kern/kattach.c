@@ -1,4 +1,4 @@
-/* Attach targets and load flags derived from a program's section.
+/* Attach targets of BTF-typed programs, found in vmlinux BTF.
  *
  * tp_btf, fentry/fexit/fmod_ret, lsm and iter programs are verified against a
  * kernel function or type named by the section; the kernel wants its BTF id in
@@ -82,21 +82,4 @@ int bg_kern_attach_btf_id(const struct bg_program *prog, char *err, size_t errsz
 		return -ENOENT;
 	}
 	return id;
-}
-
-uint32_t bg_kern_prog_flags(const char *section)
-{
-	const char *slash;
-	size_t head;
-
-	if (!section)
-		return 0;
-	if (!strncmp(section, "xdp.frags", 9))
-		return BPF_F_XDP_HAS_FRAGS;
-	/* "fentry.s/f", "lsm.s/x", "uprobe.s", "iter.s/task": the kind ends in ".s" */
-	slash = strchr(section, '/');
-	head = slash ? (size_t)(slash - section) : strlen(section);
-	if (head >= 2 && !strncmp(section + head - 2, ".s", 2))
-		return BPF_F_SLEEPABLE;
-	return 0;
 }

@@ -18,21 +18,6 @@
 
 #define MAX_INNER_DEPTH 4
 
-void bg_kern_objname(char *dst, size_t dstsz, const char *src)
-{
-	size_t n = 0;
-
-	if (!dstsz)
-		return;
-	for (; src && *src && n + 1 < dstsz && n < BPF_OBJ_NAME_LEN - 1; src++) {
-		char c = *src;
-		int ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-			 c == '_' || c == '.';
-		dst[n++] = ok ? c : '_';
-	}
-	dst[n] = 0;
-}
-
 /* Mark in need[] every map index the program's ld_imm64 instructions use. */
 static int mark_referenced(const struct bg_program *prog, size_t map_cnt, char *need)
 {

@@ -1,0 +1,21 @@
+/* EXPECT: unavailable | CO-RE */
+/* Reads a task_struct field that no kernel has: the CO-RE relocation cannot
+ * be satisfied, the instruction is poisoned, and the program cannot be judged
+ * by this kernel. */
+#include <linux/bpf.h>
+#include <bpf/bpf_helpers.h>
+#include <bpf/bpf_core_read.h>
+
+struct task_struct {
+	int bpfgate_no_such_field;
+} __attribute__((preserve_access_index));
+
+SEC("kprobe/do_nanosleep")
+int core_missing_field(void *ctx)
+{
+	struct task_struct *t = (void *)bpf_get_current_task();
+
+	return BPF_CORE_READ(t, bpfgate_no_such_field);
+}
+
+char LICENSE[] SEC("license") = "GPL";

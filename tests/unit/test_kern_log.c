@@ -1,0 +1,64 @@
+/* Verifier log parsing of the kernel oracle (src/kern/klog.c): statistics and
+ * the verdict message, on logs shaped like the 6.x kernel's. */
+#include <stdlib.h>
+#include "test.h"
+#include "kern/kern_int.h"
+
+static const char rejected_log[] =
+	"func#0 @0\n"
+	"0: R1=ctx() R10=fp0\n"
+	"0: (61) r2 = *(u32 *)(r1 +0)          ; R1=ctx() R2_w=pkt(r=0)\n"
+	"1: (69) r0 = *(u16 *)(r2 +12)\n"
+	"invalid access to packet, off=12 size=2, R2(id=0,off=12,r=0)\n"
+	"R2 offset is outside of the packet\n"
+	"processed 2 insns (limit 1000000) max_states_per_insn 0 total_states 0 peak_states 0 mark_read 0\n"
+	"verification time 17 usec\n"
+	"stack depth 0\n";
+
+static const char accepted_log[] =
+	"processed 143 insns (limit 1000000) max_states_per_insn 0 total_states 9 peak_states 9 mark_read 3\n"
+	"verification time 123 usec\n"
+	"stack depth 0+0\n";
+
+int main(void)
+{
+	char *m;
+
+	T_CHECK(bg_klog_processed(rejected_log) == 2, "kern_log/processed", "%ld",
+		bg_klog_processed(rejected_log));
+	T_CHECK(bg_klog_verif_time(rejected_log) == 17, "kern_log/verif_time", "%ld",
+		bg_klog_verif_time(rejected_log));
+	T_CHECK(bg_klog_processed(accepted_log) == 143 && bg_klog_verif_time(accepted_log) == 123,
+		"kern_log/accepted_stats", "%ld %ld", bg_klog_processed(accepted_log),
+		bg_klog_verif_time(accepted_log));
+	T_CHECK(bg_klog_processed("") == -1 && bg_klog_processed(NULL) == -1 &&
+			bg_klog_verif_time("verification time x usec") == -1,
+		"kern_log/missing_stats", "expected -1");
+
+	m = bg_klog_message(rejected_log, 2);
+	T_CHECK(m && !strcmp(m, "invalid access to packet, off=12 size=2, R2(id=0,off=12,r=0)\n"
+				"R2 offset is outside of the packet"),
+		"kern_log/message_last_two_lines", "got '%s'", m ? m : "(null)");
+	free(m);
+	m = bg_klog_message(rejected_log, 1);
+	T_CHECK(m && !strcmp(m, "R2 offset is outside of the packet"), "kern_log/message_one_line",
+		"got '%s'", m ? m : "(null)");
+	free(m);
+
+	T_CHECK(bg_klog_is_empty(accepted_log), "kern_log/stats_only_is_empty", "stats-only log not empty");
+	T_CHECK(bg_klog_is_empty("") && bg_klog_is_empty("\n\n  \n") && bg_klog_is_empty(NULL),
+		"kern_log/blank_is_empty", "blank log not empty");
+	T_CHECK(!bg_klog_is_empty(rejected_log), "kern_log/rejected_not_empty", "rejected log empty");
+	m = bg_klog_message("no newline at end", 3);
+	T_CHECK(m && !strcmp(m, "no newline at end"), "kern_log/no_trailing_newline", "got '%s'",
+		m ? m : "(null)");
+	free(m);
+
+	char name[32];
+	bg_kern_objname(name, sizeof(name), "a-very-long.program:name!");
+	T_CHECK(!strcmp(name, "a_very_long.pro"), "kern_log/objname", "got '%s'", name);
+	T_CHECK(bg_kern_prog_flags("fentry.s/do_x") == (1u << 4) && bg_kern_prog_flags("fentry/do_x") == 0 &&
+			bg_kern_prog_flags("xdp.frags") == (1u << 5) && bg_kern_prog_flags("iter.s/task") == (1u << 4),
+		"kern_log/prog_flags", "sleepable / frags flags");
+	T_EXIT();
+}
