@@ -31,4 +31,12 @@ struct bg_tnum bg_tnum_arsh(struct bg_tnum a, uint8_t shift, uint8_t width); /* 
 struct bg_tnum bg_tnum_subreg(struct bg_tnum a);               /* low 32 bits, zero-extended */
 struct bg_tnum bg_tnum_cast(struct bg_tnum a, uint8_t bytes);  /* truncate to 1/2/4/8 bytes */
 int bg_tnum_fmt(struct bg_tnum a, char *buf, unsigned sz);     /* "(0x0; 0xff)" */
+/* Added by the domain module (all exact unless stated in tnum.c). */
+bool bg_tnum_eq(struct bg_tnum a, struct bg_tnum b);
+struct bg_tnum bg_tnum_neg(struct bg_tnum a);
+struct bg_tnum bg_tnum_sext(struct bg_tnum a, uint8_t bytes);   /* sign-extend low 1/2/4 bytes */
+struct bg_tnum bg_tnum_concat(struct bg_tnum hi, struct bg_tnum lo); /* upper half of hi, low of lo */
+struct bg_tnum bg_tnum_bswap(struct bg_tnum a, uint8_t width);  /* 16/32/64, zero-extended */
+bool bg_tnum_next_ge(struct bg_tnum a, uint64_t x, uint64_t *out); /* min member >= x */
+bool bg_tnum_prev_le(struct bg_tnum a, uint64_t x, uint64_t *out); /* max member <= x */
 #endif
