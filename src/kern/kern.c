@@ -212,6 +212,15 @@ static int prepare(struct kload *k, struct bg_kload_result *res)
 	char err[512];
 	int id, e;
 
+	switch (bg_program__type(k->prog)) {
+	case BPF_PROG_TYPE_STRUCT_OPS:
+		set_unavailable(res, -EOPNOTSUPP,
+				"struct_ops programs are loaded with their struct_ops map, not on their own");
+		return -EOPNOTSUPP;
+	case BPF_PROG_TYPE_EXT:
+		set_unavailable(res, -EOPNOTSUPP, "freplace (extension) programs need a target program");
+		return -EOPNOTSUPP;
+	}
 	id = bg_kern_attach_btf_id(k->prog, err, sizeof(err));
 	if (id < 0) {
 		set_unavailable(res, id, err);

@@ -27,6 +27,8 @@ uint32_t bg_kern_prog_flags(const char *section)
 
 	if (!section)
 		return 0;
+	if (!strcmp(section, "syscall"))
+		return BPF_F_SLEEPABLE; /* syscall programs are always sleepable */
 	if (!strncmp(section, "xdp.frags", 9))
 		return BPF_F_XDP_HAS_FRAGS;
 	/* "fentry.s/f", "lsm.s/x", "uprobe.s", "iter.s/task": the kind ends in ".s" */
