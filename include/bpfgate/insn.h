@@ -135,10 +135,32 @@ BG_API int bg_prog_decode(const struct bg_raw_insn *raw, size_t n, struct bg_ins
  * that was (or would have been) written, like snprintf. */
 BG_API int bg_insn_format(const struct bg_insn *in, char *buf, size_t sz);
 
+/* Formatting flags for bg_insn_format_opts(). The default syntax (flags 0) is
+ * what llvm-objdump-14 -d prints for the same bytes, with LLVM 19 spellings
+ * for forms llvm-objdump-14 does not know (sdiv, movsx, bswap, gotol,
+ * may_goto, ...), and unambiguous spellings where objdump's are lossy:
+ *   local call          "call pc+N"            (objdump: "call N")
+ *   kfunc call          "call kfunc(ID)" / "call kfunc(ID, OFF)"
+ *   ld_imm64 pseudo     "r1 = map_fd(FD) ll", "r1 = map_value(FD, OFF) ll",
+ *                       "r1 = btf_id(ID, FD) ll", "r1 = func(pc+N) ll",
+ *                       "r1 = map_idx(IDX) ll", "r1 = map_idx_value(IDX, OFF) ll"
+ *   legacy IND load     "r0 = *(u8 *)skb[r1 + IMM]" when IMM != 0
+ * bg_asm() parses all of it (and labels). */
+enum bg_fmt_flags {
+	BG_FMT_OBJDUMP = 1 << 0, /* calls exactly as llvm-objdump prints them ("call N") */
+	BG_FMT_HEX = 1 << 1,     /* immediates and offsets in hex, as llvm-objdump >= 15 */
+};
+BG_API int bg_insn_format_opts(const struct bg_insn *in, char *buf, size_t sz, unsigned flags);
+
 /* Assemble text in the disassembler's syntax (one instruction per line,
  * labels "name:" allowed, ';' / '#' / '//' comments). On success returns the
  * number of slots and sets *out (malloc'd, caller frees). On error returns
- * -EINVAL and fills err with "line N: message". */
+ * -EINVAL and fills err with "line N: message".
+ * Syntax: one instruction per line as bg_insn_format prints it; "name:" defines
+ * a label (alone or before an instruction); jump offsets ("goto +3"), gotol,
+ * may_goto, local calls ("call pc+2") and func(...) take a label name instead;
+ * "call name" is a local call to a label. Immediates are decimal or 0x-hex.
+ * A leading "N:" index and a trailing "<...>" (llvm-objdump output) are ignored. */
 BG_API int bg_asm(const char *text, struct bg_raw_insn **out, char *err, size_t errsz);
 
 /* Name of a kind, for diagnostics. */
