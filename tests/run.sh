@@ -18,6 +18,7 @@ failures=()
 run_one() { # name, command...
   local name=$1; shift
   local out="$logdir/$name.log" rc t0 t1
+  mkdir -p "$(dirname "$out")"
   t0=$(date +%s.%N)
   timeout "$timeout_s" "$@" >"$out" 2>&1; rc=$?
   t1=$(date +%s.%N)
