@@ -34,6 +34,9 @@ struct bg_open_opts {
 	size_t sz;               /* sizeof(struct bg_open_opts) */
 	const char *btf_path;    /* target BTF for CO-RE; NULL: /sys/kernel/btf/vmlinux */
 	int no_core;             /* leave CO-RE relocations unapplied (poison them) */
+	const struct btf *target_btf; /* target BTF already parsed (not owned, outlives the
+				       object); overrides btf_path. Lets callers that open many
+				       objects parse vmlinux once. */
 };
 
 /* A map the object defines (BTF .maps, legacy maps, or a global data section). */
@@ -47,6 +50,8 @@ struct bg_map_def {
 	int is_global_data;      /* .data/.rodata/.bss/.kconfig and custom sections */
 	int readonly;            /* .rodata / .kconfig: BPF_F_RDONLY_PROG */
 	size_t sec_off;          /* file offset of its definition, for messages */
+	int inner_of;            /* an inner-map template: index of its outer map; else -1 */
+	uint32_t numa_node, map_extra, pinning;
 };
 
 /* Source position of an instruction, from .BTF.ext line info. */
@@ -88,6 +93,7 @@ BG_API const struct btf *bg_object__btf(const struct bg_object *obj);         /*
 BG_API const struct btf *bg_object__target_btf(const struct bg_object *obj);  /* may be NULL */
 BG_API const char *bg_object__license(const struct bg_object *obj);
 BG_API uint32_t bg_object__kversion(const struct bg_object *obj);
+BG_API int bg_object__has_btf_ext(const struct bg_object *obj); /* 1 when .BTF.ext was present */
 
 BG_API const char *bg_program__name(const struct bg_program *prog);
 BG_API const char *bg_program__section(const struct bg_program *prog);
@@ -96,6 +102,9 @@ BG_API uint32_t bg_program__attach_type(const struct bg_program *prog);  /* enum
 BG_API const char *bg_program__attach_target(const struct bg_program *prog); /* "tcp_v4_connect" or NULL */
 BG_API const char *bg_program__type_name(const struct bg_program *prog); /* "xdp", "kprobe", ... */
 BG_API const struct bg_object *bg_program__object(const struct bg_program *prog);
+/* BPF_PROG_LOAD prog_flags the section implies (BPF_F_SLEEPABLE for "fentry.s/",
+ * BPF_F_XDP_HAS_FRAGS for "xdp.frags"), 0 otherwise. */
+BG_API uint32_t bg_program__prog_flags(const struct bg_program *prog);
 /* Final instructions: raw (loadable) and decoded (one entry per slot). */
 BG_API const struct bg_raw_insn *bg_program__raw(const struct bg_program *prog, size_t *n);
 BG_API const struct bg_insn *bg_program__insns(const struct bg_program *prog, size_t *n);

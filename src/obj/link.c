@@ -1,0 +1,350 @@
+/* Link stage: one prepared program per entry point.
+ * The entry function is placed at slot 0; every function it reaches through
+ * BPF-to-BPF calls or callback addresses (ld_imm64 BPF_PSEUDO_FUNC) is
+ * appended once, in discovery order, as the kernel expects; call and callback
+ * immediates are rewritten to the new relative offsets. Relocations are then
+ * applied at the placed copies, CO-RE relocations after them (core.c), and
+ * .BTF.ext func_info/line_info are remapped to final slots. Finally the whole
+ * program is decoded once (bg_prog_decode), which also validates it. */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include "obj/internal.h"
+
+#define CODE_LD_IMM64 0x18
+#define CODE_CALL 0x85
+#define POISON_IMM 0xbad2310
+
+static const struct obj_relo *find_relo(const struct obj_sec *s, size_t insn)
+{
+	size_t lo = 0, hi = s->nrelos;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (s->relos[mid].insn == insn)
+			return &s->relos[mid];
+		if (s->relos[mid].insn < insn)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return NULL;
+}
+
+/* Index of the function containing (sec, insn), or -1. */
+static int func_at(const struct bg_object *obj, uint32_t sec, size_t insn)
+{
+	for (size_t i = 0; i < obj->nfuncs; i++) {
+		const struct obj_func *f = &obj->funcs[i];
+		if (f->sec == sec && insn >= f->start && insn < f->start + f->len)
+			return (int)i;
+	}
+	return -1;
+}
+
+static int piece_of(const struct bg_program *prog, int func)
+{
+	for (size_t i = 0; i < prog->npieces; i++)
+		if (prog->pieces[i].func == func)
+			return (int)i;
+	return -1;
+}
+
+/* Target (sec, insn) of the call or callback at slot k of f, or false. */
+static int local_target(struct bg_object *obj, const struct obj_func *f, size_t k, uint32_t *tsec,
+			size_t *tinsn)
+{
+	const struct obj_sec *s = &obj->secs[f->sec];
+	const struct bg_raw_insn *in = (const struct bg_raw_insn *)s->data + k;
+	const struct obj_relo *r = find_relo(s, k);
+
+	if (r && (r->kind == RELO_CALL || r->kind == RELO_FUNC)) {
+		*tsec = r->tsec, *tinsn = r->tinsn;
+		return 1;
+	}
+	if (r || in->code != CODE_CALL || in->src_reg != 1)
+		return 0;
+	/* a call inside the same section without relocation: pc-relative */
+	if ((int64_t)k + in->imm + 1 < 0 || (int64_t)k + in->imm + 1 >= (int64_t)s->nslots)
+		return obj_err(obj, "section %u (%s): insn %zu: call target %lld outside the section",
+			       f->sec, s->name, k, (long long)k + in->imm + 1);
+	*tsec = f->sec, *tinsn = (size_t)((int64_t)k + in->imm + 1);
+	return 1;
+}
+
+static int add_piece(struct bg_object *obj, struct bg_program *prog, int func, size_t *total)
+{
+	struct prog_piece *p;
+
+	if (prog->npieces >= OBJ_MAX_FUNCS || *total + obj->funcs[func].len > OBJ_MAX_INSNS)
+		return obj_errc(obj, -BG_ERR_LIMIT, "program %s: more than %u functions or %u insns",
+				prog->name, OBJ_MAX_FUNCS, OBJ_MAX_INSNS);
+	p = realloc(prog->pieces, (prog->npieces + 1) * sizeof(*p));
+	if (!p)
+		return -ENOMEM;
+	prog->pieces = p;
+	p[prog->npieces++] = (struct prog_piece){func, *total};
+	*total += obj->funcs[func].len;
+	return 0;
+}
+
+/* Discover every function reachable from the entry (pieces[0]). */
+static int collect_pieces(struct bg_object *obj, struct bg_program *prog, size_t *total)
+{
+	for (size_t pi = 0; pi < prog->npieces; pi++) {
+		const struct obj_func *f = &obj->funcs[prog->pieces[pi].func];
+		const struct obj_sec *s = &obj->secs[f->sec];
+
+		for (size_t k = f->start; k < f->start + f->len; k++) {
+			bool wide = ((const struct bg_raw_insn *)s->data)[k].code == CODE_LD_IMM64;
+			uint32_t tsec;
+			size_t tinsn;
+			int tf, rc;
+
+			if (wide && k + 1 >= f->start + f->len)
+				return obj_err(obj, "section %u (%s): insn %zu: ld_imm64 crosses the end of function '%s'",
+					       f->sec, s->name, k, f->name);
+			rc = local_target(obj, f, k, &tsec, &tinsn);
+			if (rc < 0)
+				return rc;
+			if (wide)
+				k++;
+			if (!rc)
+				continue;
+			tf = func_at(obj, tsec, tinsn);
+			if (tf < 0 || obj->funcs[tf].start != tinsn)
+				return obj_err(obj, "section %u (%s): insn %zu: target %s+%zu is not the start of a function",
+					       f->sec, s->name, k, obj->secs[tsec].name, tinsn);
+			if (piece_of(prog, tf) < 0 && (rc = add_piece(obj, prog, tf, total)))
+				return rc;
+		}
+	}
+	return 0;
+}
+
+static int poison(struct bg_program *prog, size_t pos, char *reason)
+{
+	struct bg_raw_insn *in = &prog->raw[pos];
+	bool wide = in->code == CODE_LD_IMM64 && pos + 1 < prog->n;
+
+	*in = (struct bg_raw_insn){.code = CODE_CALL, .imm = POISON_IMM};
+	if (wide)
+		in[1] = (struct bg_raw_insn){.code = CODE_CALL, .imm = POISON_IMM};
+	return prog_add_failure(prog, pos, reason);
+}
+
+static int apply_extern(struct bg_object *obj, struct bg_program *prog, size_t pos,
+			const struct obj_extern *e)
+{
+	struct bg_raw_insn *in = &prog->raw[pos];
+
+	if (e->kind == EXT_KCONFIG) {
+		in[1].imm = (int32_t)(in[0].imm + e->kcfg_off);
+		in[0].src_reg = BG_PSEUDO_MAP_IDX_VALUE;
+		in[0].imm = obj->kcfg_map;
+		return 0;
+	}
+	if (!e->resolved && e->weak && e->kind == EXT_KSYM) {
+		in[0].src_reg = 0, in[0].imm = 0, in[1].imm = 0;
+		return 0;
+	}
+	if (!e->resolved)
+		return poison(prog, pos, obj_strdup(e->fail ? e->fail : "unresolved extern"));
+	if (e->kind == EXT_KFUNC) {
+		in->src_reg = 2; /* BPF_PSEUDO_KFUNC_CALL */
+		in->imm = (int32_t)e->btf_id;
+		in->off = 0;
+	} else {
+		in[0].src_reg = BG_PSEUDO_BTF_ID;
+		in[0].imm = (int32_t)e->btf_id;
+		in[1].imm = 0;
+	}
+	return 0;
+}
+
+static int apply_relocs(struct bg_object *obj, struct bg_program *prog)
+{
+	for (size_t pi = 0; pi < prog->npieces; pi++) {
+		const struct obj_func *f = &obj->funcs[prog->pieces[pi].func];
+		const struct obj_sec *s = &obj->secs[f->sec];
+		size_t at = prog->pieces[pi].at;
+
+		for (size_t k = f->start; k < f->start + f->len; k++) {
+			size_t pos = at + (k - f->start);
+			struct bg_raw_insn *in = &prog->raw[pos];
+			const struct obj_relo *r = find_relo(s, k);
+			bool wide = in->code == CODE_LD_IMM64;
+			uint32_t tsec;
+			size_t tinsn;
+			int rc = 0;
+
+			if (r && r->kind == RELO_EXTERN)
+				rc = apply_extern(obj, prog, pos, &obj->exts[r->ext]);
+			else if (r && r->kind == RELO_MAP)
+				in[0].src_reg = BG_PSEUDO_MAP_IDX, in[0].imm = r->map, in[1].imm = 0;
+			else if (r && r->kind == RELO_DATA)
+				in[0].src_reg = BG_PSEUDO_MAP_IDX_VALUE, in[0].imm = r->map,
+				in[1].imm = (int32_t)r->off;
+			else if (local_target(obj, f, k, &tsec, &tinsn) > 0) {
+				int tp = piece_of(prog, func_at(obj, tsec, tinsn));
+				in->imm = (int32_t)((int64_t)prog->pieces[tp].at - (int64_t)pos - 1);
+				if (in->code == CODE_LD_IMM64)
+					in[0].src_reg = BG_PSEUDO_FUNC, in[1].imm = 0;
+			}
+			if (rc)
+				return rc;
+			if (wide)
+				k++;
+		}
+	}
+	return 0;
+}
+
+static int build_func_info(struct bg_object *obj, struct bg_program *prog)
+{
+	bool all_btf = obj->btf != NULL;
+
+	prog->funcs = calloc(prog->npieces, sizeof(*prog->funcs));
+	if (!prog->funcs)
+		return -ENOMEM;
+	prog->nfuncs = prog->npieces;
+	for (size_t i = 0; i < prog->npieces; i++) {
+		const struct obj_func *f = &obj->funcs[prog->pieces[i].func];
+		const struct btf_type *t = f->btf_id ? btf__type_by_id(obj->btf, f->btf_id) : NULL;
+
+		if (f->btf_id && (!t || !btf_is_func(t)))
+			return obj_err(obj, ".BTF.ext: func_info of '%s' names type %u, not a FUNC", f->name,
+				       f->btf_id);
+		prog->funcs[i] = (struct bg_func_info){prog->pieces[i].at, f->name, f->btf_id,
+						       t ? btf_vlen(t) : (f->global ? 1 : 0)};
+		all_btf &= f->btf_id != 0;
+	}
+	if (!all_btf)
+		return 0;
+	prog->kfi = calloc(prog->npieces, sizeof(*prog->kfi));
+	if (!prog->kfi)
+		return -ENOMEM;
+	prog->nkfi = prog->npieces;
+	for (size_t i = 0; i < prog->npieces; i++)
+		prog->kfi[i] = (struct bpf_func_info){(uint32_t)prog->pieces[i].at, prog->funcs[i].btf_type_id};
+	return 0;
+}
+
+static int kli_cmp(const void *a, const void *b)
+{
+	const struct bpf_line_info *x = a, *y = b;
+
+	return x->insn_off < y->insn_off ? -1 : x->insn_off > y->insn_off;
+}
+
+static int build_line_info(struct bg_object *obj, struct bg_program *prog)
+{
+	size_t n = 0, cap = 0;
+	int32_t cur = -1;
+
+	for (size_t pi = 0; pi < prog->npieces; pi++) {
+		const struct obj_func *f = &obj->funcs[prog->pieces[pi].func];
+		const struct ext_sec *e = obj_ext_sec(obj, f->sec);
+
+		for (size_t j = 0; e && j < e->nlines; j++) {
+			const struct ext_line *l = &e->lines[j];
+
+			if (l->insn < f->start || l->insn >= f->start + f->len)
+				continue;
+			if (obj_grow((void **)&prog->kli, &cap, n, sizeof(*prog->kli)))
+				return -ENOMEM;
+			prog->kli[n++] = (struct bpf_line_info){
+				(uint32_t)(prog->pieces[pi].at + l->insn - f->start), l->file_off,
+				l->line_off, l->line_col};
+		}
+	}
+	prog->nkli = n;
+	if (!n)
+		return 0;
+	qsort(prog->kli, n, sizeof(*prog->kli), kli_cmp);
+	prog->lines = calloc(n, sizeof(*prog->lines));
+	prog->line_of = malloc(prog->n * sizeof(*prog->line_of));
+	if (!prog->lines || !prog->line_of)
+		return -ENOMEM;
+	for (size_t i = 0; i < n; i++) {
+		const char *file = btf__name_by_offset(obj->btf, prog->kli[i].file_name_off);
+		const char *text = btf__name_by_offset(obj->btf, prog->kli[i].line_off);
+
+		prog->lines[i] = (struct bg_line){file ? file : "", text ? text : "",
+						  prog->kli[i].line_col >> 10, prog->kli[i].line_col & 0x3ff};
+	}
+	for (size_t s = 0, i = 0; s < prog->n; s++) {
+		while (i < n && prog->kli[i].insn_off <= s)
+			cur = (int32_t)i++;
+		prog->line_of[s] = cur;
+	}
+	return 0;
+}
+
+static int decode(struct bg_object *obj, struct bg_program *prog)
+{
+	const char *why = NULL;
+	size_t bad = 0;
+
+	prog->insns = calloc(prog->n, sizeof(*prog->insns));
+	if (!prog->insns)
+		return -ENOMEM;
+	if (bg_prog_decode(prog->raw, prog->n, prog->insns, &bad, &why))
+		return obj_err(obj, "program %s (section %s): insn %zu: %s", prog->name, prog->sec_name,
+			       bad, why ? why : "invalid instruction");
+	return 0;
+}
+
+static int build_prog(struct bg_object *obj, int entry)
+{
+	const struct obj_func *f = &obj->funcs[entry];
+	struct bg_program *prog, **progs;
+	const char *target = NULL;
+	size_t total = 0;
+	int err;
+
+	prog = calloc(1, sizeof(*prog));
+	progs = realloc(obj->progs, (obj->nprogs + 1) * sizeof(*progs));
+	if (!prog || !progs) {
+		free(prog);
+		return -ENOMEM;
+	}
+	obj->progs = progs;
+	obj->progs[obj->nprogs++] = prog;
+	prog->obj = obj;
+	prog->name = strdup(f->name);
+	prog->sec_name = obj->secs[f->sec].name;
+	prog->def = bg_sec_def_find(prog->sec_name, &target);
+	prog->prog_flags = prog->def ? prog->def->prog_flags : 0;
+	if (!prog->name || (target && !(prog->attach_target = strdup(target))))
+		return -ENOMEM;
+	if ((err = add_piece(obj, prog, entry, &total)) || (err = collect_pieces(obj, prog, &total)))
+		return err;
+	prog->n = total;
+	prog->raw = calloc(total, sizeof(*prog->raw));
+	if (!prog->raw)
+		return -ENOMEM;
+	for (size_t i = 0; i < prog->npieces; i++) {
+		const struct obj_func *pf = &obj->funcs[prog->pieces[i].func];
+		memcpy(prog->raw + prog->pieces[i].at,
+		       obj->secs[pf->sec].data + pf->start * sizeof(struct bg_raw_insn),
+		       pf->len * sizeof(struct bg_raw_insn));
+	}
+	if ((err = apply_relocs(obj, prog)) || (err = obj_core_apply(obj, prog)) ||
+	    (err = build_func_info(obj, prog)) || (err = build_line_info(obj, prog)))
+		return err;
+	return decode(obj, prog);
+}
+
+int obj_progs_build(struct bg_object *obj)
+{
+	for (size_t i = 0; i < obj->nfuncs; i++) {
+		int err;
+
+		if (!strcmp(obj->secs[obj->funcs[i].sec].name, ".text"))
+			continue;
+		if ((err = build_prog(obj, (int)i)))
+			return err;
+	}
+	return 0;
+}

@@ -1,0 +1,416 @@
+/* Map stage: every map the object defines, in a stable order: BTF-defined
+ * maps (.maps, with inner-map templates right after their outer map), legacy
+ * `maps` (struct bpf_map_def), global data sections (.data*, .rodata*, .bss*)
+ * as single-entry arrays, and .kconfig (extern __kconfig variables).
+ * A map index is what prepared programs reference (BG_PSEUDO_MAP_IDX[_VALUE]). */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/utsname.h>
+#include <linux/bpf.h>
+#include "obj/internal.h"
+
+static int add_map(struct bg_object *obj, const char *name, uint32_t sec, struct bg_map_def **out)
+{
+	struct bg_map_def *m;
+	uint32_t *ms;
+	char **names;
+
+	ms = realloc(obj->map_sec, (obj->nmaps + 1) * sizeof(*ms));
+	if (!ms)
+		return -ENOMEM;
+	obj->map_sec = ms;
+	ms[obj->nmaps] = sec;
+
+	m = realloc(obj->maps, (obj->nmaps + 1) * sizeof(*m));
+	if (!m)
+		return -ENOMEM;
+	obj->maps = m;
+	names = realloc(obj->map_names, (obj->nmaps + 1) * sizeof(*names));
+	if (!names)
+		return -ENOMEM;
+	obj->map_names = names;
+	names[obj->nmaps] = strdup(name ? name : "");
+	if (!names[obj->nmaps])
+		return -ENOMEM;
+	m = &obj->maps[obj->nmaps];
+	memset(m, 0, sizeof(*m));
+	m->name = names[obj->nmaps];
+	m->inner_map = -1;
+	m->inner_of = -1;
+	obj->nmaps++;
+	*out = m;
+	return 0;
+}
+
+static const struct btf_type *skip_mods(const struct btf *btf, uint32_t id, uint32_t *res)
+{
+	const struct btf_type *t = btf__type_by_id(btf, id);
+
+	for (int depth = 0; t && depth < 32 && (btf_is_mod(t) || btf_is_typedef(t)); depth++) {
+		id = t->type;
+		t = btf__type_by_id(btf, id);
+	}
+	if (res)
+		*res = id;
+	return t && (btf_is_mod(t) || btf_is_typedef(t)) ? NULL : t;
+}
+
+/* __uint(name, val) is `int (*name)[val]`. */
+static bool member_uint(const struct btf *btf, const struct btf_member *m, uint32_t *val)
+{
+	const struct btf_type *t = skip_mods(btf, m->type, NULL);
+
+	if (!t || !btf_is_ptr(t))
+		return false;
+	t = skip_mods(btf, t->type, NULL);
+	if (!t || !btf_is_array(t))
+		return false;
+	*val = btf_array(t)->nelems;
+	return true;
+}
+
+struct map_ctx {
+	struct bg_object *obj;
+	const char *map_name;
+	size_t off;
+};
+
+static int map_member(struct map_ctx *c, int mi, const struct btf_member *m, int depth);
+
+/* Fill map mi from the STRUCT type `def` of a BTF map definition. */
+static int parse_btf_map_def(struct map_ctx *c, int mi, const struct btf_type *def, int depth)
+{
+	const struct btf_member *m = btf_members(def);
+
+	for (uint16_t i = 0; i < btf_vlen(def); i++, m++) {
+		int err = map_member(c, mi, m, depth);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+static int parse_inner(struct map_ctx *c, int mi, const struct btf_member *m, int depth)
+{
+	struct bg_object *obj = c->obj;
+	const struct btf_type *t = skip_mods(obj->btf, m->type, NULL);
+	struct bg_map_def *inner;
+	char name[256];
+	int err, ii;
+
+	/* __array(values, T) is `T *values[]` */
+	if (!t || !btf_is_array(t))
+		return obj_err(obj, "map '%s' at .maps+0x%zx: 'values' is not an array", c->map_name, c->off);
+	t = skip_mods(obj->btf, btf_array(t)->type, NULL);
+	if (!t || !btf_is_ptr(t))
+		return obj_err(obj, "map '%s' at .maps+0x%zx: 'values' is not an array of pointers",
+			       c->map_name, c->off);
+	t = skip_mods(obj->btf, t->type, NULL);
+	if (!t)
+		return obj_err(obj, "map '%s' at .maps+0x%zx: bad 'values' element type", c->map_name, c->off);
+	/* the outer map (or prog array) stores 4-byte fds/ids, as libbpf defines it */
+	if (obj->maps[mi].value_size && obj->maps[mi].value_size != 4)
+		return obj_err(obj, "map '%s' at .maps+0x%zx: value_size %u, 'values' needs 4", c->map_name,
+			       c->off, obj->maps[mi].value_size);
+	obj->maps[mi].value_size = 4;
+	if (btf_is_func_proto(t))
+		return 0; /* prog array: values are programs */
+	if (!btf_is_struct(t))
+		return obj_err(obj, "map '%s' at .maps+0x%zx: 'values' must point to a map definition",
+			       c->map_name, c->off);
+	if (depth > 0)
+		return obj_err(obj, "map '%s' at .maps+0x%zx: nested inner maps are not supported",
+			       c->map_name, c->off);
+	snprintf(name, sizeof(name), "%s.inner", c->map_name);
+	if ((err = add_map(obj, name, 0, &inner)))
+		return err;
+	ii = (int)obj->nmaps - 1;
+	inner->inner_of = mi;
+	inner->sec_off = c->off;
+	obj->maps[mi].inner_map = ii;
+	return parse_btf_map_def(c, ii, t, depth + 1);
+}
+
+static int map_member(struct map_ctx *c, int mi, const struct btf_member *m, int depth)
+{
+	struct bg_object *obj = c->obj;
+	struct bg_map_def *d = &obj->maps[mi];
+	const char *mn = btf__name_by_offset(obj->btf, m->name_off);
+	uint32_t v = 0, *slot = NULL;
+	int64_t sz;
+
+	if (!mn)
+		return obj_err(obj, "map '%s' at .maps+0x%zx: bad member name offset", c->map_name, c->off);
+	if (!strcmp(mn, "key") || !strcmp(mn, "value")) {
+		const struct btf_type *t = skip_mods(obj->btf, m->type, NULL);
+		uint32_t id;
+
+		if (!t || !btf_is_ptr(t))
+			return obj_err(obj, "map '%s' at .maps+0x%zx: '%s' is not a __type() pointer",
+				       c->map_name, c->off, mn);
+		id = t->type;
+		sz = btf__resolve_size(obj->btf, id);
+		if (sz < 0 || sz > UINT32_MAX)
+			return obj_err(obj, "map '%s' at .maps+0x%zx: cannot size the '%s' type", c->map_name,
+				       c->off, mn);
+		if (mn[0] == 'k')
+			d->key_size = (uint32_t)sz, d->btf_key_type_id = id;
+		else
+			d->value_size = (uint32_t)sz, d->btf_value_type_id = id;
+		return 0;
+	}
+	if (!strcmp(mn, "values"))
+		return parse_inner(c, mi, m, depth);
+	if (!strcmp(mn, "type"))
+		slot = &d->type;
+	else if (!strcmp(mn, "key_size"))
+		slot = &d->key_size;
+	else if (!strcmp(mn, "value_size"))
+		slot = &d->value_size;
+	else if (!strcmp(mn, "max_entries"))
+		slot = &d->max_entries;
+	else if (!strcmp(mn, "map_flags"))
+		slot = &d->map_flags;
+	else if (!strcmp(mn, "numa_node"))
+		slot = &d->numa_node;
+	else if (!strcmp(mn, "map_extra"))
+		slot = &d->map_extra;
+	else if (!strcmp(mn, "pinning"))
+		slot = &d->pinning;
+	else
+		return obj_err(obj, "map '%s' at .maps+0x%zx: unknown attribute '%s'", c->map_name, c->off, mn);
+	if (!member_uint(obj->btf, m, &v))
+		return obj_err(obj, "map '%s' at .maps+0x%zx: '%s' is not a __uint()", c->map_name, c->off, mn);
+	if ((slot == &d->key_size && d->btf_key_type_id && v != d->key_size) ||
+	    (slot == &d->value_size && d->btf_value_type_id && v != d->value_size))
+		return obj_err(obj, "map '%s' at .maps+0x%zx: '%s' %u conflicts with the __type() size",
+			       c->map_name, c->off, mn, v);
+	*slot = v;
+	return 0;
+}
+
+static int collect_btf_maps(struct bg_object *obj, int sec)
+{
+	const struct obj_sec *s = &obj->secs[sec];
+	const struct btf_type *ds;
+	const struct btf_var_secinfo *v;
+	int id;
+
+	if (!obj->btf)
+		return obj_err(obj, "section %d (.maps) at offset 0x%llx: BTF-defined maps need a .BTF section",
+			       sec, (unsigned long long)s->off);
+	id = btf__find_by_name_kind(obj->btf, ".maps", BTF_KIND_DATASEC);
+	if (id <= 0)
+		return obj_err(obj, "section %d (.maps): no DATASEC '.maps' in BTF", sec);
+	ds = btf__type_by_id(obj->btf, id);
+	v = btf_var_secinfos(ds);
+	for (uint16_t i = 0; i < btf_vlen(ds); i++, v++) {
+		const struct btf_type *var = btf__type_by_id(obj->btf, v->type), *def;
+		struct map_ctx c = {obj, NULL, v->offset};
+		struct bg_map_def *m;
+		int err, mi;
+
+		if (!var || !btf_is_var(var))
+			return obj_err(obj, "section %d (.maps): DATASEC entry %u is not a variable", sec, i);
+		c.map_name = btf__name_by_offset(obj->btf, var->name_off);
+		if (!c.map_name || !c.map_name[0])
+			return obj_err(obj, "section %d (.maps): map %u has no name", sec, i);
+		def = skip_mods(obj->btf, var->type, NULL);
+		if (!def || !btf_is_struct(def))
+			return obj_err(obj, "map '%s' at .maps+0x%x: definition is not a struct", c.map_name,
+				       v->offset);
+		if ((uint64_t)v->offset + v->size > s->size)
+			return obj_err(obj, "map '%s': offset 0x%x size %u outside .maps (%llu bytes)",
+				       c.map_name, v->offset, v->size, (unsigned long long)s->size);
+		if ((err = add_map(obj, c.map_name, sec, &m)))
+			return err;
+		m->sec_off = v->offset;
+		mi = (int)obj->nmaps - 1;
+		if ((err = parse_btf_map_def(&c, mi, def, 0)))
+			return err;
+		m = &obj->maps[mi]; /* parsing may have added an inner map (realloc) */
+		if (m->type == BPF_MAP_TYPE_PERF_EVENT_ARRAY) {
+			m->key_size = m->key_size ? m->key_size : 4;
+			m->value_size = m->value_size ? m->value_size : 4;
+		}
+	}
+	return 0;
+}
+
+/* struct bpf_map_def: type, key_size, value_size, max_entries, map_flags[, ...] */
+static int collect_legacy_maps(struct bg_object *obj, int sec)
+{
+	const struct obj_sec *s = &obj->secs[sec];
+	size_t nsyms = 0, def_sz;
+
+	for (size_t i = 0; i < obj->nsyms; i++)
+		if (obj->syms[i].shndx == (uint32_t)sec && obj->syms[i].type != STT_SECTION &&
+		    obj->syms[i].name[0])
+			nsyms++;
+	if (!nsyms || !s->data || s->size % nsyms)
+		return obj_err(obj, "section %d (maps) at offset 0x%llx: %llu bytes for %zu map symbols",
+			       sec, (unsigned long long)s->off, (unsigned long long)s->size, nsyms);
+	def_sz = s->size / nsyms;
+	if (def_sz < 5 * sizeof(uint32_t))
+		return obj_err(obj, "section %d (maps): map definition of %zu bytes is too small (need 20)",
+			       sec, def_sz);
+	for (size_t i = 0; i < obj->nsyms; i++) {
+		const struct obj_sym *y = &obj->syms[i];
+		struct bg_map_def *m;
+		uint32_t w[5];
+		int err;
+
+		if (y->shndx != (uint32_t)sec || y->type == STT_SECTION || !y->name[0])
+			continue;
+		if (y->value > s->size || def_sz > s->size - y->value)
+			return obj_err(obj, "section %d (maps): map '%s' at 0x%llx outside the section", sec,
+				       y->name, (unsigned long long)y->value);
+		memcpy(w, s->data + y->value, sizeof(w));
+		if ((err = add_map(obj, y->name, sec, &m)))
+			return err;
+		m->type = w[0], m->key_size = w[1], m->value_size = w[2];
+		m->max_entries = w[3], m->map_flags = w[4];
+		m->sec_off = y->value;
+	}
+	return 0;
+}
+
+static int collect_data_map(struct bg_object *obj, int sec)
+{
+	struct obj_sec *s = &obj->secs[sec];
+	struct bg_map_def *m;
+	int err, id;
+
+	if (!s->size)
+		return 0;
+	if (s->size > UINT32_MAX)
+		return obj_err(obj, "section %d (%s): %llu bytes is too large for a map value", sec,
+			       s->name, (unsigned long long)s->size);
+	if ((err = add_map(obj, s->name, sec, &m)))
+		return err;
+	s->map = (int)obj->nmaps - 1;
+	m->type = BPF_MAP_TYPE_ARRAY;
+	m->key_size = 4;
+	m->value_size = (uint32_t)s->size;
+	m->max_entries = 1;
+	m->is_global_data = 1;
+	m->readonly = s->kind == SEC_RODATA;
+	m->map_flags = m->readonly ? BPF_F_RDONLY_PROG : 0;
+	m->init_data = s->data;
+	m->sec_off = s->off;
+	id = obj->btf ? btf__find_by_name_kind(obj->btf, s->name, BTF_KIND_DATASEC) : -1;
+	m->btf_value_type_id = id > 0 ? (uint32_t)id : 0;
+	return 0;
+}
+
+static uint32_t kernel_version_code(void)
+{
+	struct utsname u;
+	unsigned a = 0, b = 0, c = 0;
+
+	if (uname(&u) || sscanf(u.release, "%u.%u.%u", &a, &b, &c) < 2)
+		return 0;
+	return (a << 16) + (b << 8) + (c > 255 ? 255 : c);
+}
+
+/* .kconfig: extern __kconfig variables laid out in DATASEC order, each aligned
+ * to its natural alignment; LINUX_KERNEL_VERSION is filled in, others stay 0. */
+static int collect_kconfig(struct bg_object *obj)
+{
+	const struct btf_type *ds;
+	const struct btf_var_secinfo *v;
+	struct bg_map_def *m;
+	uint32_t off = 0;
+	int id, err;
+
+	obj->kcfg_map = -1;
+	id = obj->btf ? btf__find_by_name_kind(obj->btf, ".kconfig", BTF_KIND_DATASEC) : -1;
+	if (id <= 0)
+		return 0;
+	ds = btf__type_by_id(obj->btf, id);
+	obj->kcfg = calloc(btf_vlen(ds) + 1, sizeof(*obj->kcfg));
+	if (!obj->kcfg)
+		return -ENOMEM;
+	v = btf_var_secinfos(ds);
+	for (uint16_t i = 0; i < btf_vlen(ds); i++, v++) {
+		const struct btf_type *var = btf__type_by_id(obj->btf, v->type);
+		int64_t sz;
+		int al;
+
+		if (!var || !btf_is_var(var))
+			return obj_err(obj, ".kconfig: DATASEC entry %u is not a variable", i);
+		sz = btf__resolve_size(obj->btf, var->type);
+		al = btf__align_of(obj->btf, var->type);
+		if (sz <= 0 || sz > 4096 || al <= 0 || al > 8)
+			return obj_err(obj, ".kconfig: variable %u has a bad size or alignment", i);
+		off = (off + al - 1) / al * al;
+		obj->kcfg[obj->nkcfg++] = (struct kcfg_var){
+			btf__name_by_offset(obj->btf, var->name_off) ?: "", off, (uint32_t)sz};
+		off += sz;
+	}
+	if (!off)
+		return 0;
+	off = (off + 7) / 8 * 8;
+	obj->kconfig_data = calloc(1, off);
+	if (!obj->kconfig_data || (err = add_map(obj, ".kconfig", 0, &m)))
+		return -ENOMEM;
+	obj->kcfg_map = (int)obj->nmaps - 1;
+	m->type = BPF_MAP_TYPE_ARRAY;
+	m->key_size = 4;
+	m->value_size = off;
+	m->max_entries = 1;
+	m->is_global_data = 1;
+	m->readonly = 1;
+	m->map_flags = BPF_F_RDONLY_PROG;
+	m->init_data = obj->kconfig_data;
+	m->btf_value_type_id = id;
+	for (size_t i = 0; i < obj->nkcfg; i++) {
+		if (!strcmp(obj->kcfg[i].name, "LINUX_KERNEL_VERSION") && obj->kcfg[i].size == 4) {
+			uint32_t kv = kernel_version_code();
+			memcpy(obj->kconfig_data + obj->kcfg[i].off, &kv, 4);
+		}
+	}
+	return 0;
+}
+
+int obj_maps_collect(struct bg_object *obj)
+{
+	int err;
+
+	obj->kcfg_map = -1;
+	for (size_t i = 1; i < obj->nsecs; i++) {
+		enum sec_kind k = obj->secs[i].kind;
+
+		if (k == SEC_MAPS)
+			err = collect_btf_maps(obj, (int)i);
+		else if (k == SEC_LEGACY_MAPS)
+			err = collect_legacy_maps(obj, (int)i);
+		else
+			continue;
+		if (err)
+			return err;
+	}
+	for (size_t i = 1; i < obj->nsecs; i++) {
+		enum sec_kind k = obj->secs[i].kind;
+
+		if ((k == SEC_DATA || k == SEC_RODATA || k == SEC_BSS) &&
+		    (err = collect_data_map(obj, (int)i)))
+			return err;
+	}
+	return collect_kconfig(obj);
+}
+
+/* The map a symbol at (shndx, value) defines: BTF .maps by offset, legacy maps by offset. */
+int obj_find_map_by_sym(const struct bg_object *obj, uint32_t shndx, uint64_t value)
+{
+	if (!shndx || shndx >= obj->nsecs)
+		return -1;
+	for (size_t i = 0; i < obj->nmaps; i++) {
+		const struct bg_map_def *m = &obj->maps[i];
+		if (obj->map_sec[i] == shndx && !m->is_global_data && m->inner_of < 0 &&
+		    m->sec_off == value)
+			return (int)i;
+	}
+	return -1;
+}

@@ -1,0 +1,392 @@
+/* bg_object: open, prepare, free, and the getters of object.h.
+ * Opening runs the stages of internal.h in order; any failure frees the
+ * partial object and returns NULL with errno set and the message in err. */
+#define _GNU_SOURCE /* vasprintf */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include "obj/internal.h"
+
+#define OBJ_MAX_FILE (512u << 20)
+
+static void obj_verr(struct bg_object *obj, const char *fmt, va_list ap)
+{
+	int n;
+
+	if (!obj->err || !obj->errsz || obj->err[0])
+		return; /* keep the first (innermost) message */
+	n = snprintf(obj->err, obj->errsz, "%s: ", obj->path);
+	if (n < 0 || (size_t)n >= obj->errsz)
+		return;
+	vsnprintf(obj->err + n, obj->errsz - n, fmt, ap);
+}
+
+int obj_err(struct bg_object *obj, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	obj_verr(obj, fmt, ap);
+	va_end(ap);
+	return -BG_ERR_FORMAT;
+}
+
+int obj_errc(struct bg_object *obj, int code, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	obj_verr(obj, fmt, ap);
+	va_end(ap);
+	return code;
+}
+
+char *obj_strdup(const char *s)
+{
+	return s ? strdup(s) : NULL;
+}
+
+char *obj_asprintf(const char *fmt, ...)
+{
+	va_list ap;
+	char *s = NULL;
+
+	va_start(ap, fmt);
+	if (vasprintf(&s, fmt, ap) < 0)
+		s = NULL;
+	va_end(ap);
+	return s;
+}
+
+int obj_grow(void **arr, size_t *cap, size_t n, size_t sz)
+{
+	size_t ncap;
+	void *p;
+
+	if (n < *cap)
+		return 0;
+	ncap = *cap ? *cap * 2 : 8;
+	if (ncap <= n)
+		ncap = n + 1;
+	p = realloc(*arr, ncap * sz);
+	if (!p)
+		return -ENOMEM;
+	*arr = p;
+	*cap = ncap;
+	return 0;
+}
+
+void prog_free(struct bg_program *prog)
+{
+	if (!prog)
+		return;
+	free(prog->name);
+	free(prog->attach_target);
+	free(prog->raw);
+	free(prog->insns);
+	free(prog->pieces);
+	free(prog->lines);
+	free(prog->line_of);
+	free(prog->kfi);
+	free(prog->kli);
+	free(prog->funcs);
+	for (size_t i = 0; i < prog->nfails; i++)
+		free((char *)prog->fails[i].reason);
+	free(prog->fails);
+	free(prog);
+}
+
+void bg_object__free(struct bg_object *obj)
+{
+	if (!obj)
+		return;
+	for (size_t i = 0; i < obj->nprogs; i++)
+		prog_free(obj->progs[i]);
+	free(obj->progs);
+	for (size_t i = 0; i < obj->nsecs; i++)
+		free(obj->secs[i].relos);
+	free(obj->secs);
+	free(obj->syms);
+	free(obj->funcs);
+	for (size_t i = 0; i < obj->nexts; i++)
+		free(obj->exts[i].fail);
+	free(obj->exts);
+	for (size_t i = 0; i < obj->nmaps; i++)
+		free(obj->map_names[i]);
+	free(obj->map_names);
+	free(obj->map_sec);
+	free(obj->kcfg);
+	free(obj->maps);
+	free(obj->kconfig_data);
+	for (size_t i = 0; i < obj->next_secs; i++) {
+		free(obj->ext_secs[i].funcs);
+		free(obj->ext_secs[i].lines);
+		free(obj->ext_secs[i].cores);
+	}
+	free(obj->ext_secs);
+	obj_core_free(obj);
+	if (obj->target && obj->target != obj->opts.target_btf)
+		btf__free(obj->target);
+	free(obj->target_err);
+	btf__free(obj->btf);
+	if (obj->elf)
+		elf_end(obj->elf);
+	free(obj->license);
+	free(obj->buf);
+	free(obj->path);
+	free(obj);
+}
+
+static int obj_prepare(struct bg_object *obj)
+{
+	int err;
+
+	if ((err = obj_elf_parse(obj)) || (err = obj_btf_parse(obj)) ||
+	    (err = obj_funcs_collect(obj)) || (err = obj_maps_collect(obj)) ||
+	    (err = obj_relos_collect(obj)) || (err = obj_externs_resolve(obj)) ||
+	    (err = obj_progs_build(obj)))
+		return err;
+	return 0;
+}
+
+struct bg_object *bg_object__open_mem(const void *buf, size_t len, const char *name,
+				      const struct bg_open_opts *opts, char *err, size_t errsz)
+{
+	struct bg_object *obj;
+	int rc;
+
+	if (err && errsz)
+		err[0] = '\0';
+	obj = calloc(1, sizeof(*obj));
+	if (!obj) {
+		errno = ENOMEM;
+		return NULL;
+	}
+	obj->err = err;
+	obj->errsz = errsz;
+	obj->btf_sec = obj->btf_ext_sec = -1;
+	obj->path = strdup(name ? name : "<memory>");
+	if (opts) {
+		size_t n = opts->sz < sizeof(obj->opts) ? opts->sz : sizeof(obj->opts);
+		memcpy(&obj->opts, opts, n);
+	}
+	obj->opts.sz = sizeof(obj->opts);
+	obj->buf = malloc(len ? len : 1);
+	if (!obj->path || !obj->buf) {
+		rc = -ENOMEM;
+		goto fail;
+	}
+	if (len)
+		memcpy(obj->buf, buf, len);
+	obj->len = len;
+	rc = obj_prepare(obj);
+	if (!rc) {
+		obj->err = NULL;
+		obj->errsz = 0;
+		return obj;
+	}
+fail:
+	if (rc == -ENOMEM)
+		obj_errc(obj, rc, "out of memory");
+	bg_object__free(obj);
+	errno = -rc;
+	return NULL;
+}
+
+/* Read the whole file; returns 0 or a negative errno with err filled. */
+static int read_file(const char *path, uint8_t **out, size_t *len, char *err, size_t errsz)
+{
+	struct stat st;
+	uint8_t *buf;
+	size_t done = 0;
+	int fd, e;
+
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0 || fstat(fd, &st) < 0) {
+		e = errno;
+		goto out_err;
+	}
+	if (!S_ISREG(st.st_mode) || (uint64_t)st.st_size > OBJ_MAX_FILE) {
+		e = S_ISREG(st.st_mode) ? EFBIG : EINVAL;
+		goto out_err;
+	}
+	buf = malloc(st.st_size ? (size_t)st.st_size : 1);
+	if (!buf) {
+		e = ENOMEM;
+		goto out_err;
+	}
+	while (done < (size_t)st.st_size) {
+		ssize_t r = read(fd, buf + done, st.st_size - done);
+		if (r <= 0) {
+			e = r < 0 ? errno : EIO;
+			free(buf);
+			goto out_err;
+		}
+		done += r;
+	}
+	close(fd);
+	*out = buf;
+	*len = done;
+	return 0;
+out_err:
+	if (fd >= 0)
+		close(fd);
+	if (err && errsz)
+		snprintf(err, errsz, "%s: %s", path,
+			 e == EINVAL ? "not a regular file" : strerror(e));
+	return -e;
+}
+
+struct bg_object *bg_object__open(const char *path, const struct bg_open_opts *opts, char *err,
+				  size_t errsz)
+{
+	struct bg_object *obj;
+	uint8_t *buf = NULL;
+	size_t len = 0;
+	int rc, saved;
+
+	if (!path) {
+		errno = EINVAL;
+		return NULL;
+	}
+	rc = read_file(path, &buf, &len, err, errsz);
+	if (rc) {
+		errno = -rc;
+		return NULL;
+	}
+	obj = bg_object__open_mem(buf, len, path, opts, err, errsz);
+	saved = errno;
+	free(buf);
+	errno = saved;
+	return obj;
+}
+
+/* ---- getters ---- */
+
+const char *bg_object__path(const struct bg_object *obj) { return obj ? obj->path : NULL; }
+size_t bg_object__prog_cnt(const struct bg_object *obj) { return obj ? obj->nprogs : 0; }
+size_t bg_object__map_cnt(const struct bg_object *obj) { return obj ? obj->nmaps : 0; }
+const struct btf *bg_object__btf(const struct bg_object *obj) { return obj ? obj->btf : NULL; }
+const char *bg_object__license(const struct bg_object *obj) { return obj ? obj->license : NULL; }
+uint32_t bg_object__kversion(const struct bg_object *obj) { return obj ? obj->kversion : 0; }
+int bg_object__has_btf_ext(const struct bg_object *obj) { return obj && obj->btf_ext_sec >= 0; }
+
+const struct btf *bg_object__target_btf(const struct bg_object *obj)
+{
+	return obj ? obj->target : NULL;
+}
+
+struct bg_program *bg_object__prog(const struct bg_object *obj, size_t i)
+{
+	return obj && i < obj->nprogs ? obj->progs[i] : NULL;
+}
+
+struct bg_program *bg_object__find_prog(const struct bg_object *obj, const char *name)
+{
+	for (size_t i = 0; obj && name && i < obj->nprogs; i++)
+		if (!strcmp(obj->progs[i]->name, name))
+			return obj->progs[i];
+	return NULL;
+}
+
+const struct bg_map_def *bg_object__map(const struct bg_object *obj, size_t i)
+{
+	return obj && i < obj->nmaps ? &obj->maps[i] : NULL;
+}
+
+const char *bg_program__name(const struct bg_program *p) { return p ? p->name : NULL; }
+const char *bg_program__section(const struct bg_program *p) { return p ? p->sec_name : NULL; }
+const struct bg_object *bg_program__object(const struct bg_program *p) { return p ? p->obj : NULL; }
+const char *bg_program__attach_target(const struct bg_program *p) { return p ? p->attach_target : NULL; }
+uint32_t bg_program__prog_flags(const struct bg_program *p) { return p ? p->prog_flags : 0; }
+
+uint32_t bg_program__type(const struct bg_program *p)
+{
+	return p && p->def ? p->def->prog_type : 0;
+}
+
+uint32_t bg_program__attach_type(const struct bg_program *p)
+{
+	return p && p->def && p->def->has_attach ? p->def->attach_type : 0;
+}
+
+const char *bg_program__type_name(const struct bg_program *p)
+{
+	return p && p->def ? bg_prog_type_name(p->def->prog_type) : "unknown";
+}
+
+const struct bg_raw_insn *bg_program__raw(const struct bg_program *p, size_t *n)
+{
+	if (n)
+		*n = p ? p->n : 0;
+	return p ? p->raw : NULL;
+}
+
+const struct bg_insn *bg_program__insns(const struct bg_program *p, size_t *n)
+{
+	if (n)
+		*n = p ? p->n : 0;
+	return p ? p->insns : NULL;
+}
+
+const struct bg_line *bg_program__line(const struct bg_program *p, size_t i)
+{
+	if (!p || i >= p->n || !p->line_of || p->line_of[i] < 0)
+		return NULL;
+	return &p->lines[p->line_of[i]];
+}
+
+size_t bg_program__func_cnt(const struct bg_program *p) { return p ? p->nfuncs : 0; }
+
+const struct bg_func_info *bg_program__func(const struct bg_program *p, size_t i)
+{
+	return p && i < p->nfuncs ? &p->funcs[i] : NULL;
+}
+
+size_t bg_program__core_failure_cnt(const struct bg_program *p) { return p ? p->nfails : 0; }
+
+const struct bg_core_failure *bg_program__core_failure(const struct bg_program *p, size_t i)
+{
+	return p && i < p->nfails ? &p->fails[i] : NULL;
+}
+
+const void *bg_program__btf_func_info(const struct bg_program *p, size_t *cnt, uint32_t *rec_size)
+{
+	if (cnt)
+		*cnt = p && p->kfi ? p->nkfi : 0;
+	if (rec_size)
+		*rec_size = sizeof(struct bpf_func_info);
+	return p && p->nkfi ? p->kfi : NULL;
+}
+
+const void *bg_program__btf_line_info(const struct bg_program *p, size_t *cnt, uint32_t *rec_size)
+{
+	if (cnt)
+		*cnt = p && p->kli ? p->nkli : 0;
+	if (rec_size)
+		*rec_size = sizeof(struct bpf_line_info);
+	return p && p->nkli ? p->kli : NULL;
+}
+
+int prog_add_failure(struct bg_program *prog, size_t insn, char *reason)
+{
+	struct bg_core_failure *f;
+
+	if (!reason)
+		return -ENOMEM;
+	f = realloc(prog->fails, (prog->nfails + 1) * sizeof(*f));
+	if (!f) {
+		free(reason);
+		return -ENOMEM;
+	}
+	prog->fails = f;
+	f[prog->nfails].insn = insn;
+	f[prog->nfails].reason = reason;
+	prog->nfails++;
+	return 0;
+}

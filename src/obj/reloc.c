@@ -1,0 +1,373 @@
+/* Function and relocation stage.
+ * Functions: every STT_FUNC symbol of a code section, bounds-checked and
+ * sorted; a code section without function symbols is one function named
+ * after the section. Relocations of code sections are checked against the
+ * instruction they patch (ld_imm64 or call, in range, a valid symbol) and
+ * classified (call, callback address, map, global data, extern) so that
+ * link.c only has to place them. */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include "obj/internal.h"
+
+#define CODE_LD_IMM64 0x18
+#define CODE_CALL 0x85
+#ifndef R_BPF_64_64
+#define R_BPF_64_64 1
+#endif
+#ifndef R_BPF_64_32
+#define R_BPF_64_32 10
+#endif
+
+static int func_cmp(const void *a, const void *b)
+{
+	const struct obj_func *x = a, *y = b;
+
+	if (x->sec != y->sec)
+		return x->sec < y->sec ? -1 : 1;
+	return x->start < y->start ? -1 : x->start > y->start;
+}
+
+static int add_func(struct bg_object *obj, size_t *cap, const char *name, uint32_t sec,
+		    size_t start, size_t len, bool global)
+{
+	if (obj_grow((void **)&obj->funcs, cap, obj->nfuncs, sizeof(*obj->funcs)))
+		return -ENOMEM;
+	obj->funcs[obj->nfuncs++] = (struct obj_func){name, sec, start, len, global, 0};
+	return 0;
+}
+
+static int check_func_sym(struct bg_object *obj, const struct obj_sym *y, const struct obj_sec *s)
+{
+	if (y->value % 8 || y->size % 8 || y->value > s->size || y->size > s->size - y->value ||
+	    y->value == s->size)
+		return obj_err(obj, "section %u (%s): function '%s' at 0x%llx size 0x%llx is outside the section or misaligned",
+			       s->idx, s->name, y->name, (unsigned long long)y->value,
+			       (unsigned long long)y->size);
+	return 0;
+}
+
+/* Fill len of functions with size 0 (up to the next function), check overlaps. */
+static int finish_funcs(struct bg_object *obj)
+{
+	qsort(obj->funcs, obj->nfuncs, sizeof(*obj->funcs), func_cmp);
+	for (size_t i = 0; i < obj->nfuncs; i++) {
+		struct obj_func *f = &obj->funcs[i];
+		const struct obj_sec *s = &obj->secs[f->sec];
+		size_t end = s->nslots;
+
+		if (i + 1 < obj->nfuncs && obj->funcs[i + 1].sec == f->sec)
+			end = obj->funcs[i + 1].start;
+		if (!f->len)
+			f->len = end - f->start;
+		if (!f->len || f->start + f->len > end)
+			return obj_err(obj, "section %u (%s): function '%s' at insn %zu overlaps the next function",
+				       f->sec, s->name, f->name, f->start);
+	}
+	return 0;
+}
+
+static void set_func_btf_ids(struct bg_object *obj)
+{
+	for (size_t i = 0; i < obj->nfuncs; i++) {
+		struct obj_func *f = &obj->funcs[i];
+		const struct ext_sec *e = obj_ext_sec(obj, f->sec);
+
+		for (size_t j = 0; e && j < e->nfuncs; j++)
+			if (e->funcs[j].insn == f->start)
+				f->btf_id = e->funcs[j].type_id;
+	}
+}
+
+int obj_funcs_collect(struct bg_object *obj)
+{
+	size_t cap = 0;
+	int err;
+
+	for (size_t si = 1; si < obj->nsecs; si++) {
+		const struct obj_sec *s = &obj->secs[si];
+		size_t before = obj->nfuncs;
+
+		if (s->kind != SEC_CODE || !s->nslots)
+			continue;
+		for (size_t i = 0; i < obj->nsyms; i++) {
+			const struct obj_sym *y = &obj->syms[i];
+
+			if (y->shndx != si || y->type != STT_FUNC)
+				continue;
+			if ((err = check_func_sym(obj, y, s)))
+				return err;
+			if ((err = add_func(obj, &cap, y->name, si, y->value / 8, y->size / 8,
+					    y->bind != STB_LOCAL)))
+				return err;
+		}
+		if (obj->nfuncs == before && (err = add_func(obj, &cap, s->name, si, 0, s->nslots, true)))
+			return err;
+	}
+	if ((err = finish_funcs(obj)))
+		return err;
+	set_func_btf_ids(obj);
+	return 0;
+}
+
+static int find_ext(struct bg_object *obj, const struct obj_sym *y, bool is_call, const char **why)
+{
+	struct obj_extern *e;
+	enum ext_kind kind = is_call ? EXT_KFUNC : EXT_KSYM;
+	int64_t kcfg_off = -1;
+	uint32_t kcfg_size = 0;
+
+	if (!y->name[0]) {
+		*why = "relocation against an unnamed undefined symbol";
+		return -1;
+	}
+	for (size_t i = 0; !is_call && i < obj->nkcfg; i++)
+		if (!strcmp(obj->kcfg[i].name, y->name))
+			kind = EXT_KCONFIG, kcfg_off = obj->kcfg[i].off, kcfg_size = obj->kcfg[i].size;
+	for (size_t i = 0; i < obj->nexts; i++) {
+		if (strcmp(obj->exts[i].name, y->name))
+			continue;
+		if (obj->exts[i].kind != kind) {
+			*why = "extern used both as a function and as a variable";
+			return -1;
+		}
+		return (int)i;
+	}
+	e = realloc(obj->exts, (obj->nexts + 1) * sizeof(*e));
+	if (!e)
+		return -2;
+	obj->exts = e;
+	e = &e[obj->nexts];
+	memset(e, 0, sizeof(*e));
+	e->name = y->name;
+	e->kind = kind;
+	e->weak = y->bind == STB_WEAK;
+	e->kcfg_off = kcfg_off;
+	e->kcfg_size = kcfg_size;
+	e->resolved = kind == EXT_KCONFIG;
+	return (int)obj->nexts++;
+}
+
+struct rel_where {
+	const struct obj_sec *rs;  /* the relocation section */
+	const struct obj_sec *ts;  /* the code section it patches */
+	size_t i;                  /* relocation number */
+	uint64_t off;              /* r_offset */
+};
+
+#define RELERR(obj, w, fmt, ...)                                                             \
+	obj_err(obj, "section %u (%s): relocation %zu at offset 0x%llx: " fmt, (w)->rs->idx, \
+		(w)->rs->name, (w)->i, (unsigned long long)(w)->off, ##__VA_ARGS__)
+
+/* Classify a relocation of a call instruction. */
+static int classify_call(struct bg_object *obj, const struct rel_where *w, const struct obj_sym *y,
+			 const struct bg_raw_insn *insn, struct obj_relo *r)
+{
+	const struct obj_sec *t;
+	int64_t tinsn;
+
+	if (y->shndx == SHN_UNDEF) {
+		const char *why = NULL;
+		int e = find_ext(obj, y, true, &why);
+
+		if (e == -2)
+			return -ENOMEM;
+		if (e < 0)
+			return RELERR(obj, w, "%s ('%s')", why, y->name);
+		r->kind = RELO_EXTERN, r->ext = e;
+		return 0;
+	}
+	if (insn->src_reg != 1 /* BPF_PSEUDO_CALL */)
+		return RELERR(obj, w, "call with src_reg %u is not a BPF-to-BPF call", insn->src_reg);
+	if (y->shndx >= obj->nsecs || obj->secs[y->shndx].kind != SEC_CODE)
+		return RELERR(obj, w, "call to symbol '%s' outside a code section", y->name);
+	t = &obj->secs[y->shndx];
+	if (y->value % 8)
+		return RELERR(obj, w, "call to symbol '%s' at misaligned offset 0x%llx", y->name,
+			      (unsigned long long)y->value);
+	tinsn = (int64_t)(y->value / 8) + insn->imm + 1;
+	if (tinsn < 0 || (uint64_t)tinsn >= t->nslots)
+		return RELERR(obj, w, "call target %lld outside section %s (%zu insns)", (long long)tinsn,
+			      t->name, t->nslots);
+	r->kind = RELO_CALL, r->tsec = y->shndx, r->tinsn = (size_t)tinsn;
+	return 0;
+}
+
+/* Classify a relocation of an ld_imm64 instruction. */
+static int classify_ld(struct bg_object *obj, const struct rel_where *w, const struct obj_sym *y,
+		       const struct bg_raw_insn *insn, struct obj_relo *r)
+{
+	const struct obj_sec *t;
+
+	if (y->shndx == SHN_UNDEF) {
+		const char *why = NULL;
+		int e = find_ext(obj, y, false, &why);
+
+		if (e == -2)
+			return -ENOMEM;
+		if (e < 0)
+			return RELERR(obj, w, "%s ('%s')", why, y->name);
+		r->kind = RELO_EXTERN, r->ext = e;
+		return 0;
+	}
+	if (y->shndx >= obj->nsecs)
+		return RELERR(obj, w, "symbol '%s' has no section", y->name);
+	t = &obj->secs[y->shndx];
+	if (t->kind == SEC_CODE) {
+		int64_t tb = (int64_t)y->value + insn->imm;
+
+		if (tb < 0 || tb % 8 || (uint64_t)tb / 8 >= t->nslots)
+			return RELERR(obj, w, "function address 0x%llx outside section %s",
+				      (long long unsigned)tb, t->name);
+		r->kind = RELO_FUNC, r->tsec = y->shndx, r->tinsn = (size_t)tb / 8;
+		return 0;
+	}
+	if (t->kind == SEC_MAPS || t->kind == SEC_LEGACY_MAPS) {
+		r->map = obj_find_map_by_sym(obj, y->shndx, y->value);
+		if (r->map < 0)
+			return RELERR(obj, w, "symbol '%s' at %s+0x%llx defines no map", y->name, t->name,
+				      (unsigned long long)y->value);
+		r->kind = RELO_MAP;
+		return 0;
+	}
+	if (t->map >= 0) {
+		int64_t off = (int64_t)y->value + insn->imm;
+
+		if (off < 0 || (uint64_t)off > t->size)
+			return RELERR(obj, w, "offset %lld outside %s (%llu bytes)", (long long)off, t->name,
+				      (unsigned long long)t->size);
+		r->kind = RELO_DATA, r->map = t->map, r->off = off;
+		return 0;
+	}
+	return RELERR(obj, w, "symbol '%s' in section %s is not a map, global data or code", y->name,
+		      t->name);
+}
+
+static int relo_cmp(const void *a, const void *b)
+{
+	const struct obj_relo *x = a, *y = b;
+
+	return x->insn < y->insn ? -1 : x->insn > y->insn;
+}
+
+static int collect_section(struct bg_object *obj, struct obj_sec *rs)
+{
+	struct obj_sec *ts = &obj->secs[rs->info];
+	Elf_Data *d = elf_getdata(elf_getscn(obj->elf, rs->idx), NULL);
+	size_t n;
+
+	if (rs->link != obj->symtab_idx)
+		return obj_err(obj, "section %u (%s): sh_link %u is not the symbol table", rs->idx,
+			       rs->name, rs->link);
+	if (!d || rs->size % sizeof(Elf64_Rel))
+		return obj_err(obj, "section %u (%s) at offset 0x%llx: size %llu is not a multiple of %zu",
+			       rs->idx, rs->name, (unsigned long long)rs->off,
+			       (unsigned long long)rs->size, sizeof(Elf64_Rel));
+	n = rs->size / sizeof(Elf64_Rel);
+	ts->relos = calloc(n ? n : 1, sizeof(*ts->relos));
+	if (!ts->relos)
+		return -ENOMEM;
+	for (size_t i = 0; i < n; i++) {
+		const struct bg_raw_insn *insn;
+		struct rel_where w = {rs, ts, i, 0};
+		struct obj_relo *r = &ts->relos[ts->nrelos];
+		uint32_t symi, type;
+		GElf_Rel rel;
+		int err;
+
+		if (!gelf_getrel(d, i, &rel))
+			return obj_err(obj, "section %u (%s): relocation %zu: %s", rs->idx, rs->name, i,
+				       elf_errmsg(-1));
+		w.off = rel.r_offset;
+		symi = GELF_R_SYM(rel.r_info);
+		type = GELF_R_TYPE(rel.r_info);
+		if (type == 0)
+			continue;
+		if (symi >= obj->nsyms)
+			return RELERR(obj, &w, "symbol index %u out of range (%zu symbols)", symi, obj->nsyms);
+		if (rel.r_offset % 8 || rel.r_offset / 8 >= ts->nslots)
+			return RELERR(obj, &w, "outside section %s (%llu bytes) or misaligned", ts->name,
+				      (unsigned long long)ts->size);
+		insn = (const struct bg_raw_insn *)(ts->data + rel.r_offset);
+		memset(r, 0, sizeof(*r));
+		r->insn = rel.r_offset / 8;
+		if (type == R_BPF_64_64) {
+			if (insn->code != CODE_LD_IMM64 || r->insn + 1 >= ts->nslots)
+				return RELERR(obj, &w, "not an ld_imm64 instruction");
+			err = classify_ld(obj, &w, &obj->syms[symi], insn, r);
+		} else if (type == R_BPF_64_32) {
+			if (insn->code != CODE_CALL)
+				return RELERR(obj, &w, "not a call instruction");
+			err = classify_call(obj, &w, &obj->syms[symi], insn, r);
+		} else {
+			return RELERR(obj, &w, "relocation type %u is not supported in code", type);
+		}
+		if (err)
+			return err;
+		ts->nrelos++;
+	}
+	qsort(ts->relos, ts->nrelos, sizeof(*ts->relos), relo_cmp);
+	for (size_t i = 1; i < ts->nrelos; i++)
+		if (ts->relos[i].insn == ts->relos[i - 1].insn)
+			return obj_err(obj, "section %u (%s): two relocations of insn %zu", rs->idx, rs->name,
+				       ts->relos[i].insn);
+	return 0;
+}
+
+int obj_relos_collect(struct bg_object *obj)
+{
+	for (size_t i = 1; i < obj->nsecs; i++) {
+		struct obj_sec *rs = &obj->secs[i];
+		int err;
+
+		if (rs->kind != SEC_REL)
+			continue;
+		if (rs->info == 0 || rs->info >= obj->nsecs)
+			return obj_err(obj, "section %zu (%s): target section %u out of range", i, rs->name,
+				       rs->info);
+		if (obj->secs[rs->info].kind != SEC_CODE)
+			continue; /* .rel.BTF, .rel.BTF.ext, .rel.maps, data: not needed to load code */
+		if (obj->secs[rs->info].relos)
+			return obj_err(obj, "section %zu (%s): second relocation section for %s", i,
+				       rs->name, obj->secs[rs->info].name);
+		if ((err = collect_section(obj, rs)))
+			return err;
+	}
+	return 0;
+}
+
+/* Resolve kfuncs and ksyms against the target BTF. An unresolved one is not
+ * an error here: the programs using it record a failure (like CO-RE). */
+int obj_externs_resolve(struct bg_object *obj)
+{
+	const struct btf *target = NULL;
+	const char *why = NULL;
+	int err;
+
+	if (obj->opts.btf_path && !obj->opts.target_btf && (err = obj_target_btf(obj, &target, &why)))
+		return err; /* an explicit --btf that cannot be read is bad input */
+	for (size_t i = 0; i < obj->nexts; i++) {
+		struct obj_extern *e = &obj->exts[i];
+		const char *what = e->kind == EXT_KFUNC ? "kfunc" : "ksym";
+		int id;
+
+		if (e->kind == EXT_KCONFIG)
+			continue;
+		if (obj_target_btf(obj, &target, &why) < 0 || !target) {
+			e->fail = obj_asprintf("%s %s: no target BTF (%s)", what, e->name,
+					       why ? why : "unavailable");
+			continue;
+		}
+		id = btf__find_by_name_kind(target, e->name,
+					    e->kind == EXT_KFUNC ? BTF_KIND_FUNC : BTF_KIND_VAR);
+		if (id > 0) {
+			e->btf_id = (uint32_t)id;
+			e->resolved = true;
+		} else {
+			e->fail = obj_asprintf("%s %s not found in target BTF", what, e->name);
+		}
+		if (!e->resolved && !e->fail)
+			return -ENOMEM;
+	}
+	return 0;
+}
