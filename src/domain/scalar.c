@@ -103,23 +103,16 @@ static struct iv iv_hull(struct iv a, struct iv b)
 	return iv_make(imin(a.lo, b.lo), imax(a.hi, b.hi));
 }
 
-static i128 floordiv(i128 x, i128 d)
-{
-	i128 q = x / d;
-
-	return (x % d < 0) ? q - 1 : q;
-}
-
 /* Exact integer interval [lo,hi] reduced modulo 2^w into order o: exact when
  * every member lies in the same window of 2^w values, else the full range. */
 static struct iv iv_wrap(int o, i128 lo, i128 hi)
 {
-	i128 size = (i128)1 << ow(o), base = omin(o);
-	i128 k1 = floordiv(lo - base, size), k2 = floordiv(hi - base, size);
+	unsigned w = ow(o);
+	i128 base = omin(o), k1 = (lo - base) >> w, k2 = (hi - base) >> w; /* floor division */
 
 	if (k1 != k2)
 		return iv_full(o);
-	return iv_make(lo - k1 * size, hi - k1 * size);
+	return iv_make(lo - k1 * ((i128)1 << w), hi - k1 * ((i128)1 << w));
 }
 
 static struct iv get_iv(const struct bg_scalar *s, int o)
@@ -279,14 +272,56 @@ static struct bg_tnum tn_of_iv(int o, struct iv v)
 	return t;
 }
 
-/* Exact reduction between the unsigned and the signed interval of width w:
- * the signed interval is cut into pieces that do not cross the sign
- * boundary, each intersected with the unsigned one; both become the hull of
- * the surviving pieces in their own order. */
-static void sync_us(struct bg_scalar *s, unsigned w)
+/* Working form of the reduction: the four intervals as exact integers,
+ * indexed like `orders` (U64, S64, U32, S32), and the tnum. */
+struct rv {
+	struct iv v[4];
+	struct bg_tnum t;
+	bool bot, changed;
+};
+
+enum { IU64, IS64, IU32, IS32 };
+
+static void rv_load(struct rv *r, const struct bg_scalar *s)
 {
-	int ou = w, os = w | SGN;
-	struct iv u = get_iv(s, ou), sg = get_iv(s, os), p[2], nu, ns;
+	r->v[IU64] = iv_make(s->umin, s->umax);
+	r->v[IS64] = iv_make(s->smin, s->smax);
+	r->v[IU32] = iv_make(s->u32min, s->u32max);
+	r->v[IS32] = iv_make(s->s32min, s->s32max);
+	r->t = s->tn;
+	r->bot = s->bottom;
+	r->changed = false;
+}
+
+static void rv_store(const struct rv *r, struct bg_scalar *s)
+{
+	for (int i = 0; i < 4; i++)
+		set_iv(s, orders[i], r->v[i]);
+	s->tn = r->t;
+}
+
+static void rv_set(struct rv *r, int i, struct iv v)
+{
+	if (iv_empty(v)) {
+		r->bot = true;
+	} else if (v.lo != r->v[i].lo || v.hi != r->v[i].hi) {
+		r->v[i] = v;
+		r->changed = true;
+	}
+}
+
+static bool iv_is_full(int o, struct iv v)
+{
+	return v.lo == omin(o) && v.hi == omax(o);
+}
+
+/* Exact reduction between the unsigned (index iu) and the signed (is)
+ * interval of width w: the signed interval is cut into pieces that do not
+ * cross the sign boundary, each intersected with the unsigned one; both
+ * become the hull of the surviving pieces in their own order. */
+static void sync_us(struct rv *r, int iu, int is, unsigned w)
+{
+	struct iv u = r->v[iu], sg = r->v[is], p[2], nu = iv_make(1, 0), ns = iv_make(1, 0);
 	int n = 0, k = 0;
 	i128 size = (i128)1 << w;
 
@@ -296,60 +331,111 @@ static void sync_us(struct bg_scalar *s, unsigned w)
 		p[n++] = iv_make(0, sg.hi);
 		p[n++] = iv_make(sg.lo + size, size - 1);
 	}
-	nu = iv_make(1, 0), ns = iv_make(1, 0);
 	for (int i = 0; i < n; i++) {
 		struct iv q = iv_meet(p[i], u);
 
 		if (iv_empty(q))
 			continue;
 		nu = k ? iv_hull(nu, q) : q;
-		q = iv_make(oval(os, (uint64_t)q.lo), oval(os, (uint64_t)q.hi));
+		q = q.lo >= size / 2 ? iv_make(q.lo - size, q.hi - size) : q;
 		ns = k ? iv_hull(ns, q) : q;
 		k++;
 	}
-	set_iv(s, ou, nu);
-	set_iv(s, os, ns);
+	rv_set(r, iu, nu);
+	rv_set(r, is, ns);
 }
 
-/* Split V (order o64) into high part H and low part L read in order o32:
- * V = H * 2^32 + L. */
+/* Split V (a 64-bit order) into high part H and low part L read in order
+ * o32: V = H * 2^32 + L. */
 static void split(int o32, i128 v, i128 *h, i128 *l)
 {
 	*l = oval(o32, (uint64_t)v);
 	*h = (v - *l) >> 32;
 }
 
-/* 64 -> 32: when the bounds of o64 share their high part (in the split for
- * o32), the low halves form the interval [L(lo), L(hi)] in o32. */
-static void low_from_wide(struct bg_scalar *s, int o64, int o32)
+/* 64 -> 32: when the bounds of interval i64 share their high part (in the
+ * split for o32), the low halves form the interval [L(lo), L(hi)] in o32. */
+static void low_from_wide(struct rv *r, int i64, int i32)
 {
-	struct iv v = get_iv(s, o64);
+	struct iv v = r->v[i64];
 	i128 hl, ll, hh, lh;
 
-	split(o32, v.lo, &hl, &ll);
-	split(o32, v.hi, &hh, &lh);
+	if (iv_is_full(orders[i64], v))
+		return;
+	split(orders[i32], v.lo, &hl, &ll);
+	split(orders[i32], v.hi, &hh, &lh);
 	if (hl == hh)
-		meet_iv(s, o32, iv_make(ll, lh));
+		rv_set(r, i32, iv_meet(r->v[i32], iv_make(ll, lh)));
 }
 
-/* 32 -> 64: raise the o64 lower bound to the least value whose low half (in
- * o32) lies in the o32 interval, lower the upper bound likewise. */
-static void wide_from_low(struct bg_scalar *s, int o64, int o32)
+/* 32 -> 64: raise the lower bound of interval i64 to the least value whose
+ * low half (in the order of i32) lies in interval i32; lower the upper
+ * bound likewise. */
+static void wide_from_low(struct rv *r, int i64, int i32)
 {
-	struct iv v = get_iv(s, o64), l32 = get_iv(s, o32);
+	struct iv v = r->v[i64], l32 = r->v[i32];
 	i128 h, l, two32 = (i128)1 << 32;
 
-	split(o32, v.lo, &h, &l);
+	if (iv_is_full(orders[i32], l32))
+		return;
+	split(orders[i32], v.lo, &h, &l);
 	if (l < l32.lo)
 		v.lo = h * two32 + l32.lo;
 	else if (l > l32.hi)
 		v.lo = (h + 1) * two32 + l32.lo;
-	split(o32, v.hi, &h, &l);
+	split(orders[i32], v.hi, &h, &l);
 	if (l > l32.hi)
 		v.hi = h * two32 + l32.hi;
 	else if (l < l32.lo)
 		v.hi = (h - 1) * two32 + l32.hi;
-	set_iv(s, o64, v);
+	rv_set(r, i64, v);
+}
+
+/* Intervals -> tnum, then every interval bound snapped to a tnum member. */
+static void reduce_tnum(struct rv *r)
+{
+	for (int i = 0; i < 4 && !r->bot; i++) {
+		bool empty = false;
+		struct bg_tnum t;
+
+		if (iv_is_full(orders[i], r->v[i]))
+			continue;
+		t = bg_tnum_meet(r->t, tn_of_iv(orders[i], r->v[i]), &empty);
+		r->bot |= empty;
+		r->changed |= !bg_tnum_eq(t, r->t);
+		r->t = t;
+	}
+	for (int i = 0; i < 4 && !r->bot && ~r->t.mask; i++)
+		rv_set(r, i, snap_to_tnum(orders[i], r->v[i], r->t));
+}
+
+static void reduce_round(struct rv *r)
+{
+	reduce_tnum(r);
+	if (!r->bot)
+		sync_us(r, IU64, IS64, 64);
+	if (!r->bot)
+		sync_us(r, IU32, IS32, 32);
+	for (int i = IU64; i <= IS64 && !r->bot; i++)
+		for (int j = IU32; j <= IS32 && !r->bot; j++)
+			low_from_wide(r, i, j);
+	if (!r->bot)
+		sync_us(r, IU32, IS32, 32);
+	for (int i = IU64; i <= IS64 && !r->bot; i++)
+		for (int j = IU32; j <= IS32 && !r->bot; j++)
+			wide_from_low(r, i, j);
+	if (!r->bot)
+		sync_us(r, IU64, IS64, 64);
+}
+
+/* A constant tnum fixes every interval (each must contain it). */
+static void reduce_const(struct rv *r)
+{
+	for (int i = 0; i < 4; i++) {
+		i128 c = oval(orders[i], r->t.value);
+
+		rv_set(r, i, iv_meet(r->v[i], iv_make(c, c)));
+	}
 }
 
 static bool same(const struct bg_scalar *a, const struct bg_scalar *b)
@@ -360,36 +446,36 @@ static bool same(const struct bg_scalar *a, const struct bg_scalar *b)
 	       a->bottom == b->bottom;
 }
 
-static void reduce_tnum(struct bg_scalar *s)
+/* Fast path: when some component proves 0 <= x < 2^31, all four intervals
+ * read the same numbers, so they collapse to one interval met with the tnum.
+ * Returns false when the value is not known to be in that range. */
+static bool reduce_small(struct rv *r)
 {
-	for (int i = 0; i < 4 && !s->bottom; i++) {
+	struct iv m = iv_make(0, ((i128)1 << 31) - 1), n;
+	bool small = (r->t.value | r->t.mask) < (1ULL << 31);
+
+	for (int i = 0; i < 4; i++)
+		small |= r->v[i].lo >= 0 && r->v[i].hi < ((i128)1 << 31) && i < 2;
+	if (!small)
+		return false;
+	for (int i = 0; i < 4; i++)
+		m = iv_meet(m, r->v[i]);
+	for (int k = 0; k < REDUCE_ROUNDS && !iv_empty(m); k++) {
 		bool empty = false;
 
-		s->tn = bg_tnum_meet(s->tn, tn_of_iv(orders[i], get_iv(s, orders[i])), &empty);
-		if (empty)
-			s->bottom = true;
+		r->t = bg_tnum_meet(r->t, bg_tnum_range((uint64_t)m.lo, (uint64_t)m.hi), &empty);
+		if (empty) {
+			r->bot = true;
+			return true;
+		}
+		n = snap_to_tnum(U64, m, r->t);
+		if (n.lo == m.lo && n.hi == m.hi)
+			break;
+		m = n;
 	}
-	for (int i = 0; i < 4 && !s->bottom; i++)
-		set_iv(s, orders[i], snap_to_tnum(orders[i], get_iv(s, orders[i]), s->tn));
-}
-
-static void reduce_round(struct bg_scalar *s)
-{
-	reduce_tnum(s);
-	if (!s->bottom)
-		sync_us(s, 64);
-	if (!s->bottom)
-		sync_us(s, 32);
-	for (int i = 0; i < 2 && !s->bottom; i++)
-		for (int j = 2; j < 4 && !s->bottom; j++)
-			low_from_wide(s, orders[i], orders[j]);
-	if (!s->bottom)
-		sync_us(s, 32);
-	for (int i = 0; i < 2 && !s->bottom; i++)
-		for (int j = 2; j < 4 && !s->bottom; j++)
-			wide_from_low(s, orders[i], orders[j]);
-	if (!s->bottom)
-		sync_us(s, 64);
+	for (int i = 0; i < 4; i++)
+		rv_set(r, i, m);
+	return true;
 }
 
 /* Tighten every component from the others until nothing changes (at most
@@ -397,15 +483,23 @@ static void reduce_round(struct bg_scalar *s)
  * early is sound). An empty component makes the whole value bottom. */
 void bg_scalar_reduce(struct bg_scalar *a)
 {
-	for (int r = 0; r < REDUCE_ROUNDS && !a->bottom; r++) {
-		struct bg_scalar before = *a;
+	struct rv r;
 
-		reduce_round(a);
-		if (!a->bottom && same(&before, a))
-			break;
+	rv_load(&r, a);
+	if (!r.bot && bg_tnum_is_const(r.t)) {
+		reduce_const(&r);
+	} else if (!reduce_small(&r)) {
+		for (int i = 0; i < REDUCE_ROUNDS && !r.bot; i++) {
+			r.changed = false;
+			reduce_round(&r);
+			if (!r.changed)
+				break;
+		}
 	}
-	if (a->bottom)
+	if (r.bot)
 		*a = bg_scalar_bottom();
+	else
+		rv_store(&r, a);
 }
 
 /* ---- lattice ----------------------------------------------------------- */
@@ -600,11 +694,16 @@ static struct iv iv_smul(int o, struct iv a, struct iv b)
 	return iv_wrap(o, lo, hi);
 }
 
+static int bitlen(uint64_t x)
+{
+	return x ? 64 - __builtin_clzll(x) : 0;
+}
+
 /* Unsigned product: [lo*lo, hi*hi] wrapped; unknown when it would not fit
  * the 128-bit exact computation. */
 static struct iv iv_umul(int o, struct iv a, struct iv b)
 {
-	if (a.hi && b.hi > ((i128)1 << 126) / a.hi)
+	if (bitlen((uint64_t)a.hi) + bitlen((uint64_t)b.hi) > 126)
 		return iv_full(o);
 	return iv_wrap(o, a.lo * b.lo, a.hi * b.hi);
 }
