@@ -35,6 +35,9 @@ struct parse {
 	char label_field;      /* 'o' (off) or 'i' (imm) */
 	const char *stop;      /* where matching failed */
 	const char *why;
+	bool strong;           /* failed on a recognizable but invalid operand */
+	char want[2];          /* expected literal character */
+	char msg[64];
 };
 
 struct pending {
@@ -269,6 +272,40 @@ static const char *parse_ph(char ph, const char *s, struct parse *p)
 	}
 }
 
+/* Why placeholder ph failed at s: an invalid register or a number out of
+ * range is a "strong" reason, reported in preference to a syntax mismatch. */
+static void explain_operand(char ph, const char *s, struct parse *p)
+{
+	const char *q = s;
+
+	p->stop = s;
+	p->why = "bad operand";
+	if (strchr("dDsS", ph)) {
+		char want = ph == 'd' || ph == 's' ? 'r' : 'w';
+
+		if ((*q == 'r' || *q == 'w') && isdigit((unsigned char)q[1])) {
+			if (*q != want) {
+				p->why = want == 'r' ? "expected a 64-bit register rN"
+						     : "expected a 32-bit register wN";
+			} else {
+				p->why = "invalid register (r0..r10 / w0..w10)";
+				p->strong = true;
+			}
+		}
+		return;
+	}
+	if (*q == '+' || *q == '-')
+		q = skip_ws(q + 1);
+	if (ph == 'c' && s[0] == 'p' && s[1] == 'c')
+		q = s + 3;
+	if (isdigit((unsigned char)*q)) {
+		p->why = ph == 'o' || ph == 'j' || ph == 'n' ? "offset out of range (16 bits)"
+			 : ph == 'a' || ph == 'b'	 ? "address space out of range (16 bits)"
+							 : "number out of range";
+		p->strong = true;
+	}
+}
+
 /* Match template t against s entirely; false with p->stop/p->why on failure. */
 static bool match(const char *t, const char *s, struct parse *p)
 {
@@ -280,8 +317,7 @@ static bool match(const char *t, const char *s, struct parse *p)
 			const char *e = parse_ph(*++t, s, p);
 
 			if (!e) {
-				p->stop = s;
-				p->why = "bad operand";
+				explain_operand(*t, s, p);
 				return false;
 			}
 			s = e;
@@ -291,7 +327,9 @@ static bool match(const char *t, const char *s, struct parse *p)
 			t++;
 		if (*s != *t) {
 			p->stop = s;
-			p->why = "unexpected text";
+			snprintf(p->msg, sizeof(p->msg), "%s (expected '%c')",
+				 *s ? "unexpected text" : "incomplete instruction", *t);
+			p->why = p->msg;
 			return false;
 		}
 		s++;
@@ -330,7 +368,9 @@ static int add_label(struct asm_state *st, const char *name, size_t len, int lin
 /* Assemble one instruction text (already stripped) at the current slot. */
 static int asm_insn(struct asm_state *st, const char *s, int line)
 {
-	const char *best = s, *best_why = "unknown instruction";
+	const char *best = s, *best_why = NULL;
+	bool best_strong = false;
+	char why[64];
 
 	for (size_t i = 0; i < bg_opform_cnt; i++) {
 		const struct bg_opform *f = &bg_opforms[i];
@@ -340,9 +380,12 @@ static int asm_insn(struct asm_state *st, const char *s, int line)
 		size_t k = f->kind == BG_K_LD_IMM64 ? 2 : 1;
 
 		if (!match(f->tmpl, s, &p)) {
-			if (p.stop > best) {
+			if ((p.strong && !best_strong) ||
+			    (p.strong == best_strong && (p.stop > best || (p.strong && !best_why)))) {
 				best = p.stop;
-				best_why = p.why;
+				best_strong = p.strong;
+				snprintf(why, sizeof(why), "%s", p.why);
+				best_why = why;
 			}
 			continue;
 		}
@@ -374,7 +417,7 @@ static int asm_insn(struct asm_state *st, const char *s, int line)
 		st->n += k;
 		return 0;
 	}
-	if (best > s && *best)
+	if (best_why && (best > s || best_strong))
 		return fail(st, line, "%s at '%.40s' in '%.80s'", best_why, best, s);
 	return fail(st, line, "cannot parse instruction '%.80s'", s);
 }

@@ -58,7 +58,7 @@ static void dump_forms(void)
 
 			if (bg_insn_decode(r, (size_t)n, 0, &in, NULL) != n)
 				continue;
-			bg_insn_format_opts(&in, buf, sizeof(buf), BG_FMT_OBJDUMP);
+			bg_insn_format(&in, buf, sizeof(buf));
 			printf("%016" PRIx64 " %016" PRIx64 " %s\n", raw64(&r[0]),
 			       n == 2 ? raw64(&r[1]) : 0, buf);
 		}

@@ -1,0 +1,100 @@
+# bpfgate asm / disasm: round trips through files, ELF output that the kernel
+# loads, errors as FILE:LINE with exit 2.
+. "$(dirname "$0")/lib/common.sh"
+D="$BG_ROOT/tests/data/isa"
+tmp=$(mktemp -d /tmp/bg-isa-cli.XXXXXX)
+trap 'rm -rf "$tmp"' EXIT
+
+"$BPFGATE" asm --help | grep -q -- '--raw' && pass isa-cli/asm-help || fail isa-cli/asm-help
+"$BPFGATE" disasm --help | grep -q -- '--source' && pass isa-cli/disasm-help || fail isa-cli/disasm-help
+
+# features.s -> raw -> disasm equals the expected listing
+if "$BPFGATE" asm "$D/features.s" -o "$tmp/f.bin" --raw &&
+   "$BPFGATE" disasm --raw "$tmp/f.bin" | tail -n +2 >"$tmp/f.out" &&
+   diff -u "$D/features.expect" "$tmp/f.out" >"$tmp/diff"; then
+  pass isa-cli/asm-disasm-features
+else
+  fail isa-cli/asm-disasm-features "$(head -8 "$tmp/diff" | tr '\n' ' ')"
+fi
+
+# every form (default syntax) -> asm -> raw bytes identical to the table's encoding
+if [ -x "$BG_BUILD/tests/test_isa" ]; then
+  "$BG_BUILD/tests/test_isa" --dump-forms >"$tmp/forms"
+  cut -d' ' -f3- "$tmp/forms" >"$tmp/forms.s"
+  if "$BPFGATE" asm "$tmp/forms.s" -o "$tmp/forms.bin" --raw 2>"$tmp/err"; then
+    od -An -v -tx8 "$tmp/forms.bin" | tr -s ' ' '\n' | grep . >"$tmp/got"
+    awk '{ print $1; if (substr($1, 15, 2) == "18") print $2 }' "$tmp/forms" >"$tmp/want"
+    if cmp -s "$tmp/got" "$tmp/want"; then
+      pass "isa-cli/asm-every-form ($(wc -l <"$tmp/forms.s") instructions)"
+    else
+      fail isa-cli/asm-every-form "bytes differ: $(diff "$tmp/want" "$tmp/got" | head -4 | tr '\n' ' ')"
+    fi
+    "$BPFGATE" disasm --raw "$tmp/forms.bin" | tail -n +2 | sed 's/^ *[0-9]*: //' >"$tmp/forms.back"
+    cmp -s "$tmp/forms.s" "$tmp/forms.back" && pass isa-cli/disasm-every-form ||
+      fail isa-cli/disasm-every-form "$(diff "$tmp/forms.s" "$tmp/forms.back" | head -4 | tr '\n' ' ')"
+  else
+    fail isa-cli/asm-every-form "$(head -2 "$tmp/err")"
+  fi
+fi
+
+# errors: FILE:LINE: message, exit 2
+i=0
+while IFS='|' read -r line re text; do
+  case "$line" in '#'*|'') continue;; esac
+  i=$((i + 1))
+  printf '%b\n' "$text" >"$tmp/bad$i.s"
+  "$BPFGATE" asm "$tmp/bad$i.s" -o "$tmp/bad$i.o" 2>"$tmp/err"; rc=$?
+  if [ $rc -eq 2 ] && grep -q "^$tmp/bad$i.s:$line: .*$re" "$tmp/err"; then
+    pass "isa-cli/asm-error-$i ($re)"
+  else
+    fail "isa-cli/asm-error-$i" "rc=$rc, want $tmp/bad$i.s:$line: $re, got: $(head -1 "$tmp/err")"
+  fi
+done <"$D/errors.txt"
+
+# disasm: bad inputs exit 2 with the file named
+printf 'abc' >"$tmp/short.bin"
+"$BPFGATE" disasm --raw "$tmp/short.bin" >/dev/null 2>"$tmp/err"; rc=$?
+[ $rc -eq 2 ] && grep -q "short.bin" "$tmp/err" && pass isa-cli/disasm-raw-truncated ||
+  fail isa-cli/disasm-raw-truncated "rc=$rc $(head -1 "$tmp/err")"
+printf '\xff\0\0\0\0\0\0\0' >"$tmp/badop.bin"
+"$BPFGATE" disasm --raw "$tmp/badop.bin" >/dev/null 2>"$tmp/err"; rc=$?
+[ $rc -eq 2 ] && grep -q "insn 0.*unknown opcode" "$tmp/err" && pass isa-cli/disasm-raw-bad-opcode ||
+  fail isa-cli/disasm-raw-bad-opcode "rc=$rc $(head -1 "$tmp/err")"
+head -c 300 /dev/urandom >"$tmp/garbage.o"
+"$BPFGATE" disasm --sections "$tmp/garbage.o" >/dev/null 2>"$tmp/err"; rc=$?
+[ $rc -eq 2 ] && pass isa-cli/disasm-garbage-elf || fail isa-cli/disasm-garbage-elf "rc=$rc"
+"$BPFGATE" disasm --raw "$tmp/nonexistent" >/dev/null 2>&1; rc=$?
+[ $rc -eq 2 ] && pass isa-cli/disasm-missing-file || fail isa-cli/disasm-missing-file "rc=$rc"
+
+# JSON output parses and carries the per-program record fields
+if command -v python3 >/dev/null; then
+  "$BPFGATE" asm "$D/loop_xdp.s" -o "$tmp/loop.o" &&
+  "$BPFGATE" disasm --sections --json "$tmp/loop.o" >"$tmp/j" &&
+  python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+p = d["programs"][0]
+assert all(k in p for k in ("object", "program", "section", "type", "verdict")), p.keys()
+assert p["program"] == "xdp" and p["section"] == "xdp" and len(p["insns"]) == 5
+assert p["insns"][2]["text"] == "if r0 < 3 goto -2", p["insns"][2]
+' "$tmp/j" 2>"$tmp/err" && pass isa-cli/disasm-json || fail isa-cli/disasm-json "$(tail -1 "$tmp/err")"
+else
+  skip isa-cli/disasm-json "python3 not available to parse JSON"
+fi
+
+# the ELF object loads in the running kernel (through libbpf, via bpftool)
+"$BPFGATE" asm "$D/loop_xdp.s" -o "$tmp/loop.o" 2>"$tmp/err" || fail isa-cli/asm-elf "$(head -1 "$tmp/err")"
+if ! command -v bpftool >/dev/null; then
+  skip isa-cli/asm-elf-loads "bpftool not installed"
+elif [ ! -d /sys/fs/bpf ] || [ "$(id -u)" != 0 ]; then
+  skip isa-cli/asm-elf-loads "bpf() unavailable: not root or no bpffs"
+else
+  pin=/sys/fs/bpf/bg_isa_test_$$
+  if bpftool prog load "$tmp/loop.o" "$pin" 2>"$tmp/err"; then
+    rm -f "$pin"; pass isa-cli/asm-elf-loads
+  elif grep -qiE 'operation not permitted|permission' "$tmp/err"; then
+    skip isa-cli/asm-elf-loads "bpf() unavailable: $(head -1 "$tmp/err")"
+  else
+    fail isa-cli/asm-elf-loads "$(tail -2 "$tmp/err" | tr '\n' ' ')"
+  fi
+fi
