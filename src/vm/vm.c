@@ -466,7 +466,8 @@ static uint16_t tr_alu(const struct bg_insn *in)
 
 static uint16_t tr_end(const struct bg_insn *in)
 {
-	bool swap = in->alu64 || in->src_is_reg;
+	/* to_be is the ALU class with the source bit set; ALU64 is bswap */
+	bool swap = in->alu64 || in->src_is_reg || (in->code & 0x08);
 
 	switch (in->ext_bits) {
 	case 16: return swap ? VM_OP_BSWAP16 : VM_OP_TRUNC16;
