@@ -24,18 +24,6 @@
 #include "cli.h"
 #include "core/json.h"
 
-/* The object loader is another module; until it is linked in, the CLI still
- * works for --raw and --sections. */
-#pragma weak bg_object__open
-#pragma weak bg_object__free
-#pragma weak bg_object__prog_cnt
-#pragma weak bg_object__prog
-#pragma weak bg_program__name
-#pragma weak bg_program__section
-#pragma weak bg_program__type_name
-#pragma weak bg_program__raw
-#pragma weak bg_program__insns
-#pragma weak bg_program__line
 
 struct dis_opts {
 	const char *path;
@@ -79,7 +67,7 @@ static void json_prog_end(struct dis_opts *o)
 }
 
 static void print_insn(struct dis_opts *o, size_t idx, const struct bg_insn *in,
-		       const struct bg_raw_insn *raw, const struct bg_line *ln)
+		       const struct bg_raw_insn *raw, const struct bg_line *ln, const char *core)
 {
 	char text[160];
 
@@ -87,7 +75,10 @@ static void print_insn(struct dis_opts *o, size_t idx, const struct bg_insn *in,
 		return;
 	bg_insn_format_opts(in, text, sizeof(text), o->flags);
 	if (!o->json) {
-		printf("%6zu: %s\n", idx, text);
+		if (core)
+			printf("%6zu: %s\t; CO-RE relocation failed: %s\n", idx, text, core);
+		else
+			printf("%6zu: %s\n", idx, text);
 		return;
 	}
 	bg_json_obj_begin(&o->j);
@@ -107,6 +98,8 @@ static void print_insn(struct dis_opts *o, size_t idx, const struct bg_insn *in,
 		bg_json_kuint(&o->j, "line", ln->line);
 		bg_json_kuint(&o->j, "col", ln->col);
 	}
+	if (core)
+		bg_json_kstr(&o->j, "core_failure", core);
 	bg_json_obj_end(&o->j);
 }
 
@@ -136,7 +129,7 @@ static int print_raw(struct dis_opts *o, const char *name, const char *sec,
 			i++;
 			continue;
 		}
-		print_insn(o, base + i, &in, raw + i, NULL);
+		print_insn(o, base + i, &in, raw + i, NULL, NULL);
 		i += (size_t)k;
 	}
 	if (o->json)
@@ -314,7 +307,7 @@ static void print_source(struct dis_opts *o, const struct bg_line *ln, const str
 {
 	const char *t;
 
-	if (!ln || (*last && (*last)->line == ln->line && !strcmp((*last)->file, ln->file)))
+	if (!ln || !ln->line || (*last && (*last)->line == ln->line && !strcmp((*last)->file, ln->file)))
 		return;
 	*last = ln;
 	t = ln->text ? ln->text : "";
@@ -324,14 +317,24 @@ static void print_source(struct dis_opts *o, const struct bg_line *ln, const str
 		printf("; %s:%u: %s\n", ln->file, ln->line, t);
 }
 
+/* The reason a CO-RE relocation poisoned slot i, or NULL. */
+static const char *core_reason(const struct bg_program *prog, size_t i)
+{
+	for (size_t k = 0; k < bg_program__core_failure_cnt(prog); k++) {
+		const struct bg_core_failure *f = bg_program__core_failure(prog, k);
+
+		if (f && f->insn == i)
+			return f->reason;
+	}
+	return NULL;
+}
+
 static int dis_object(struct dis_opts *o)
 {
 	char err[512] = "";
 	struct bg_object *obj;
 	int rc = EXIT_OK, found = 0;
 
-	if (!bg_object__open)
-		return cli_error("disasm", "object loader not in this build; use --sections or --raw");
 	obj = bg_object__open(o->path, NULL, err, sizeof(err));
 	if (!obj)
 		return cli_error("disasm", "%s", err[0] ? err : strerror(errno));
@@ -358,7 +361,7 @@ static int dis_object(struct dis_opts *o)
 
 			if (o->source)
 				print_source(o, ln, &last);
-			print_insn(o, i, &in[i], raw && i < nr ? raw + i : NULL, ln);
+			print_insn(o, i, &in[i], raw && i < nr ? raw + i : NULL, ln, core_reason(prog, i));
 		}
 		if (o->json)
 			json_prog_end(o);
