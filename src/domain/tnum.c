@@ -105,10 +105,10 @@ struct bg_tnum bg_tnum_neg(struct bg_tnum a)
 	return bg_tnum_sub(bg_tnum_const(0), a);
 }
 
-/* Long multiplication: the product of the known parts, plus for each bit of a
- * that is unknown (or known 1) a shifted copy of b's possible (or unknown)
- * bits, accumulated with bg_tnum_add; over-approximates through the carries. */
-struct bg_tnum bg_tnum_mul(struct bg_tnum a, struct bg_tnum b)
+/* Long multiplication with separate known/unknown accumulators: the product
+ * of the known parts plus, for each bit of a that is 1 (or unknown), b's
+ * unknown (or possible) bits shifted; the carries over-approximate. */
+static struct bg_tnum mul_split(struct bg_tnum a, struct bg_tnum b)
 {
 	uint64_t known = a.value * b.value;
 	struct bg_tnum acc = bg_tnum_const(0);
@@ -122,6 +122,35 @@ struct bg_tnum bg_tnum_mul(struct bg_tnum a, struct bg_tnum b)
 		b = TN(b.value << 1, b.mask << 1);
 	}
 	return bg_tnum_add(bg_tnum_const(known), acc);
+}
+
+/* Long multiplication on whole tnums: a known-1 bit of a adds the shifted b,
+ * an unknown bit joins "added" with "not added" (the join is where it loses
+ * precision, besides the carries of bg_tnum_add). */
+static struct bg_tnum mul_join(struct bg_tnum a, struct bg_tnum b)
+{
+	struct bg_tnum acc = bg_tnum_const(0);
+
+	while (a.value || a.mask) {
+		if (a.value & 1)
+			acc = bg_tnum_add(acc, b);
+		else if (a.mask & 1)
+			acc = bg_tnum_join(acc, bg_tnum_add(acc, b));
+		a = TN(a.value >> 1, a.mask >> 1);
+		b = TN(b.value << 1, b.mask << 1);
+	}
+	return acc;
+}
+
+/* Both constructions above (each sound) met, in both operand orders: at
+ * least as precise as any one of them. */
+struct bg_tnum bg_tnum_mul(struct bg_tnum a, struct bg_tnum b)
+{
+	struct bg_tnum r = mul_split(a, b);
+
+	r = bg_tnum_meet(r, mul_join(a, b), NULL);
+	r = bg_tnum_meet(r, mul_join(b, a), NULL);
+	return bg_tnum_meet(r, mul_split(b, a), NULL);
 }
 
 /* Exact per bit: known 0 in either gives 0, known 1 in both gives 1. */
