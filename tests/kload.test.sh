@@ -19,13 +19,7 @@ head -c 300 /dev/urandom >"$tmp/garbage.o"
 [ $rc -eq 2 ] && pass kload/bad/garbage || fail kload/bad/garbage "rc=$rc $(head -2 "$tmp/err")"
 "$BPFGATE" kload --help | grep -q "unavailable programs alone" && pass kload/help || fail kload/help "help text"
 
-if ! kernel_ok; then
-  skip kload/kernel "bpf() unavailable: $("$BPFGATE" kload --probe 2>&1 | head -1)"
-  exit 0
-fi
-"$BPFGATE" kload --probe >/dev/null && pass kload/probe || fail kload/probe "probe failed"
-
-# json_check FILE PYTHON-EXPR-PER-RECORD: prints PASS/FAIL lines from python
+# check_records: PASS/FAIL per JSON record against expected verdicts and messages
 check_records() { # file, label, expectations "prog=verdict[:regex]" ... ("*" = every program)
   python3 - "$@" <<'PY'
 import json, re, sys
@@ -62,6 +56,26 @@ for p in want:
         print(f"FAIL {label}/{p}: not reported")
 PY
 }
+
+# bpf() refused (an unprivileged user namespace): probe exits 2 with the reason,
+# every program is "unavailable" with that reason, and the exit status stays 0
+o="$BG_EXAMPLES/xdp_count.bpf.o"
+if unshare -Ur true 2>/dev/null && [ -f "$o" ]; then
+  unshare -Ur "$BPFGATE" kload --probe >"$tmp/probe" 2>&1; rc=$?
+  [ $rc -eq 2 ] && grep -q "unavailable: .*Operation not permitted" "$tmp/probe" &&
+    pass kload/refused/probe || fail kload/refused/probe "rc=$rc $(cat "$tmp/probe")"
+  unshare -Ur "$BPFGATE" kload --json "$o" >"$tmp/refused.json" 2>&1; rc=$?
+  [ $rc -eq 0 ] && pass kload/refused/exit-0 || fail kload/refused/exit-0 "exit $rc"
+  check_records "$tmp/refused.json" kload/refused "xdp_count=unavailable:Operation not permitted"
+else
+  skip kload/refused "cannot create an unprivileged user namespace here (unshare -Ur)"
+fi
+
+if ! kernel_ok; then
+  skip kload/kernel "bpf() unavailable: $("$BPFGATE" kload --probe 2>&1 | head -1)"
+  exit 0
+fi
+"$BPFGATE" kload --probe >/dev/null && pass kload/probe || fail kload/probe "probe failed"
 
 # 1. every example is accepted
 n=0
