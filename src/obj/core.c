@@ -120,6 +120,14 @@ static size_t essential_len(const char *name)
 	return n;
 }
 
+/* Names equal once "___flavor" suffixes are dropped. */
+static bool ess_equal(const char *a, const char *b)
+{
+	size_t la = essential_len(a), lb = essential_len(b);
+
+	return la == lb && !strncmp(a, b, la);
+}
+
 static bool kinds_match(const struct btf_type *a, const struct btf_type *b)
 {
 	if (btf_is_any_enum(a) && btf_is_any_enum(b))
@@ -621,7 +629,7 @@ static void resolve(struct bg_object *obj, const struct btf *tb, const struct co
 			for (uint16_t j = 0; e && btf_is_any_enum(e) && j < btf_vlen(e) && !hit; j++) {
 				const char *en = btf__name_by_offset(tb, btf_is_enum(e) ? btf_enum(e)[j].name_off
 										 : btf_enum64(e)[j].name_off);
-				if (!en || strcmp(en, ls->acc[0].name ?: ""))
+				if (!en || !ess_equal(en, ls->acc[0].name ?: ""))
 					continue;
 				hit = true;
 				v = kind == K_ENUMVAL_EXISTS ? 1

@@ -88,38 +88,71 @@ static int add_piece(struct bg_object *obj, struct bg_program *prog, int func, s
 	return 0;
 }
 
-/* Discover every function reachable from the entry (pieces[0]). */
-static int collect_pieces(struct bg_object *obj, struct bg_program *prog, size_t *total)
+/* Next call/callback target of f at or after *k (advanced past it).
+ * Returns 1 with *tf set, 0 at the end of f, or a negative error. */
+static int next_target(struct bg_object *obj, const struct obj_func *f, size_t *k, int *tf)
 {
-	for (size_t pi = 0; pi < prog->npieces; pi++) {
-		const struct obj_func *f = &obj->funcs[prog->pieces[pi].func];
-		const struct obj_sec *s = &obj->secs[f->sec];
+	const struct obj_sec *s = &obj->secs[f->sec];
 
-		for (size_t k = f->start; k < f->start + f->len; k++) {
-			bool wide = ((const struct bg_raw_insn *)s->data)[k].code == CODE_LD_IMM64;
-			uint32_t tsec;
-			size_t tinsn;
-			int tf, rc;
+	for (; *k < f->start + f->len; (*k)++) {
+		size_t at = *k;
+		bool wide = ((const struct bg_raw_insn *)s->data)[at].code == CODE_LD_IMM64;
+		uint32_t tsec;
+		size_t tinsn;
+		int rc;
 
-			if (wide && k + 1 >= f->start + f->len)
-				return obj_err(obj, "section %u (%s): insn %zu: ld_imm64 crosses the end of function '%s'",
-					       f->sec, s->name, k, f->name);
-			rc = local_target(obj, f, k, &tsec, &tinsn);
+		if (wide && at + 1 >= f->start + f->len)
+			return obj_err(obj, "section %u (%s): insn %zu: ld_imm64 crosses the end of function '%s'",
+				       f->sec, s->name, at, f->name);
+		rc = local_target(obj, f, at, &tsec, &tinsn);
+		if (wide)
+			(*k)++;
+		if (rc <= 0) {
 			if (rc < 0)
 				return rc;
-			if (wide)
-				k++;
-			if (!rc)
-				continue;
-			tf = func_at(obj, tsec, tinsn);
-			if (tf < 0 || obj->funcs[tf].start != tinsn)
-				return obj_err(obj, "section %u (%s): insn %zu: target %s+%zu is not the start of a function",
-					       f->sec, s->name, k, obj->secs[tsec].name, tinsn);
-			if (piece_of(prog, tf) < 0 && (rc = add_piece(obj, prog, tf, total)))
-				return rc;
+			continue;
 		}
+		*tf = func_at(obj, tsec, tinsn);
+		if (*tf < 0 || obj->funcs[*tf].start != tinsn)
+			return obj_err(obj, "section %u (%s): insn %zu: target %s+%zu is not the start of a function",
+				       f->sec, s->name, at, obj->secs[tsec].name, tinsn);
+		(*k)++;
+		return 1;
 	}
 	return 0;
+}
+
+/* Discover every function reachable from the entry (pieces[0]), depth first
+ * in instruction order, which is the order libbpf appends subprograms in. */
+static int collect_pieces(struct bg_object *obj, struct bg_program *prog, size_t *total)
+{
+	struct frame { int func; size_t k; } *stack;
+	size_t sp = 0;
+	int rc = 0;
+
+	stack = malloc(OBJ_MAX_FUNCS * sizeof(*stack));
+	if (!stack)
+		return -ENOMEM;
+	stack[sp++] = (struct frame){prog->pieces[0].func, obj->funcs[prog->pieces[0].func].start};
+	while (sp && !rc) {
+		struct frame *fr = &stack[sp - 1];
+		int tf = -1;
+
+		rc = next_target(obj, &obj->funcs[fr->func], &fr->k, &tf);
+		if (rc == 0) {
+			sp--;
+			continue;
+		}
+		if (rc < 0 || piece_of(prog, tf) >= 0) {
+			rc = rc < 0 ? rc : 0;
+			continue;
+		}
+		if ((rc = add_piece(obj, prog, tf, total)))
+			break;
+		stack[sp++] = (struct frame){tf, obj->funcs[tf].start};
+	}
+	free(stack);
+	return rc;
 }
 
 static int poison(struct bg_program *prog, size_t pos, char *reason)

@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# Hostile input: damaged copies of a compiled test object (tests/data/obj/mutate.py:
+# truncation, garbage, section/symbol/relocation/BTF/BTF.ext fields out of range or
+# wrong) are each rejected by `bpfgate list` with exit 2 and a message naming the
+# file and the place, never a crash (this suite runs under ASan+UBSan).
+source "$(dirname "$0")/lib/common.sh"
+command -v clang-14 >/dev/null || { skip obj-bad "clang-14 not installed"; exit 0; }
+tmp=$(mktemp -d /tmp/bg-obj-bad.XXXXXX)
+trap 'rm -rf "$tmp"' EXIT
+clang-14 -O2 -g -target bpf -I/usr/include/x86_64-linux-gnu -c "$BG_ROOT/tests/data/obj/calls.bpf.c" \
+  -o "$tmp/good.o" || { fail obj-bad-compile "clang-14 failed"; exit 0; }
+check obj-bad-good "$BPFGATE" list "$tmp/good.o"
+python3 "$BG_ROOT/tests/data/obj/mutate.py" "$tmp/good.o" "$tmp" >"$tmp/list" || { fail obj-bad-mutate "mutate.py failed"; exit 0; }
+while IFS=$'\t' read -r tag msg; do
+  f="$tmp/$tag.o"
+  "$BPFGATE" list "$f" >"$tmp/out" 2>"$tmp/err"; rc=$?
+  err=$(cat "$tmp/err")
+  if [ "$rc" -ne 2 ]; then fail "obj-bad-$tag" "exit $rc, want 2: $err"
+  elif ! grep -qF "$f" <<<"$err"; then fail "obj-bad-$tag" "message does not name the file: $err"
+  elif ! grep -qF "$msg" <<<"$err"; then fail "obj-bad-$tag" "message '$err' lacks '$msg'"
+  else pass "obj-bad-$tag"; fi
+done <"$tmp/list"
+# every prefix of the object: exit 0 or 2, nothing else (no crash, no hang)
+size=$(stat -c %s "$tmp/good.o"); bad=0; step=$(( size / 97 + 1 ))
+for ((n = 0; n < size; n += step)); do
+  head -c "$n" "$tmp/good.o" >"$tmp/t.o"
+  timeout 10 "$BPFGATE" list "$tmp/t.o" >/dev/null 2>&1; rc=$?
+  [ "$rc" -eq 2 ] || { bad=1; fail obj-bad-truncations "prefix of $n bytes: exit $rc"; break; }
+done
+[ "$bad" = 0 ] && pass obj-bad-truncations
