@@ -47,7 +47,7 @@ def load(path):
 cols = ["object", "program", "type", "insns", "kernel", "processed", "time_us"]
 if have_check:
     cols += ["bpfgate", "agree"]
-rows, agree, compared, accepted, total = [], 0, 0, 0, 0
+rows, agree, compared, accepted, total, notes = [], 0, 0, 0, 0, []
 for o in objs:
     b = os.path.basename(o)[:-len(".bpf.o")]
     k = load(f"{tmp}/{b}.kload.json")
@@ -69,6 +69,12 @@ for o in objs:
                 compared += 1
                 same = "yes" if ours == r["verdict"] else "NO"
                 agree += same == "yes"
+                if same == "NO":
+                    cm = (c or {}).get(name, {}).get("message") or ""
+                    km = (r["message"] or "").splitlines()
+                    km = f" ({km[-1]})" if km else ""
+                    cm = f" ({cm})" if cm and ours != "accepted" else ""
+                    notes.append(f"{b}/{name}: kernel {r['verdict']}{km}, bpfgate {ours}{cm}")
             row += [ours, same]
         rows.append(row)
 width = [max(len(str(x[i])) if i < len(x) else 0 for x in rows + [cols]) for i in range(len(cols))]
@@ -78,6 +84,8 @@ for r in rows:
     print("  ".join(str(v).ljust(w) for v, w in zip(r, width)).rstrip())
 print()
 print(f"{total} programs in {len(objs)} objects; kernel accepted {accepted}")
+for n in notes:
+    print("  disagreement: " + n)
 if have_check:
     print(f"bpfgate check agrees with the kernel on {agree} of {compared} programs the kernel could judge")
 PY
