@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <dirent.h>
 #include <arpa/inet.h>
 #include <bpfgate/bpfgate.h>
 #include <linux/bpf.h>
@@ -162,6 +163,53 @@ out:
 	bg_object__free(obj);
 }
 
+static int open_fds(void)
+{
+	DIR *d = opendir("/proc/self/fd");
+	struct dirent *e;
+	int n = 0;
+
+	while (d && (e = readdir(d)))
+		n += e->d_name[0] != '.';
+	if (d)
+		closedir(d);
+	return n;
+}
+
+/* Loading never leaks: without keep_fd everything is closed before return,
+ * with keep_fd bg_kload_result__fini closes what the result holds. */
+static void check_no_fd_leak(void)
+{
+	static const char *const objs[] = {"xdp_dispatch.bpf.o", "kprobe_exec_stats.bpf.o",
+					   "tp_btf_fork.bpf.o", "kprobe_openat.bpf.o"};
+	int before = open_fds(), loads = 0, accepted = 0;
+
+	for (size_t i = 0; i < sizeof(objs) / sizeof(objs[0]); i++) {
+		char path[512];
+		struct bg_object *obj;
+
+		example_path(path, sizeof(path), objs[i]);
+		obj = bg_object__open(path, NULL, NULL, 0);
+		for (size_t p = 0; obj && p < bg_object__prog_cnt(obj); p++) {
+			for (int keep = 0; keep <= 1; keep++) {
+				struct bg_kload_opts ko = {.sz = sizeof(ko), .keep_fd = keep};
+				struct bg_kload_result r;
+
+				if (bg_kern_load(bg_object__prog(obj, p), &ko, &r))
+					continue;
+				loads++;
+				accepted += r.verdict == BG_VERDICT_ACCEPTED;
+				bg_kload_result__fini(&r);
+			}
+		}
+		bg_object__free(obj);
+	}
+	T_CHECK(loads >= 10 && accepted == loads, "kern_run/loads_for_leak_check", "%d loads, %d accepted",
+		loads, accepted);
+	T_CHECK(open_fds() == before, "kern_run/no_fd_leak", "%d fds open before, %d after", before,
+		open_fds());
+}
+
 int main(void)
 {
 	const char *why;
@@ -172,5 +220,6 @@ int main(void)
 	}
 	check_xdp_parse();
 	check_socket_filter();
+	check_no_fd_leak();
 	T_EXIT();
 }
