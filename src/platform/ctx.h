@@ -17,11 +17,17 @@ enum bg_ctx_val {
 	BG_CTXV_SOCKET_OR_NULL,
 	BG_CTXV_BTF_ID,       /* typed kernel pointer (tracing args), btf names the type */
 	BG_CTXV_CTX_ARG,      /* raw tracepoint / fentry argument (u64) */
+	/* added by platform */
+	BG_CTXV_SOCKET,       /* non-NULL full socket (bpf_sock_addr->sk, sk_msg_md->sk) */
+	BG_CTXV_FLOW_KEYS,    /* __sk_buff->flow_keys in flow dissectors */
+	BG_CTXV_TP_BUFFER,    /* writable raw tracepoint buffer (arg 0) */
 };
 
 #define BG_CTX_R     1u
 #define BG_CTX_W     2u
 #define BG_CTX_NARROW 4u  /* narrower loads (1/2 bytes, any offset inside) are allowed */
+#define BG_CTX_NARROW_AT_START 8u /* added by platform: narrower loads only at the field's first
+				   * byte (bpf_sock family/type/protocol, sock_ops skb_tcp_flags) */
 
 struct bg_ctx_field {
 	const char *name;     /* "data", "cb[0]" */
@@ -29,6 +35,8 @@ struct bg_ctx_field {
 	uint8_t perm;         /* BG_CTX_R | BG_CTX_W | BG_CTX_NARROW */
 	uint8_t val;          /* enum bg_ctx_val */
 	const char *btf;      /* BTF type name for BG_CTXV_BTF_ID */
+	/* added by platform */
+	uint8_t rsizes, wsizes; /* access sizes allowed: bit 0 = 1 byte, 1 = 2, 2 = 4, 3 = 8 */
 };
 
 struct bg_ctx_layout {
@@ -37,6 +45,8 @@ struct bg_ctx_layout {
 	const struct bg_ctx_field *fields;
 	unsigned nfields;
 	bool any_read;               /* any aligned read inside size is allowed (pt_regs, tp args) */
+	/* added by platform */
+	const char *name;            /* layout id: "skb_tc", "xdp", "sock_addr_connect4" */
 };
 
 struct bg_prog_policy {
@@ -47,6 +57,11 @@ struct bg_prog_policy {
 	bool pkt_access, pkt_write;  /* direct packet access allowed / writable */
 	uint32_t helper_groups;      /* BG_PG_* this type may call */
 	const struct bg_ctx_layout *ctx;
+	/* added by platform */
+	uint32_t attach_type;        /* enum bpf_attach_type this entry is for */
+	bool attach_specific;        /* entry differs by attach type (else any attach) */
+	bool loadable_here;          /* loads on the running kernel (fentry/lsm: EPERM) */
+	const char *ret_note;        /* why the range is what it is, for messages */
 };
 
 /* Policy for a program type and expected attach type (cgroup_skb ingress vs
@@ -57,4 +72,13 @@ const struct bg_prog_policy *bg_prog_policy(uint32_t prog_type, uint32_t attach_
  * not allowed, with *why set ("invalid bpf_context access off=.. size=.."). */
 const struct bg_ctx_field *bg_ctx_field_at(const struct bg_ctx_layout *l, int off, int size,
 					   bool write, const char **why);
+
+/* added by platform */
+/* Program type by name ("xdp", "sched_cls", "tc" ...); -1 when unknown. */
+int bg_prog_type_by_name(const char *name);
+const char *bg_prog_type_name(uint32_t prog_type); /* "xdp"; "unknown" */
+/* Layout by id (struct bg_ctx_layout.name); NULL when unknown. */
+const struct bg_ctx_layout *bg_ctx_layout_by_name(const char *name);
+/* Every policy row (for listings and tests). */
+const struct bg_prog_policy *bg_prog_policies(unsigned *n);
 #endif

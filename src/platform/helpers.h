@@ -36,6 +36,14 @@ enum bg_arg_type {
 	BG_ARG_DYNPTR,              /* stack slot holding a dynptr */
 	BG_ARG_CONST_ALLOC_SIZE_OR_ZERO,
 	BG_ARG_PERCPU_BTF_ID,
+	/* added by platform (values before __MAX; none of the above moved) */
+	BG_ARG_MAP_VALUE_OR_NULL,   /* NULL or value_size bytes (sk/task/inode storage init value) */
+	BG_ARG_UNINIT_MAP_VALUE,    /* writable value_size bytes (map_pop/peek_elem) */
+	BG_ARG_BTF_ID_SOCK_COMMON,  /* any socket pointer: sock_common/sock/tcp_sock or BTF sock */
+	BG_ARG_BTF_ID_OR_NULL,      /* BTF pointer of arg_btf[] type or NULL */
+	BG_ARG_KPTR,                /* map value pointer to a kptr field (bpf_kptr_xchg dst) */
+	BG_ARG_FIXED_MEM,           /* readable memory of arg_size[] bytes (no size arg) */
+	BG_ARG_STACK,               /* pointer to the stack (callback ctx, non-NULL) */
 	BG_ARG__MAX,
 };
 
@@ -50,6 +58,11 @@ enum bg_ret_type {
 	BG_RET_MEM_OR_BTF_ID_OR_NULL,
 	BG_RET_BTF_ID_OR_NULL,      /* ret_btf names the type */
 	BG_RET_BTF_ID,
+	/* added by platform */
+	BG_RET_MAP_VALUE,           /* non-NULL map value (bpf_get_local_storage) */
+	BG_RET_DYNPTR_MEM_OR_NULL,  /* bpf_dynptr_data: mem of size arg3 (const) or NULL */
+	BG_RET_MEM_OR_BTF_ID,       /* bpf_this_cpu_ptr: non-NULL */
+	BG_RET_KPTR_OR_NULL,        /* bpf_kptr_xchg: old kptr of the field's type, acquires */
 	BG_RET__MAX,
 };
 
@@ -61,6 +74,21 @@ enum bg_ret_type {
 #define BG_HF_MIGHT_SLEEP   (1u << 4)
 #define BG_HF_CALLBACK      (1u << 5)  /* calls a BPF callback (bpf_loop, for_each, timer) */
 #define BG_HF_KFUNC         (1u << 6)
+/* added by platform */
+#define BG_HF_RET_SIZE_BOUND (1u << 7)  /* integer result <= max of the size arg (probe_read_str, get_stack) */
+#define BG_HF_RET_NULL      (1u << 8)   /* kfunc: result may be NULL (KF_RET_NULL) */
+#define BG_HF_TRUSTED_ARGS  (1u << 9)   /* kfunc: pointer args must be trusted (KF_TRUSTED_ARGS) */
+#define BG_HF_ITER_NEW      (1u << 10)  /* kfunc: bpf_iter_*_new, arg1 an uninit iterator on stack */
+#define BG_HF_ITER_NEXT     (1u << 11)  /* kfunc: bpf_iter_*_next: NULL ends the loop */
+#define BG_HF_ITER_DESTROY  (1u << 12)  /* kfunc: bpf_iter_*_destroy */
+#define BG_HF_RCU_LOCK      (1u << 13)  /* kfunc: bpf_rcu_read_lock */
+#define BG_HF_RCU_UNLOCK    (1u << 14)  /* kfunc: bpf_rcu_read_unlock */
+#define BG_HF_RCU           (1u << 15)  /* kfunc: args may be RCU pointers (KF_RCU) */
+#define BG_HF_DESTRUCTIVE   (1u << 16)  /* kfunc: KF_DESTRUCTIVE (needs CAP_SYS_BOOT) */
+#define BG_HF_RESTRICTED    (1u << 17)  /* has a per-attach "allowed" check (bpf_d_path): */
+					/* "helper call is not allowed in probe" elsewhere */
+#define BG_HF_CONFIG        (1u << 18)  /* depends on kernel config/lockdown (override_return, */
+					/* probe_write_user): unavailable on the running kernel */
 
 /* Groups of program types a helper is available in (bitmask). */
 #define BG_PG_BASE      (1u << 0)  /* every program type (bpf_base_func_proto) */
@@ -88,6 +116,11 @@ struct bg_helper_proto {
 	uint32_t flags;                 /* BG_HF_* */
 	uint32_t groups;                /* BG_PG_* where available */
 	uint32_t since;                 /* kernel version KERNEL_VERSION(a,b,0) it appeared in */
+	/* added by platform */
+	uint64_t prog_types;            /* bit (1 << enum bpf_prog_type): callable from that type */
+	uint16_t arg_size[5];           /* bytes for BG_ARG_FIXED_MEM / LONG (8) / INT (4) */
+	uint8_t nargs;                  /* number of arguments used (r1..r<nargs>) */
+	uint8_t size_arg;               /* 1..5: the size arg bounding BG_HF_RET_SIZE_BOUND / allocs */
 };
 
 const struct bg_helper_proto *bg_helper_by_id(uint32_t id);       /* NULL: unknown */
@@ -98,4 +131,13 @@ const struct bg_helper_proto *bg_kfunc_by_name(const char *name); /* kfuncs the 
 bool bg_helper_allowed(uint32_t id, uint32_t prog_type, uint32_t kver, const char **why);
 const char *bg_arg_type_name(enum bg_arg_type t);
 const char *bg_ret_type_name(enum bg_ret_type t);
+
+/* added by platform */
+#define BG_KVER(a, b) (((uint32_t)(a) << 16) | ((uint32_t)(b) << 8))
+/* Every helper of the table, in id order (kfuncs excluded); *n gets the count. */
+const struct bg_helper_proto *bg_helpers(unsigned *n);
+/* Every kfunc of the table. */
+const struct bg_helper_proto *bg_kfuncs(unsigned *n);
+/* Highest helper id known (BPF_FUNC_cgrp_storage_delete = 211 on 6.18). */
+uint32_t bg_helper_max_id(void);
 #endif

@@ -1,0 +1,451 @@
+#!/usr/bin/env python3
+"""Generate src/platform/helpers.def, the one helper-prototype table.
+
+Inputs (all facts, no code copied):
+  * ids and names: the __BPF_FUNC_MAPPER list of the uapi header
+    (/usr/include/linux/bpf.h; ids past its end are listed in EXTRA_IDS);
+  * C prototypes: the helper documentation comment of the same header
+    (used for the arity and as a comment on each row);
+  * verifier argument/return kinds, flags and first kernel version: SPEC
+    below, restated from the helper documentation (man bpf-helpers(7)) and
+    the public "BPF features by kernel version" list;
+  * which program types may call a helper, which are GPL-only and which
+    might sleep: measured on the running kernel by
+    `build/tests/test_platform_kernel --dump > scripts/data/helpers-6.18.avail`
+    (privileged, one tiny program per (type, helper)), plus KNOWN_EXTRA for
+    program types that cannot be loaded here (lsm, struct_ops, lirc_mode2).
+
+Usage: python3 scripts/gen_helpers.py [bpf.h] > src/platform/helpers.def
+"""
+import re
+import sys
+
+UAPI = sys.argv[1] if len(sys.argv) > 1 else "/usr/include/linux/bpf.h"
+AVAIL = "scripts/data/helpers-6.18.avail"
+
+EXTRA_IDS = {210: "cgrp_storage_get", 211: "cgrp_storage_delete"}
+EXTRA_PROTOS = {
+    "cgrp_storage_get": "void *bpf_cgrp_storage_get(struct bpf_map *map, struct cgroup *cgroup, void *value, u64 flags)",
+    "cgrp_storage_delete": "long bpf_cgrp_storage_delete(struct bpf_map *map, struct cgroup *cgroup)",
+}
+
+# enum bpf_prog_type, as numbered by the uapi header (6.18 adds netfilter = 32)
+PROG_TYPES = ["unspec", "socket_filter", "kprobe", "sched_cls", "sched_act", "tracepoint", "xdp",
+              "perf_event", "cgroup_skb", "cgroup_sock", "lwt_in", "lwt_out", "lwt_xmit", "sock_ops",
+              "sk_skb", "cgroup_device", "sk_msg", "raw_tracepoint", "cgroup_sock_addr",
+              "lwt_seg6local", "lirc_mode2", "sk_reuseport", "flow_dissector", "cgroup_sysctl",
+              "raw_tracepoint_writable", "cgroup_sockopt", "tracing", "struct_ops", "ext", "lsm",
+              "sk_lookup", "syscall", "netfilter"]
+
+# Argument kinds: short name -> enum bg_arg_type
+ARG = {
+    "any": "ANYTHING", "map": "CONST_MAP_PTR", "key": "MAP_KEY", "val": "MAP_VALUE",
+    "mem": "MEM", "memn": "MEM_OR_NULL", "umem": "UNINIT_MEM", "sz": "CONST_SIZE",
+    "sz0": "CONST_SIZE_OR_ZERO", "ctx": "CTX", "ctxn": "CTX_OR_NULL", "skc": "SOCK_COMMON",
+    "sock": "SOCKET", "sockn": "SOCKET_OR_NULL", "btf": "BTF_ID", "lock": "SPIN_LOCK",
+    "timer": "TIMER", "rbm": "RINGBUF_MEM", "fn": "FUNC", "stkn": "STACK_OR_NULL",
+    "long": "LONG", "int": "INT", "str": "CONST_STR", "dyn": "DYNPTR",
+    "asz0": "CONST_ALLOC_SIZE_OR_ZERO", "pcpu": "PERCPU_BTF_ID", "valn": "MAP_VALUE_OR_NULL",
+    "uval": "UNINIT_MAP_VALUE", "bskc": "BTF_ID_SOCK_COMMON", "btfn": "BTF_ID_OR_NULL",
+    "kptr": "KPTR", "fixed": "FIXED_MEM", "stk": "STACK",
+}
+RET = {
+    "int": "INTEGER", "void": "VOID", "mvn": "MAP_VALUE_OR_NULL", "sockn": "SOCKET_OR_NULL",
+    "tcpn": "TCP_SOCK_OR_NULL", "skcn": "SOCK_COMMON_OR_NULL", "allocn": "ALLOC_MEM_OR_NULL",
+    "membtfn": "MEM_OR_BTF_ID_OR_NULL", "btfn": "BTF_ID_OR_NULL", "btf": "BTF_ID",
+    "mv": "MAP_VALUE", "dynmemn": "DYNPTR_MEM_OR_NULL", "membtf": "MEM_OR_BTF_ID",
+    "kptrn": "KPTR_OR_NULL",
+}
+FLAG = {
+    "pkt": "BG_HF_PKT_CHANGING", "acq": "BG_HF_ACQUIRE", "rel": "BG_HF_RELEASE",
+    "cb": "BG_HF_CALLBACK", "rsz": "BG_HF_RET_SIZE_BOUND", "gpl": "BG_HF_GPL_ONLY",
+    "sleep": "BG_HF_MIGHT_SLEEP", "restricted": "BG_HF_RESTRICTED", "config": "BG_HF_CONFIG",
+}
+
+# name: "ret | args | flags | since"
+#  arg "btf:T" = BTF pointer to struct T; "fixed:N" = N readable bytes;
+#  ret "btfn:T"; flag "rel=N" releases arg N; "range=a,b" integer result range.
+SPEC = """
+map_lookup_elem        mvn   | map key                  |                 | 3.19
+map_update_elem        int   | map key val any          |                 | 3.19
+map_delete_elem        int   | map key                  |                 | 3.19
+probe_read             int   | umem sz0 any             |                 | 4.1
+ktime_get_ns           int   |                          |                 | 4.1
+trace_printk           int   | mem sz any any any       |                 | 4.1
+get_prandom_u32        int   |                          |                 | 4.1
+get_smp_processor_id   int   |                          | range=0,8191    | 4.1
+skb_store_bytes        int   | ctx any mem sz any       | pkt             | 4.1
+l3_csum_replace        int   | ctx any any any any      | pkt             | 4.1
+l4_csum_replace        int   | ctx any any any any      | pkt             | 4.1
+tail_call              void  | ctx map any              |                 | 4.2
+clone_redirect         int   | ctx any any              | pkt             | 4.2
+get_current_pid_tgid   int   |                          |                 | 4.2
+get_current_uid_gid    int   |                          |                 | 4.2
+get_current_comm       int   | umem sz                  |                 | 4.2
+get_cgroup_classid     int   | ctx                      |                 | 4.3
+skb_vlan_push          int   | ctx any any              | pkt             | 4.3
+skb_vlan_pop           int   | ctx                      | pkt             | 4.3
+skb_get_tunnel_key     int   | ctx umem sz any          |                 | 4.3
+skb_set_tunnel_key     int   | ctx mem sz any           |                 | 4.3
+perf_event_read        int   | map any                  |                 | 4.3
+redirect               int   | any any                  |                 | 4.4
+get_route_realm        int   | ctx                      |                 | 4.4
+perf_event_output      int   | ctx map any mem sz0      |                 | 4.4
+skb_load_bytes         int   | ctx any umem sz          |                 | 4.5
+get_stackid            int   | ctx map any              |                 | 4.6
+csum_diff              int   | memn sz0 memn sz0 any    |                 | 4.6
+skb_get_tunnel_opt     int   | ctx umem sz              |                 | 4.6
+skb_set_tunnel_opt     int   | ctx mem sz               |                 | 4.6
+skb_change_proto       int   | ctx any any              | pkt             | 4.8
+skb_change_type        int   | ctx any                  |                 | 4.8
+skb_under_cgroup       int   | ctx map any              |                 | 4.8
+get_hash_recalc        int   | ctx                      |                 | 4.8
+get_current_task       int   |                          |                 | 4.8
+probe_write_user       int   | any mem sz               | config          | 4.8
+current_task_under_cgroup int | map any                 |                 | 4.9
+skb_change_tail        int   | ctx any any              | pkt             | 4.9
+skb_pull_data          int   | ctx any                  | pkt             | 4.9
+csum_update            int   | ctx any                  |                 | 4.9
+set_hash_invalid       void  | ctx                      |                 | 4.9
+get_numa_node_id       int   |                          |                 | 4.10
+skb_change_head        int   | ctx any any              | pkt             | 4.10
+xdp_adjust_head        int   | ctx any                  | pkt             | 4.10
+probe_read_str         int   | umem sz0 any             | rsz range=-4095,9223372036854775807 | 4.11
+get_socket_cookie      int   | ctx                      |                 | 4.12
+get_socket_uid         int   | ctx                      |                 | 4.12
+set_hash               int   | ctx any                  |                 | 4.13
+setsockopt             int   | ctx any any mem sz       |                 | 4.13
+skb_adjust_room        int   | ctx any any any          | pkt             | 4.13
+redirect_map           int   | map any any              |                 | 4.14
+sk_redirect_map        int   | ctx map any any          |                 | 4.14
+sock_map_update        int   | ctx map key any          |                 | 4.14
+xdp_adjust_meta        int   | ctx any                  | pkt             | 4.15
+perf_event_read_value  int   | map any umem sz          |                 | 4.15
+perf_prog_read_value   int   | ctx umem sz              |                 | 4.15
+getsockopt             int   | ctx any any umem sz      |                 | 4.15
+override_return        int   | ctx any                  | config          | 4.16
+sock_ops_cb_flags_set  int   | ctx any                  |                 | 4.16
+msg_redirect_map       int   | ctx map any any          |                 | 4.17
+msg_apply_bytes        int   | ctx any                  |                 | 4.17
+msg_cork_bytes         int   | ctx any                  |                 | 4.17
+msg_pull_data          int   | ctx any any any          | pkt             | 4.17
+bind                   int   | ctx mem sz               |                 | 4.17
+xdp_adjust_tail        int   | ctx any                  | pkt             | 4.18
+skb_get_xfrm_state     int   | ctx any umem sz any      |                 | 4.18
+get_stack              int   | ctx umem sz0 any         | rsz range=-4095,9223372036854775807 | 4.18
+skb_load_bytes_relative int  | ctx any umem sz any      |                 | 4.18
+fib_lookup             int   | ctx mem sz any           |                 | 4.18
+sock_hash_update       int   | ctx map key any          |                 | 4.18
+msg_redirect_hash      int   | ctx map key any          |                 | 4.18
+sk_redirect_hash       int   | ctx map key any          |                 | 4.18
+lwt_push_encap         int   | ctx any mem sz           | pkt             | 4.18
+lwt_seg6_store_bytes   int   | ctx any mem sz           | pkt             | 4.18
+lwt_seg6_adjust_srh    int   | ctx any any              | pkt             | 4.18
+lwt_seg6_action        int   | ctx any mem sz           | pkt             | 4.18
+rc_repeat              int   | ctx                      |                 | 4.18
+rc_keydown             int   | ctx any any any          |                 | 4.18
+skb_cgroup_id          int   | ctx                      |                 | 4.18
+get_current_cgroup_id  int   |                          |                 | 4.18
+get_local_storage      mv    | map any                  |                 | 4.19
+sk_select_reuseport    int   | ctx map key any          |                 | 4.19
+skb_ancestor_cgroup_id int   | ctx any                  |                 | 4.19
+sk_lookup_tcp          sockn | ctx mem sz any any       | acq             | 4.20
+sk_lookup_udp          sockn | ctx mem sz any any       | acq             | 4.20
+sk_release             int   | bskc                     | rel=1           | 4.20
+map_push_elem          int   | map val any              |                 | 4.20
+map_pop_elem           int   | map uval                 |                 | 4.20
+map_peek_elem          int   | map uval                 |                 | 4.20
+msg_push_data          int   | ctx any any any          | pkt             | 4.20
+msg_pop_data           int   | ctx any any any          | pkt             | 5.0
+rc_pointer_rel         int   | ctx any any              |                 | 5.0
+spin_lock              void  | lock                     |                 | 5.1
+spin_unlock            void  | lock                     |                 | 5.1
+sk_fullsock            sockn | skc                      |                 | 5.1
+tcp_sock               tcpn  | skc                      |                 | 5.1
+skb_ecn_set_ce         int   | ctx                      |                 | 5.1
+get_listener_sock      sockn | skc                      |                 | 5.1
+skc_lookup_tcp         skcn  | ctx mem sz any any       | acq             | 5.2
+tcp_check_syncookie    int   | bskc mem sz mem sz       |                 | 5.2
+sysctl_get_name        int   | ctx umem sz any          |                 | 5.2
+sysctl_get_current_value int | ctx umem sz              |                 | 5.2
+sysctl_get_new_value   int   | ctx umem sz              |                 | 5.2
+sysctl_set_new_value   int   | ctx mem sz               |                 | 5.2
+strtol                 int   | mem sz any long          |                 | 5.2
+strtoul                int   | mem sz any long          |                 | 5.2
+sk_storage_get         mvn   | map bskc valn any        |                 | 5.2
+sk_storage_delete      int   | map bskc                 |                 | 5.2
+send_signal            int   | any                      |                 | 5.3
+tcp_gen_syncookie      int   | bskc mem sz mem sz       |                 | 5.3
+skb_output             int   | btf:sk_buff map any mem sz0 |              | 5.5
+probe_read_user        int   | umem sz0 any             |                 | 5.5
+probe_read_kernel      int   | umem sz0 any             |                 | 5.5
+probe_read_user_str    int   | umem sz0 any             | rsz range=-4095,9223372036854775807 | 5.5
+probe_read_kernel_str  int   | umem sz0 any             | rsz range=-4095,9223372036854775807 | 5.5
+tcp_send_ack           int   | btf:tcp_sock any         |                 | 5.5
+send_signal_thread     int   | any                      |                 | 5.5
+jiffies64              int   |                          |                 | 5.5
+read_branch_records    int   | ctx memn sz0 any         |                 | 5.6
+get_ns_current_pid_tgid int  | any any umem sz          |                 | 5.6
+xdp_output             int   | btf:xdp_buff map any mem sz0 |             | 5.6
+get_netns_cookie       int   | ctxn                     |                 | 5.6
+get_current_ancestor_cgroup_id int | any                |                 | 5.6
+sk_assign              int   | ctx bskc any             |                 | 5.6
+ktime_get_boot_ns      int   |                          |                 | 5.7
+seq_printf             int   | btf:seq_file mem sz memn sz0 |             | 5.7
+seq_write              int   | btf:seq_file mem sz0     |                 | 5.7
+sk_cgroup_id           int   | bskc                     |                 | 5.7
+sk_ancestor_cgroup_id  int   | bskc any                 |                 | 5.7
+ringbuf_output         int   | map mem sz0 any          |                 | 5.8
+ringbuf_reserve        allocn | map asz0 any            | acq             | 5.8
+ringbuf_submit         void  | rbm any                  | rel=1           | 5.8
+ringbuf_discard        void  | rbm any                  | rel=1           | 5.8
+ringbuf_query          int   | map any                  |                 | 5.8
+csum_level             int   | ctx any                  |                 | 5.7
+skc_to_tcp6_sock       btfn:tcp6_sock | bskc            |                 | 5.9
+skc_to_tcp_sock        btfn:tcp_sock | bskc             |                 | 5.9
+skc_to_tcp_timewait_sock btfn:tcp_timewait_sock | bskc  |                 | 5.9
+skc_to_tcp_request_sock btfn:tcp_request_sock | bskc    |                 | 5.9
+skc_to_udp6_sock       btfn:udp6_sock | bskc            |                 | 5.9
+get_task_stack         int   | btf:task_struct umem sz0 any | rsz range=-4095,9223372036854775807 | 5.9
+load_hdr_opt           int   | ctx mem sz any           |                 | 5.10
+store_hdr_opt          int   | ctx mem sz any           |                 | 5.10
+reserve_hdr_opt        int   | ctx any any              |                 | 5.10
+inode_storage_get      mvn   | map btf:inode valn any   |                 | 5.10
+inode_storage_delete   int   | map btf:inode            |                 | 5.10
+d_path                 int   | btf:path umem sz0        | restricted      | 5.10
+copy_from_user         int   | umem sz0 any             |                 | 5.10
+snprintf_btf           int   | umem sz mem sz any       |                 | 5.10
+seq_printf_btf         int   | btf:seq_file mem sz any  |                 | 5.10
+skb_cgroup_classid     int   | ctx                      |                 | 5.10
+redirect_neigh         int   | any memn sz0 any         |                 | 5.10
+per_cpu_ptr            membtfn | pcpu any               |                 | 5.10
+this_cpu_ptr           membtf | pcpu                    |                 | 5.10
+redirect_peer          int   | any any                  |                 | 5.10
+task_storage_get       mvn   | map btfn:task_struct valn any |            | 5.11
+task_storage_delete    int   | map btfn:task_struct     |                 | 5.11
+get_current_task_btf   btf:task_struct |                |                 | 5.11
+bprm_opts_set          int   | btf:linux_binprm any     |                 | 5.11
+ktime_get_coarse_ns    int   |                          |                 | 5.11
+ima_inode_hash         int   | btf:inode umem sz        |                 | 5.11
+sock_from_file         btfn:socket | btf:file           |                 | 5.11
+check_mtu              int   | ctx any int any any      |                 | 5.12
+for_each_map_elem      int   | map fn stkn any          | cb              | 5.13
+snprintf               int   | memn sz0 str memn sz0    |                 | 5.13
+sys_bpf                int   | any mem sz               |                 | 5.14
+btf_find_by_name_kind  int   | mem sz any any           |                 | 5.14
+sys_close              int   | any                      |                 | 5.14
+timer_init             int   | timer map any            |                 | 5.15
+timer_set_callback     int   | timer fn                 | cb              | 5.15
+timer_start            int   | timer any any            |                 | 5.15
+timer_cancel           int   | timer                    |                 | 5.15
+get_func_ip            int   | ctx                      |                 | 5.15
+get_attach_cookie      int   | ctx                      |                 | 5.15
+task_pt_regs           btf:pt_regs | btf:task_struct    |                 | 5.15
+get_branch_snapshot    int   | umem sz0 any             |                 | 5.16
+trace_vprintk          int   | mem sz memn sz0          |                 | 5.16
+skc_to_unix_sock       btfn:unix_sock | bskc            |                 | 5.16
+kallsyms_lookup_name   int   | mem sz any long          |                 | 5.16
+find_vma               int   | btf:task_struct any fn stkn any | cb       | 5.17
+loop                   int   | any fn stkn any          | cb              | 5.17
+strncmp                int   | mem sz str               |                 | 5.17
+get_func_arg           int   | ctx any long             |                 | 5.17
+get_func_ret           int   | ctx long                 |                 | 5.17
+get_func_arg_cnt       int   | ctx                      |                 | 5.17
+get_retval             int   |                          |                 | 5.18
+set_retval             int   | any                      |                 | 5.18
+xdp_get_buff_len       int   | ctx                      |                 | 5.18
+xdp_load_bytes         int   | ctx any umem sz          |                 | 5.18
+xdp_store_bytes        int   | ctx any mem sz           |                 | 5.18
+copy_from_user_task    int   | umem sz0 any btf:task_struct any |         | 5.18
+skb_set_tstamp         int   | ctx any any              |                 | 5.18
+ima_file_hash          int   | btf:file umem sz         |                 | 5.18
+kptr_xchg              kptrn | kptr btfn                | acq rel=2       | 5.19
+map_lookup_percpu_elem mvn   | map key any              |                 | 5.19
+skc_to_mptcp_sock      btfn:mptcp_sock | bskc           |                 | 5.19
+dynptr_from_mem        int   | umem sz0 any dyn         |                 | 5.19
+ringbuf_reserve_dynptr int   | map any any dyn          | acq             | 5.19
+ringbuf_submit_dynptr  void  | dyn any                  | rel=1           | 5.19
+ringbuf_discard_dynptr void  | dyn any                  | rel=1           | 5.19
+dynptr_read            int   | umem sz0 dyn any any     |                 | 5.19
+dynptr_write           int   | dyn any mem sz0 any      |                 | 5.19
+dynptr_data            dynmemn | dyn any asz0           |                 | 5.19
+tcp_raw_gen_syncookie_ipv4 int | fixed:20 mem sz        |                 | 6.0
+tcp_raw_gen_syncookie_ipv6 int | fixed:40 mem sz        |                 | 6.0
+tcp_raw_check_syncookie_ipv4 int | fixed:20 fixed:20    |                 | 6.0
+tcp_raw_check_syncookie_ipv6 int | fixed:40 fixed:20    |                 | 6.0
+ktime_get_tai_ns       int   |                          |                 | 6.1
+user_ringbuf_drain     int   | map fn stkn any          | cb              | 6.1
+cgrp_storage_get       mvn   | map btf:cgroup valn any  |                 | 6.2
+cgrp_storage_delete    int   | map btf:cgroup           |                 | 6.2
+"""
+
+# Program types that cannot be loaded on this machine (EPERM before
+# verification, config off) get their helper sets from documentation:
+# lsm = the tracing set plus the LSM-only helpers; struct_ops (tcp
+# congestion control) = the tracing set plus tcp_send_ack; lirc_mode2 = the
+# base set plus rc_*; ext = whatever its target allows (all).
+KNOWN_EXTRA = {
+    "lsm": ["inode_storage_get", "inode_storage_delete", "bprm_opts_set", "ima_inode_hash",
+            "ima_file_hash", "get_retval", "set_retval", "sk_storage_get", "sk_storage_delete",
+            "get_func_arg", "get_func_ret", "get_func_arg_cnt", "d_path"],
+    "struct_ops": ["tcp_send_ack", "sk_storage_get", "sk_storage_delete", "setsockopt",
+                   "getsockopt"],
+    "lirc_mode2": ["rc_repeat", "rc_keydown", "rc_pointer_rel"],
+    # tracing covers fentry/fexit (get_func_*) and iter (seq_*) attach types too
+    "tracing": ["get_func_arg", "get_func_ret", "get_func_arg_cnt"],
+}
+BASE_OF = {"lsm": "tracing", "struct_ops": "tracing", "lirc_mode2": "socket_filter#base",
+           "ext": "*"}
+
+# Coarse BG_PG_* group of each program type (helpers.h).
+GROUP = {
+    "socket_filter": "SOCKFILT", "kprobe": "TRACING", "sched_cls": "SKB", "sched_act": "SKB",
+    "tracepoint": "TRACING", "xdp": "XDP", "perf_event": "TRACING", "cgroup_skb": "CGSKB",
+    "cgroup_sock": "CGSOCK", "cgroup_sock_addr": "CGSOCK", "cgroup_sysctl": "CGSOCK",
+    "cgroup_sockopt": "CGSOCK", "cgroup_device": "CGSOCK", "sock_ops": "SOCKOPS",
+    "sk_msg": "SOCKOPS", "sk_skb": "SOCKOPS", "raw_tracepoint": "TRACING",
+    "raw_tracepoint_writable": "TRACING", "tracing": "TRACING", "lsm": "LSM",
+    "syscall": "SYSCALL",
+}
+
+
+def parse_uapi(path):
+    text = open(path).read()
+    m = re.search(r"#define __BPF_FUNC_MAPPER\(FN\)(.*?)/\* \*/", text, re.S)
+    if not m:
+        sys.exit("gen_helpers: no __BPF_FUNC_MAPPER in " + path)
+    names = re.findall(r"FN\((\w+)", m.group(1))
+    ids = {i: n for i, n in enumerate(names)}
+    for i, n in EXTRA_IDS.items():
+        ids.setdefault(i, n)
+    protos = {}
+    for line in text.splitlines():
+        pm = re.match(r"^ \* ((?:[\w ]+?)[ *]+bpf_(\w+)\((.*)\))\s*$", line)
+        if pm and pm.group(2) not in protos:
+            protos[pm.group(2)] = pm.group(1)
+    protos.update({k: v for k, v in EXTRA_PROTOS.items() if k not in protos})
+    return ids, protos
+
+
+def arity(proto):
+    args = proto[proto.index("(") + 1:proto.rindex(")")].strip()
+    if args in ("", "void"):
+        return 0
+    return min(5, len([a for a in args.split(",") if a.strip() != "..."]) +
+               (3 if "..." in args else 0))
+
+
+def parse_avail(path):
+    avail, gpl, sleep, measured = {}, set(), set(), set()
+    for line in open(path):
+        f = line.split()
+        if len(f) < 3:
+            continue
+        t, h = f[0], int(f[1])
+        measured.add(t)
+        if f[2] == "yes":
+            avail.setdefault(h, set()).add(t)
+        if "gpl" in f[3:]:
+            gpl.add(h)
+        if "sleep" in f[3:]:
+            sleep.add(h)
+    return avail, gpl, sleep, measured
+
+
+def kver(s):
+    a, b = s.split(".")
+    return "BG_KVER(%s, %s)" % (a, b)
+
+
+def cstr(s):
+    return '"%s"' % s if s else "NULL"
+
+
+def main():
+    ids, protos = parse_uapi(UAPI)
+    avail, gpl, sleep, measured = parse_avail(AVAIL)
+    by_name = {n: i for i, n in ids.items()}
+    base = None  # helpers every measured type may call
+    for h in ids:
+        if h and avail.get(h, set()) >= measured:
+            base = (base or set()) | {h}
+    out = ["/* GENERATED by scripts/gen_helpers.py from %s, scripts/data/helpers-6.18.avail"
+           % UAPI.split("/")[-1],
+           " * and its SPEC table; do not edit by hand: edit the generator and re-run.",
+           " * BG_HELPER(id, name, ret, ret_btf, a1..a5, b1..b5 (BTF names), s1..s5 (fixed",
+           " *           sizes), nargs, size_arg, ret_min, ret_max, release_arg, flags,",
+           " *           groups, prog_types, since)",
+           " * prog_types: bit n = enum bpf_prog_type n may call it (privileged, 6.18). */"]
+    seen = set()
+    for line in SPEC.strip().splitlines():
+        cols = [c.strip() for c in line.split("|")]
+        name, ret = cols[0].split(None, 1)
+        ret = ret.strip()
+        args = cols[1].split()
+        flags = cols[2].split()
+        since = cols[3]
+        if name not in by_name:
+            sys.exit("gen_helpers: %s not in uapi ids" % name)
+        hid = by_name[name]
+        seen.add(name)
+        proto = protos.get(name, "")
+        n = arity(proto) if proto else len(args)
+        if name not in ("trace_printk",) and proto and n != len(args):
+            sys.exit("gen_helpers: %s: uapi prototype has %d args, SPEC %d" % (name, n, len(args)))
+        at, ab, asz = [], [], []
+        for a in args + [None] * (5 - len(args)):
+            if a is None:
+                at.append("BG_ARG_NONE"); ab.append("NULL"); asz.append("0")
+                continue
+            kind, _, extra = a.partition(":")
+            at.append("BG_ARG_" + ARG[kind])
+            ab.append(cstr(extra) if kind in ("btf", "btfn") else "NULL")
+            size = extra if kind == "fixed" else "8" if kind == "long" else "4" if kind == "int" else "0"
+            asz.append(size)
+        rkind, _, rbtf = ret.partition(":")
+        rmin, rmax, rel, fl = "1", "0", "0", []
+        for f in flags:
+            if f.startswith("range="):
+                rmin, rmax = f[6:].split(",")
+            elif f.startswith("rel="):
+                rel = f[4:]; fl.append(FLAG["rel"])
+            else:
+                fl.append(FLAG[f])
+        if hid in gpl:
+            fl.append(FLAG["gpl"])
+        if hid in sleep:
+            fl.append(FLAG["sleep"])
+        size_arg = "0"
+        if "rsz" in flags or rkind in ("allocn", "dynmemn"):
+            for i, a in enumerate(args):
+                if a in ("sz", "sz0", "asz0"):
+                    size_arg = str(i + 1)
+                    break
+        types = set(avail.get(hid, set()))
+        for t, extra in KNOWN_EXTRA.items():
+            if name in extra:
+                types.add(t)
+        for t, b in BASE_OF.items():
+            if b == "*" or (b == "tracing" and "tracing" in types) or \
+               (b.endswith("#base") and hid in (base or set())):
+                types.add(t)
+        mask = 0
+        for t in types:
+            mask |= 1 << PROG_TYPES.index(t)
+        groups = sorted({GROUP.get(t, "OTHER") for t in types if t != "ext"})
+        if hid in (base or set()):
+            groups = ["BASE"]
+        g = "|".join("BG_PG_" + x for x in groups) or "0"
+        out.append("/* %s */" % (proto or name))
+        out.append("BG_HELPER(%d, %s, BG_RET_%s, %s, %s, %s, %s, %d, %s, %s, %s, %s, %s, %s, 0x%xull, %s)"
+                   % (hid, name, RET[rkind], cstr(rbtf), ", ".join(at), ", ".join(ab),
+                      ", ".join(asz), len(args), size_arg,
+                      rmin + ("ll" if len(rmin) > 9 else ""), rmax + ("ll" if len(rmax) > 9 else ""),
+                      rel, "|".join(fl) or "0", g, mask, kver(since)))
+    missing = [n for i, n in sorted(ids.items()) if i and n not in seen]
+    if missing:
+        sys.exit("gen_helpers: no SPEC for " + ", ".join(missing))
+    print("\n".join(out))
+
+
+main()

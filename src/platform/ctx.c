@@ -1,0 +1,185 @@
+/* Context layouts (ctx.def, generated from the kernel's answers by
+ * scripts/gen_ctx.py) and program-type policies (progtypes.def). The access
+ * rule is one: an access (off, size, dir) is allowed iff a field covers
+ * [off, off+size), off is a multiple of size, and size is among the field's
+ * sizes for that direction. tests/unit/test_platform_kernel.c checks the rule
+ * with these tables against every offset of every layout on the running
+ * kernel. */
+#include "platform/ctx.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "platform/helpers.h"
+
+#define R BG_CTX_R
+#define W BG_CTX_W
+#define NARROW BG_CTX_NARROW
+#define AT_START BG_CTX_NARROW_AT_START
+
+/* pass 1: field arrays */
+#define BG_CTX_BEGIN(id) static const struct bg_ctx_field fields_##id[] = {
+#define BG_CTX_FIELD(name_, off_, size_, perm_, val_, btf_, rs_, ws_)                             \
+	{ .name = name_, .off = off_, .size = size_, .perm = perm_, .val = val_, .btf = btf_,    \
+	  .rsizes = rs_, .wsizes = ws_ },
+#define BG_CTX_END(id, sname, size_, any_) };
+#include "platform/ctx.def"
+#undef BG_CTX_BEGIN
+#undef BG_CTX_FIELD
+#undef BG_CTX_END
+
+/* pass 2: layouts */
+#define BG_CTX_BEGIN(id)
+#define BG_CTX_FIELD(name_, off_, size_, perm_, val_, btf_, rs_, ws_)
+#define BG_CTX_END(id, sname, size_, any_)                                                       \
+	static const struct bg_ctx_layout layout_##id = {                                        \
+		.struct_name = sname, .size = size_, .fields = fields_##id,                      \
+		.nfields = sizeof(fields_##id) / sizeof(fields_##id[0]), .any_read = any_,       \
+		.name = #id };
+#include "platform/ctx.def"
+#undef BG_CTX_END
+
+/* pass 3: the list of layouts */
+#define BG_CTX_END(id, sname, size_, any_) &layout_##id,
+static const struct bg_ctx_layout *const layouts[] = {
+#include "platform/ctx.def"
+};
+#undef BG_CTX_BEGIN
+#undef BG_CTX_FIELD
+#undef BG_CTX_END
+#undef R
+#undef W
+#undef NARROW
+#undef AT_START
+
+#define NLAYOUTS (sizeof(layouts) / sizeof(layouts[0]))
+
+const struct bg_ctx_layout *bg_ctx_layout_by_name(const char *name)
+{
+	for (unsigned i = 0; name && i < NLAYOUTS; i++)
+		if (!strcmp(layouts[i]->name, name))
+			return layouts[i];
+	return NULL;
+}
+
+static __thread char why_buf[160];
+
+static bool size_ok(int size)
+{
+	return size == 1 || size == 2 || size == 4 || size == 8;
+}
+
+static uint8_t size_bit(int size)
+{
+	return (uint8_t)(size == 1 ? 1 : size == 2 ? 2 : size == 4 ? 4 : 8);
+}
+
+const struct bg_ctx_field *bg_ctx_field_at(const struct bg_ctx_layout *l, int off, int size,
+					   bool write, const char **why)
+{
+	const struct bg_ctx_field *cover = NULL;
+
+	if (!l) {
+		if (why)
+			*why = "program type has no known context layout";
+		return NULL;
+	}
+	if (off >= 0 && size_ok(size) && off % size == 0 && (uint32_t)off + (uint32_t)size <= l->size) {
+		for (unsigned i = 0; i < l->nfields; i++) {
+			const struct bg_ctx_field *f = &l->fields[i];
+			if (off < f->off || off + size > f->off + f->size)
+				continue;
+			if ((f->perm & BG_CTX_NARROW_AT_START) && size < f->size && off != f->off)
+				continue;
+			if ((write ? f->wsizes : f->rsizes) & size_bit(size))
+				return f;
+			if (!cover)
+				cover = f;
+		}
+	}
+	if (why) {
+		if (cover)
+			snprintf(why_buf, sizeof(why_buf),
+				 "invalid bpf_context access off=%d size=%d (%s %s.%s of %d bytes)", off,
+				 size, write ? "write to" : "read of", l->struct_name, cover->name, size);
+		else
+			snprintf(why_buf, sizeof(why_buf), "invalid bpf_context access off=%d size=%d",
+				 off, size);
+		*why = why_buf;
+	}
+	return NULL;
+}
+
+static const char *const type_names[] = {
+	"unspec", "socket_filter", "kprobe", "sched_cls", "sched_act", "tracepoint", "xdp",
+	"perf_event", "cgroup_skb", "cgroup_sock", "lwt_in", "lwt_out", "lwt_xmit", "sock_ops",
+	"sk_skb", "cgroup_device", "sk_msg", "raw_tracepoint", "cgroup_sock_addr", "lwt_seg6local",
+	"lirc_mode2", "sk_reuseport", "flow_dissector", "cgroup_sysctl", "raw_tracepoint_writable",
+	"cgroup_sockopt", "tracing", "struct_ops", "ext", "lsm", "sk_lookup", "syscall", "netfilter",
+};
+#define NTYPES (sizeof(type_names) / sizeof(type_names[0]))
+
+const char *bg_prog_type_name(uint32_t t)
+{
+	return t < NTYPES ? type_names[t] : "unknown";
+}
+
+int bg_prog_type_by_name(const char *name)
+{
+	static const struct {
+		const char *alias;
+		int type;
+	} aliases[] = { { "tc", 3 }, { "classifier", 3 }, { "action", 4 }, { "socket", 1 },
+			{ "raw_tp", 17 }, { "tp", 5 }, { "cgroup_device", 15 }, { "sockops", 13 } };
+	if (!name)
+		return -1;
+	for (unsigned i = 0; i < NTYPES; i++)
+		if (!strcmp(type_names[i], name))
+			return (int)i;
+	for (unsigned i = 0; i < sizeof(aliases) / sizeof(aliases[0]); i++)
+		if (!strcmp(aliases[i].alias, name))
+			return aliases[i].type;
+	return -1;
+}
+
+#define BG_PROG(type_, name_, attach_, specific_, check_, min_, max_, pkt_, pktw_, groups_, ctx_, \
+		loadable_, note_)                                                                 \
+	{ .prog_type = type_, .name = name_, .ret_min = min_, .ret_max = max_,                    \
+	  .check_ret = check_, .pkt_access = pkt_, .pkt_write = pktw_, .helper_groups = groups_,  \
+	  .ctx = ctx_, .attach_type = attach_, .attach_specific = specific_,                      \
+	  .loadable_here = loadable_, .ret_note = note_ },
+#define L(id) (&layout_##id)
+static const struct bg_prog_policy policies[] = {
+#include "platform/progtypes.def"
+};
+#undef L
+#undef BG_PROG
+#define NPOLICIES (sizeof(policies) / sizeof(policies[0]))
+
+const struct bg_prog_policy *bg_prog_policies(unsigned *n)
+{
+	if (n)
+		*n = NPOLICIES;
+	return policies;
+}
+
+/* An attach-specific row wins; else the type's first row; else the
+ * permissive fallback (never NULL, as the contract says). */
+const struct bg_prog_policy *bg_prog_policy(uint32_t prog_type, uint32_t attach_type)
+{
+	static const struct bg_prog_policy unknown = { .name = "unknown", .ret_min = INT64_MIN,
+						       .ret_max = INT64_MAX, .helper_groups = BG_PG_ALL };
+	const struct bg_prog_policy *general = NULL, *first = NULL;
+
+	for (unsigned i = 0; i < NPOLICIES; i++) {
+		if (policies[i].prog_type != prog_type)
+			continue;
+		if (policies[i].attach_specific && policies[i].attach_type == attach_type)
+			return &policies[i];
+		if (!policies[i].attach_specific && !general)
+			general = &policies[i];
+		if (!first)
+			first = &policies[i];
+	}
+	return general ? general : first ? first : &unknown;
+}

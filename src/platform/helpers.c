@@ -1,0 +1,211 @@
+/* Helper and kfunc prototype tables (helpers.def, kfuncs.def) and their
+ * lookups. Invariants: bg_helper_table is sorted by id, ids are unique
+ * (tests/unit/test_platform.c checks both against the uapi header); every
+ * lookup is O(1) by id or O(log n) by name after a one-time sort. */
+#include "platform/helpers.h"
+
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "platform/profiles.h"
+
+#define BG_HELPER(id_, name_, ret_, rbtf_, a1, a2, a3, a4, a5, b1, b2, b3, b4, b5, s1, s2, s3, s4,  \
+		  s5, nargs_, size_arg_, rmin_, rmax_, rel_, flags_, groups_, types_, since_)      \
+	{ .id = (id_), .name = "bpf_" #name_, .ret = (ret_), .args = { a1, a2, a3, a4, a5 },       \
+	  .arg_btf = { b1, b2, b3, b4, b5 }, .ret_btf = (rbtf_), .ret_min = (rmin_),              \
+	  .ret_max = (rmax_), .release_arg = (rel_), .flags = (flags_), .groups = (groups_),      \
+	  .since = (since_), .prog_types = (types_), .arg_size = { s1, s2, s3, s4, s5 },          \
+	  .nargs = (nargs_), .size_arg = (size_arg_) },
+static const struct bg_helper_proto helper_table[] = {
+#include "platform/helpers.def"
+};
+#undef BG_HELPER
+
+#define BG_KFUNC(name_, ret_, rbtf_, a1, a2, a3, nargs_, rel_, flags_, since_)                   \
+	{ .id = 0, .name = #name_, .ret = (ret_), .args = { a1, a2, a3 }, .ret_btf = (rbtf_),     \
+	  .ret_min = 1, .ret_max = 0, .release_arg = (rel_), .flags = (flags_) | BG_HF_KFUNC,     \
+	  .groups = BG_PG_ALL, .since = (since_), .prog_types = ~0ull, .nargs = (nargs_) },
+static const struct bg_helper_proto kfunc_table[] = {
+#include "platform/kfuncs.def"
+};
+#undef BG_KFUNC
+
+#define NHELPERS (sizeof(helper_table) / sizeof(helper_table[0]))
+#define NKFUNCS (sizeof(kfunc_table) / sizeof(kfunc_table[0]))
+#define MAX_ID 255
+
+static const struct bg_helper_proto *by_id[MAX_ID + 1];
+static const struct bg_helper_proto *by_name[NHELPERS];
+static const struct bg_helper_proto *kf_by_name[NKFUNCS];
+static pthread_once_t index_once = PTHREAD_ONCE_INIT;
+
+static int cmp_name(const void *a, const void *b)
+{
+	const struct bg_helper_proto *const *x = a, *const *y = b;
+	return strcmp((*x)->name, (*y)->name);
+}
+
+static void build_index(void)
+{
+	for (unsigned i = 0; i < NHELPERS; i++) {
+		if (helper_table[i].id <= MAX_ID)
+			by_id[helper_table[i].id] = &helper_table[i];
+		by_name[i] = &helper_table[i];
+	}
+	for (unsigned i = 0; i < NKFUNCS; i++)
+		kf_by_name[i] = &kfunc_table[i];
+	qsort(by_name, NHELPERS, sizeof(by_name[0]), cmp_name);
+	qsort(kf_by_name, NKFUNCS, sizeof(kf_by_name[0]), cmp_name);
+}
+
+const struct bg_helper_proto *bg_helper_by_id(uint32_t id)
+{
+	pthread_once(&index_once, build_index);
+	return id <= MAX_ID ? by_id[id] : NULL;
+}
+
+static const struct bg_helper_proto *find_name(const struct bg_helper_proto **v, size_t n,
+					       const char *name)
+{
+	struct bg_helper_proto key = { .name = name };
+	const struct bg_helper_proto *kp = &key, **r;
+
+	pthread_once(&index_once, build_index);
+	r = bsearch(&kp, v, n, sizeof(v[0]), cmp_name);
+	return r ? *r : NULL;
+}
+
+/* Accepts "bpf_map_lookup_elem" and "map_lookup_elem". */
+const struct bg_helper_proto *bg_helper_by_name(const char *name)
+{
+	char buf[96];
+
+	if (!name)
+		return NULL;
+	if (strncmp(name, "bpf_", 4) != 0) {
+		if (snprintf(buf, sizeof(buf), "bpf_%s", name) >= (int)sizeof(buf))
+			return NULL;
+		name = buf;
+	}
+	return find_name(by_name, NHELPERS, name);
+}
+
+const struct bg_helper_proto *bg_kfunc_by_name(const char *name)
+{
+	return name ? find_name(kf_by_name, NKFUNCS, name) : NULL;
+}
+
+const struct bg_helper_proto *bg_helpers(unsigned *n)
+{
+	if (n)
+		*n = NHELPERS;
+	return helper_table;
+}
+
+const struct bg_helper_proto *bg_kfuncs(unsigned *n)
+{
+	if (n)
+		*n = NKFUNCS;
+	return kfunc_table;
+}
+
+uint32_t bg_helper_max_id(void)
+{
+	return helper_table[NHELPERS - 1].id;
+}
+
+static __thread char why_buf[160];
+
+/* The kernel checks, in this order: id in range ("invalid func"), the
+ * program type's proto ("program of this type cannot use helper"). A helper
+ * newer than the profile's kernel is unknown there. */
+bool bg_helper_allowed(uint32_t id, uint32_t prog_type, uint32_t kver, const char **why)
+{
+	const struct bg_helper_proto *h = bg_helper_by_id(id);
+	const struct bg_kernel_profile *p = kver ? bg_profile_by_version(kver) : bg_profile_default();
+	uint32_t v = kver ? kver : p->version;
+	const char *w = NULL;
+
+	if (!h || id == 0) {
+		snprintf(why_buf, sizeof(why_buf), "invalid func unknown#%u", id);
+		w = why_buf;
+	} else if (h->since > v) {
+		snprintf(why_buf, sizeof(why_buf), "invalid func %s#%u (helper added in %u.%u)", h->name,
+			 id, h->since >> 16, (h->since >> 8) & 0xff);
+		w = why_buf;
+	} else if (prog_type >= 64 || !(h->prog_types & (1ull << prog_type))) {
+		snprintf(why_buf, sizeof(why_buf), "program of this type cannot use helper %s#%u",
+			 h->name, id);
+		w = why_buf;
+	}
+	if (why)
+		*why = w;
+	return w == NULL;
+}
+
+static const char *const arg_names[BG_ARG__MAX] = {
+	[BG_ARG_NONE] = "none",
+	[BG_ARG_ANYTHING] = "anything",
+	[BG_ARG_SCALAR] = "scalar",
+	[BG_ARG_CONST_MAP_PTR] = "map_ptr",
+	[BG_ARG_MAP_KEY] = "map_key",
+	[BG_ARG_MAP_VALUE] = "map_value",
+	[BG_ARG_MEM] = "mem",
+	[BG_ARG_MEM_OR_NULL] = "mem_or_null",
+	[BG_ARG_UNINIT_MEM] = "uninit_mem",
+	[BG_ARG_CONST_SIZE] = "const_size",
+	[BG_ARG_CONST_SIZE_OR_ZERO] = "const_size_or_zero",
+	[BG_ARG_CTX] = "ctx",
+	[BG_ARG_CTX_OR_NULL] = "ctx_or_null",
+	[BG_ARG_SOCK_COMMON] = "sock_common",
+	[BG_ARG_SOCKET] = "socket",
+	[BG_ARG_SOCKET_OR_NULL] = "socket_or_null",
+	[BG_ARG_BTF_ID] = "btf_id",
+	[BG_ARG_SPIN_LOCK] = "spin_lock",
+	[BG_ARG_TIMER] = "timer",
+	[BG_ARG_RINGBUF_MEM] = "ringbuf_mem",
+	[BG_ARG_FUNC] = "func",
+	[BG_ARG_STACK_OR_NULL] = "stack_or_null",
+	[BG_ARG_LONG] = "long",
+	[BG_ARG_INT] = "int",
+	[BG_ARG_CONST_STR] = "const_str",
+	[BG_ARG_DYNPTR] = "dynptr",
+	[BG_ARG_CONST_ALLOC_SIZE_OR_ZERO] = "const_alloc_size_or_zero",
+	[BG_ARG_PERCPU_BTF_ID] = "percpu_btf_id",
+	[BG_ARG_MAP_VALUE_OR_NULL] = "map_value_or_null",
+	[BG_ARG_UNINIT_MAP_VALUE] = "uninit_map_value",
+	[BG_ARG_BTF_ID_SOCK_COMMON] = "btf_id_sock_common",
+	[BG_ARG_BTF_ID_OR_NULL] = "btf_id_or_null",
+	[BG_ARG_KPTR] = "kptr",
+	[BG_ARG_FIXED_MEM] = "fixed_size_mem",
+	[BG_ARG_STACK] = "stack",
+};
+
+static const char *const ret_names[BG_RET__MAX] = {
+	[BG_RET_INTEGER] = "integer",
+	[BG_RET_VOID] = "void",
+	[BG_RET_MAP_VALUE_OR_NULL] = "map_value_or_null",
+	[BG_RET_SOCKET_OR_NULL] = "socket_or_null",
+	[BG_RET_TCP_SOCK_OR_NULL] = "tcp_sock_or_null",
+	[BG_RET_SOCK_COMMON_OR_NULL] = "sock_common_or_null",
+	[BG_RET_ALLOC_MEM_OR_NULL] = "alloc_mem_or_null",
+	[BG_RET_MEM_OR_BTF_ID_OR_NULL] = "mem_or_btf_id_or_null",
+	[BG_RET_BTF_ID_OR_NULL] = "btf_id_or_null",
+	[BG_RET_BTF_ID] = "btf_id",
+	[BG_RET_MAP_VALUE] = "map_value",
+	[BG_RET_DYNPTR_MEM_OR_NULL] = "dynptr_mem_or_null",
+	[BG_RET_MEM_OR_BTF_ID] = "mem_or_btf_id",
+	[BG_RET_KPTR_OR_NULL] = "kptr_or_null",
+};
+
+const char *bg_arg_type_name(enum bg_arg_type t)
+{
+	return (unsigned)t < BG_ARG__MAX && arg_names[t] ? arg_names[t] : "?";
+}
+
+const char *bg_ret_type_name(enum bg_ret_type t)
+{
+	return (unsigned)t < BG_RET__MAX && ret_names[t] ? ret_names[t] : "?";
+}

@@ -1,0 +1,30 @@
+# The committed platform tables are exactly what their generators produce
+# from the committed inputs (uapi header, kernel measurements).
+. "$(dirname "$0")/lib/common.sh"
+cd "$BG_ROOT" || exit 1
+if ! command -v python3 >/dev/null; then
+  skip platform/gen-helpers "no python3"; skip platform/gen-ctx "no python3"; exit 0
+fi
+tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+if python3 scripts/gen_helpers.py > "$tmp/helpers.def" 2> "$tmp/err" && cmp -s "$tmp/helpers.def" src/platform/helpers.def; then
+  pass platform/gen-helpers
+else
+  fail platform/gen-helpers "src/platform/helpers.def differs from scripts/gen_helpers.py output: $(head -c 300 "$tmp/err")$(diff "$tmp/helpers.def" src/platform/helpers.def | head -4 | tr '\n' ' ')"
+fi
+if python3 scripts/gen_ctx.py > "$tmp/ctx.def" 2> "$tmp/err" && cmp -s "$tmp/ctx.def" src/platform/ctx.def; then
+  pass platform/gen-ctx
+else
+  fail platform/gen-ctx "src/platform/ctx.def differs from scripts/gen_ctx.py output: $(head -c 300 "$tmp/err")"
+fi
+# The generator must refuse an input it cannot reproduce (a corrupted measurement).
+mkdir -p "$tmp/s/scripts/data/ctx-6.18" "$tmp/s/tests/unit"
+cp scripts/gen_ctx.py "$tmp/s/scripts/"; cp scripts/data/ctx-6.18/fields.txt "$tmp/s/scripts/data/ctx-6.18/"
+cp tests/unit/test_platform_kernel.c "$tmp/s/tests/unit/"
+# a 1-byte load inside __sk_buff->data (which only takes 4-byte loads) of tc
+awk '{print} /^# skb_tc /{t=1} t && /^ 76 /{print " 77 1   .   "; t=0}' scripts/data/ctx-6.18/access.txt \
+  > "$tmp/s/scripts/data/ctx-6.18/access.txt"
+if (cd "$tmp/s" && python3 scripts/gen_ctx.py >/dev/null 2>&1); then
+  fail platform/gen-ctx-rejects-irregular "an irregular access (1 byte at data+1) was not reported"
+else
+  pass platform/gen-ctx-rejects-irregular
+fi
