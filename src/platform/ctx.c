@@ -110,38 +110,6 @@ const struct bg_ctx_field *bg_ctx_field_at(const struct bg_ctx_layout *l, int of
 	return NULL;
 }
 
-static const char *const type_names[] = {
-	"unspec", "socket_filter", "kprobe", "sched_cls", "sched_act", "tracepoint", "xdp",
-	"perf_event", "cgroup_skb", "cgroup_sock", "lwt_in", "lwt_out", "lwt_xmit", "sock_ops",
-	"sk_skb", "cgroup_device", "sk_msg", "raw_tracepoint", "cgroup_sock_addr", "lwt_seg6local",
-	"lirc_mode2", "sk_reuseport", "flow_dissector", "cgroup_sysctl", "raw_tracepoint_writable",
-	"cgroup_sockopt", "tracing", "struct_ops", "ext", "lsm", "sk_lookup", "syscall", "netfilter",
-};
-#define NTYPES (sizeof(type_names) / sizeof(type_names[0]))
-
-const char *bg_prog_type_name(uint32_t t)
-{
-	return t < NTYPES ? type_names[t] : "unknown";
-}
-
-int bg_prog_type_by_name(const char *name)
-{
-	static const struct {
-		const char *alias;
-		int type;
-	} aliases[] = { { "tc", 3 }, { "classifier", 3 }, { "action", 4 }, { "socket", 1 },
-			{ "raw_tp", 17 }, { "tp", 5 }, { "cgroup_device", 15 }, { "sockops", 13 } };
-	if (!name)
-		return -1;
-	for (unsigned i = 0; i < NTYPES; i++)
-		if (!strcmp(type_names[i], name))
-			return (int)i;
-	for (unsigned i = 0; i < sizeof(aliases) / sizeof(aliases[0]); i++)
-		if (!strcmp(aliases[i].alias, name))
-			return aliases[i].type;
-	return -1;
-}
-
 #define BG_PROG(type_, name_, attach_, specific_, check_, min_, max_, pkt_, pktw_, groups_, ctx_, \
 		loadable_, note_)                                                                 \
 	{ .prog_type = type_, .name = name_, .ret_min = min_, .ret_max = max_,                    \

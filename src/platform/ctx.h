@@ -74,9 +74,7 @@ const struct bg_ctx_field *bg_ctx_field_at(const struct bg_ctx_layout *l, int of
 					   bool write, const char **why);
 
 /* added by platform */
-/* Program type by name ("xdp", "sched_cls", "tc" ...); -1 when unknown. */
-int bg_prog_type_by_name(const char *name);
-const char *bg_prog_type_name(uint32_t prog_type); /* "xdp"; "unknown" */
+/* (program type names: bg_prog_type_name / bg_prog_type_by_name in platform/sections.h) */
 /* Layout by id (struct bg_ctx_layout.name); NULL when unknown. */
 const struct bg_ctx_layout *bg_ctx_layout_by_name(const char *name);
 /* Every policy row (for listings and tests). */

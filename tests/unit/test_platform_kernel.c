@@ -26,6 +26,7 @@
 
 #include "platform/ctx.h"
 #include "platform/helpers.h"
+#include "platform/sections.h"
 #include "test.h"
 
 static char vlog[1 << 16];
@@ -91,14 +92,7 @@ static const struct probe_target targets[] = {
 };
 #define NTARGETS (sizeof(targets) / sizeof(targets[0]))
 
-static const char *const prog_type_names[] = {
-	"unspec", "socket_filter", "kprobe", "sched_cls", "sched_act", "tracepoint", "xdp",
-	"perf_event", "cgroup_skb", "cgroup_sock", "lwt_in", "lwt_out", "lwt_xmit", "sock_ops",
-	"sk_skb", "cgroup_device", "sk_msg", "raw_tracepoint", "cgroup_sock_addr", "lwt_seg6local",
-	"lirc_mode2", "sk_reuseport", "flow_dissector", "cgroup_sysctl", "raw_tracepoint_writable",
-	"cgroup_sockopt", "tracing", "struct_ops", "ext", "lsm", "sk_lookup", "syscall", "netfilter",
-};
-#define NPROG_TYPES (sizeof(prog_type_names) / sizeof(prog_type_names[0]))
+#define NPROG_TYPES 33u /* enum bpf_prog_type up to netfilter */
 
 enum verdict { V_OK, V_NO_HELPER, V_INVALID_FUNC, V_GPL, V_SLEEP, V_RESTRICTED, V_OTHER };
 
@@ -249,7 +243,7 @@ static void dump_helpers(void)
 			int a = kernel_helper(t, h, &gpl, &flag);
 			if (a < 0)
 				break;
-			printf("%s %u %s%s%s\n", prog_type_names[t], h, a ? "yes" : "no", gpl ? " gpl" : "",
+			printf("%s %u %s%s%s\n", bg_prog_type_name(t), h, a ? "yes" : "no", gpl ? " gpl" : "",
 			       flag == V_SLEEP ? " sleep" : flag == V_RESTRICTED ? " restricted" : "");
 		}
 	}
@@ -353,7 +347,7 @@ static void check_helpers(void)
 		uint32_t bad = 0;
 		bool loadable = true;
 		char name[64], first[256] = "";
-		snprintf(name, sizeof(name), "platform/kernel/helpers/%s", prog_type_names[t]);
+		snprintf(name, sizeof(name), "platform/kernel/helpers/%s", bg_prog_type_name(t));
 		for (uint32_t h = 1; h <= bg_helper_max_id(); h++) {
 			bool g;
 			enum verdict flag;
@@ -385,7 +379,7 @@ static void check_helpers(void)
 					gpl_agree++;
 				else
 					printf("# gpl_only differs: %s in %s (kernel %s)\n", p->name,
-					       prog_type_names[t], g ? "GPL-only" : "any license");
+					       bg_prog_type_name(t), g ? "GPL-only" : "any license");
 			}
 		}
 		if (loadable)
@@ -437,7 +431,7 @@ static void check_spots(void)
 		enum verdict v = load_call(spots[i].type, 0, (int32_t)spots[i].helper, "GPL", ret);
 		bool kernel = v != V_NO_HELPER;
 		bool ours = bg_helper_allowed(spots[i].helper, spots[i].type, 0, NULL);
-		snprintf(name, sizeof(name), "platform/kernel/spot/%s/%s", prog_type_names[spots[i].type],
+		snprintf(name, sizeof(name), "platform/kernel/spot/%s/%s", bg_prog_type_name(spots[i].type),
 			 h ? h->name : "?");
 		T_CHECK(kernel == spots[i].allowed && ours == spots[i].allowed, name,
 			"expected %s, kernel %s, table %s", spots[i].allowed ? "allowed" : "refused",
