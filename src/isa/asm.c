@@ -349,10 +349,6 @@ static int add_label(struct asm_state *st, const char *name, size_t len, int lin
 
 	if (len >= MAX_LABEL)
 		return fail(st, line, "label too long");
-	for (size_t i = 0; i < st->nlabels; i++)
-		if (strlen(st->labels[i].name) == len && !memcmp(st->labels[i].name, name, len))
-			return fail(st, line, "label '%.*s' already defined on line %d", (int)len, name,
-				    st->labels[i].line);
 	l = grow(st->labels, &st->cap_labels, st->nlabels + 1, sizeof(*l));
 	if (!l)
 		return -ENOMEM;
@@ -362,6 +358,26 @@ static int add_label(struct asm_state *st, const char *name, size_t len, int lin
 	l->name[len] = 0;
 	l->slot = st->n;
 	l->line = line;
+	return 0;
+}
+
+static int label_cmp(const void *a, const void *b)
+{
+	const struct label *x = a, *y = b;
+	int c = strcmp(x->name, y->name);
+
+	return c ? c : (x->line > y->line) - (x->line < y->line);
+}
+
+/* Sort labels by name (O(n log n)) and reject duplicates. */
+static int sort_labels(struct asm_state *st)
+{
+	if (st->nlabels > 1)
+		qsort(st->labels, st->nlabels, sizeof(*st->labels), label_cmp);
+	for (size_t i = 1; i < st->nlabels; i++)
+		if (!strcmp(st->labels[i].name, st->labels[i - 1].name))
+			return fail(st, st->labels[i].line, "label '%s' already defined on line %d",
+				    st->labels[i].name, st->labels[i - 1].line);
 	return 0;
 }
 
@@ -422,16 +438,25 @@ static int asm_insn(struct asm_state *st, const char *s, int line)
 	return fail(st, line, "cannot parse instruction '%.80s'", s);
 }
 
+static int label_name_cmp(const void *a, const void *b)
+{
+	return strcmp(((const struct label *)a)->name, ((const struct label *)b)->name);
+}
+
 static int resolve(struct asm_state *st)
 {
+	int rc = sort_labels(st);
+
+	if (rc)
+		return rc;
 	for (size_t i = 0; i < st->nrefs; i++) {
 		struct pending *q = &st->refs[i];
-		const struct label *l = NULL;
+		struct label key;
+		const struct label *l;
 		int64_t d;
 
-		for (size_t j = 0; j < st->nlabels && !l; j++)
-			if (!strcmp(st->labels[j].name, q->name))
-				l = &st->labels[j];
+		memcpy(key.name, q->name, sizeof(key.name));
+		l = bsearch(&key, st->labels, st->nlabels, sizeof(*l), label_name_cmp);
 		if (!l)
 			return fail(st, q->line, "undefined label '%s'", q->name);
 		d = (int64_t)l->slot - (int64_t)q->slot - 1;

@@ -291,6 +291,144 @@ static void test_exec(void)
 		"wrong value");
 }
 
+/* Deterministic xorshift generator for the randomized properties below. */
+static uint64_t rng_state = 0x9e3779b97f4a7c15ull;
+static uint64_t rnd(void)
+{
+	rng_state ^= rng_state << 13;
+	rng_state ^= rng_state >> 7;
+	rng_state ^= rng_state << 17;
+	return rng_state;
+}
+
+/* Random encodings (biased towards real opcodes and small fields): whatever
+ * decodes must encode back to the same bytes and survive format -> asm;
+ * whatever does not must come with a reason. */
+static void test_random_encodings(void)
+{
+	int n = 200000, ok = 0, rej = 0, bad = 0;
+	char first[200] = "";
+
+	for (int i = 0; i < n; i++) {
+		struct bg_raw_insn r[2], e[2], *a = NULL;
+		struct bg_insn in;
+		const char *why = NULL;
+		char text[160], err[160];
+		uint64_t x = rnd(), y = rnd();
+		int k, m;
+
+		memcpy(&r[0], &x, 8);
+		memcpy(&r[1], &y, 8);
+		if (x & 1) {
+			size_t fi = (x >> 8) % bg_opform_cnt;
+			const struct bg_opform *f = &bg_opforms[fi];
+			unsigned u = bg_opform_uses(fi);
+
+			r[0].code = f->code;
+			if (x & 32) { /* fixed fields right, except maybe one */
+				if (!(u & BG_U_SRC) && (y & 3))
+					r[0].src_reg = f->src;
+				if (!(u & BG_U_OFF) && (y & 12))
+					r[0].off = f->off;
+				if (!(u & BG_U_IMM) && (y & 48))
+					r[0].imm = f->imm;
+				if (!(u & BG_U_DST) && (y & 192))
+					r[0].dst_reg = 0;
+				if (y & 0x300)
+					memset(&r[1], 0, 4);
+			}
+		}
+		if (x & 2) {
+			r[0].dst_reg &= 0x7;
+			r[0].src_reg &= 0x7;
+		}
+		if (x & 4)
+			r[0].off = (int16_t)(r[0].off % 64);
+		if (x & 8)
+			r[0].imm = r[0].imm % 300;
+		if (x & 16)
+			memset(&r[1], 0, 4);
+		k = bg_insn_decode(r, 2, 100, &in, &why);
+		if (k < 0) {
+			rej++;
+			if (!why && !bad++)
+				snprintf(first, sizeof(first), "%016llx rejected without a reason",
+					 (unsigned long long)x);
+			continue;
+		}
+		ok++;
+		bg_insn_format(&in, text, sizeof(text));
+		m = bg_asm(text, &a, err, sizeof(err));
+		if (bg_insn_encode(&in, e) != k || memcmp(e, r, (size_t)k * 8) || m != k ||
+		    memcmp(a, r, (size_t)k * 8)) {
+			if (!bad++)
+				snprintf(first, sizeof(first), "%016llx '%s': asm %d %s",
+					 (unsigned long long)x, text, m, m < 0 ? err : "");
+		}
+		free(a);
+	}
+	T_CHECK(bad == 0, "isa/random-encodings-roundtrip", "%d bad of %d (%s)", bad, n, first);
+	printf("# random encodings: %d valid, %d rejected\n", ok, rej);
+}
+
+/* Mutated assembly text never crashes the assembler; errors name line 1. */
+static void test_random_text(void)
+{
+	int n = 20000, bad = 0;
+	static const char alphabet[] = "rw0123456789+-*()=<>&|^%sx ;#/:lLgotcalpbu\t";
+
+	for (int i = 0; i < n; i++) {
+		const struct bg_opform *f = &bg_opforms[rnd() % bg_opform_cnt];
+		struct bg_raw_insn *a = NULL;
+		char text[200], err[200];
+		size_t len = strlen(f->tmpl) < sizeof(text) - 1 ? strlen(f->tmpl) : sizeof(text) - 1;
+		int m;
+
+		memcpy(text, f->tmpl, len);
+		text[len] = 0;
+		for (int k = (int)(rnd() % 4); k >= 0 && len; k--)
+			text[rnd() % len] = alphabet[rnd() % (sizeof(alphabet) - 1)];
+		m = bg_asm(text, &a, err, sizeof(err));
+		if (m < 0 && strncmp(err, "line 1: ", 8))
+			bad++;
+		free(a);
+	}
+	T_CHECK(bad == 0, "isa/random-text-errors", "%d errors without 'line 1:'", bad);
+}
+
+/* Assembler features: labels, comments, objdump prefixes/suffixes, errors. */
+static void test_asm_features(void)
+{
+	struct bg_raw_insn *a = NULL;
+	char err[200];
+	int n;
+
+	n = bg_asm("start: r0 = 0 ; c1\n"
+		   "  # c2\n"
+		   "loop: r0 += 1 // c3\n"
+		   "       3:\tif r0 < 0x3 goto loop <LBB0_1>\n"
+		   "call f\n"
+		   "exit\n"
+		   "f:\n"
+		   "r1 = func(f) ll\n"
+		   "exit\n",
+		   &a, err, sizeof(err));
+	T_CHECK(n == 8 && a[2].code == 0xa5 && a[2].off == -2 && a[2].imm == 3 && a[3].src_reg == 1 &&
+			a[3].imm == 1 && a[5].src_reg == 4 && a[5].imm == -1,
+		"isa/asm-labels-comments", "n=%d err=%s", n, n < 0 ? err : "");
+	free(a);
+	a = NULL;
+	n = bg_asm("r0 = 0\nexit\nr0 = r11\n", &a, err, sizeof(err));
+	T_CHECK(n == -EINVAL && !strncmp(err, "line 3: ", 8) && !a, "isa/asm-error-line", "n=%d err=%s",
+		n, err);
+	n = bg_asm("goto x\n", &a, err, sizeof(err));
+	T_CHECK(n == -EINVAL && strstr(err, "undefined label"), "isa/asm-undefined-label", "err=%s",
+		err);
+	n = bg_asm("", &a, err, sizeof(err));
+	T_CHECK(n == 0, "isa/asm-empty", "n=%d", n);
+	free(a);
+}
+
 int main(int argc, char **argv)
 {
 	if (argc > 1 && !strcmp(argv[1], "--dump-forms")) {
@@ -303,5 +441,8 @@ int main(int argc, char **argv)
 	test_prog_decode();
 	test_format_examples();
 	test_exec();
+	test_random_encodings();
+	test_random_text();
+	test_asm_features();
 	T_EXIT();
 }
