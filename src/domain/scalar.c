@@ -1318,3 +1318,81 @@ int bg_scalar_fmt(const struct bg_scalar *a, char *buf, unsigned sz)
 		return snprintf(buf, sz, "unknown");
 	return (int)f.len;
 }
+
+/* ---- kernel profile ------------------------------------------------------ */
+
+/* The low w bits of s are one known value. */
+static bool const_in(const struct bg_scalar *s, unsigned w, uint64_t *v)
+{
+	struct bg_tnum t = tn_low(s->tn, w);
+
+	*v = t.value;
+	return !s->bottom && !t.mask;
+}
+
+/* Where the 6.18 verifier does not track an ALU result (division and modulo
+ * always, shifts unless by a constant below the width) the result is an
+ * unknown 64-bit scalar, even for 32-bit ops (the kernel does not zero-extend
+ * it); elsewhere the precise transfer function. */
+struct bg_scalar bg_scalar_alu_kernel(uint8_t op, bool alu64, bool is_signed, uint8_t ext_bits,
+				      const struct bg_scalar *dst, const struct bg_scalar *src)
+{
+	unsigned w = alu64 ? 64 : 32;
+	bool untracked = op == BG_ALU_DIV || op == BG_ALU_MOD;
+	struct bg_scalar r = bg_scalar_unknown();
+	uint64_t k;
+
+	if (op == BG_ALU_LSH || op == BG_ALU_RSH || op == BG_ALU_ARSH)
+		untracked = !const_in(src, w, &k) || src->umax >= w;
+	if (!untracked || dst->bottom || src->bottom)
+		return bg_scalar_alu(op, alu64, is_signed, ext_bits, dst, src);
+	return r;
+}
+
+/* The kernel's JSET: decided and refined only against a constant operand
+ * (taken: a single-bit constant sets that bit; not taken: the constant's
+ * bits are cleared; no "non-zero" facts); other jumps as bg_scalar_refine.
+ * The kernel sometimes also drops the refined register's intervals here; that
+ * is not reproduced (this profile stays at least as precise as the kernel). */
+bool bg_scalar_refine_kernel(uint8_t jmp_op, bool alu64, bool taken, struct bg_scalar *dst,
+			     struct bg_scalar *src)
+{
+	unsigned w = alu64 ? 64 : 32;
+	struct bg_scalar *o = dst;
+	uint64_t c, known, possible;
+
+	if (jmp_op != BG_JMP_JSET)
+		return bg_scalar_refine(jmp_op, alu64, taken, dst, src);
+	if (dst->bottom || src->bottom)
+		return false;
+	if (!const_in(src, w, &c)) {
+		o = src;
+		if (!const_in(dst, w, &c))
+			return true;
+	}
+	known = o->tn.value & c;
+	possible = (o->tn.value | o->tn.mask) & c;
+	if (taken ? !possible : known != 0)
+		return false;
+	if (taken && !(c & (c - 1))) {
+		o->tn.value |= c;
+		o->tn.mask &= ~c;
+	} else if (!taken) {
+		o->tn.mask &= ~c;
+	}
+	bg_scalar_reduce(o);
+	return !o->bottom;
+}
+
+int bg_scalar_cmp_kernel(uint8_t jmp_op, bool alu64, const struct bg_scalar *dst,
+			 const struct bg_scalar *src)
+{
+	struct bg_scalar a = *dst, b = *src;
+
+	if (!bg_scalar_refine_kernel(jmp_op, alu64, true, &a, &b))
+		return 0;
+	a = *dst, b = *src;
+	if (!bg_scalar_refine_kernel(jmp_op, alu64, false, &a, &b))
+		return 1;
+	return -1;
+}

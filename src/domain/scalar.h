@@ -65,4 +65,15 @@ int bg_scalar_cmp(uint8_t jmp_op, bool alu64, const struct bg_scalar *dst, const
 
 /* Human-readable, kernel-log-like: "42", "[0,255]", "smin=-1,smax=7,var_off=(0x0; 0x7)". */
 int bg_scalar_fmt(const struct bg_scalar *a, char *buf, unsigned sz);
+/* Kernel profile (measured against the running 6.18 kernel by
+ * tests/unit/test_scalar_kernel.c): the same operations, but where the kernel's
+ * verifier tracks less (DIV/MOD results, shifts by a non-constant, JSET against a
+ * non-constant) the result is as coarse as the kernel's, so an analysis that must
+ * agree with the kernel does not prove what the kernel cannot. Still sound. */
+struct bg_scalar bg_scalar_alu_kernel(uint8_t op, bool alu64, bool is_signed, uint8_t ext_bits,
+				      const struct bg_scalar *dst, const struct bg_scalar *src);
+bool bg_scalar_refine_kernel(uint8_t jmp_op, bool alu64, bool taken, struct bg_scalar *dst,
+			     struct bg_scalar *src);
+int bg_scalar_cmp_kernel(uint8_t jmp_op, bool alu64, const struct bg_scalar *dst,
+			 const struct bg_scalar *src);
 #endif

@@ -224,9 +224,33 @@ static bool parse_reg(const char *line, int reg, struct bg_scalar *out)
 /* ---- cases -------------------------------------------------------------- */
 
 struct stats {
-	long cases, tighter, checked;
+	long cases, tighter, checked, prof_checked, prof_equal;
 	int bad;
 };
+
+/* The kernel profile: never less precise than the kernel; counts equality. */
+static void compare_prof(struct stats *st, const char *what, const struct bg_scalar *ours,
+			 const struct bg_scalar *kern)
+{
+	st->prof_checked++;
+	if (!bg_scalar_leq(ours, kern)) {
+		char a[200], b[200];
+
+		bg_scalar_fmt(ours, a, sizeof(a));
+		bg_scalar_fmt(kern, b, sizeof(b));
+		if (st->bad++ < 5)
+			printf("    kernel profile less precise than the kernel: %s: ours %s, kernel %s\n",
+			       what, a, b);
+	} else if (bg_scalar_eq(ours, kern)) {
+		st->prof_equal++;
+	} else if (getenv("BG_KERNEL_VERBOSE")) {
+		char a[200], b[200];
+
+		bg_scalar_fmt(ours, a, sizeof(a));
+		bg_scalar_fmt(kern, b, sizeof(b));
+		printf("    profile tighter: %s: ours %s, kernel %s\n", what, a, b);
+	}
+}
 
 static void start(struct prog *p, const struct recipe *d, const struct recipe *s)
 {
@@ -338,6 +362,8 @@ static void alu_case(unsigned k, bool w64, const struct recipe *d, const struct 
 	snprintf(what, sizeof(what), "%s%s %s, %s", alu[k].name, w64 ? "64" : "32", d->name,
 		 s ? s->name : "imm");
 	compare(st, what, &ours, &kr);
+	ours = bg_scalar_alu_kernel(alu[k].op, w64, alu[k].sg, alu[k].ext, &kd, &src);
+	compare_prof(st, what, &ours, &kr);
 	st->cases++;
 }
 
@@ -364,8 +390,9 @@ static void alu_family(unsigned k)
 	snprintf(name, sizeof(name), "scalar-vs-kernel-%s", alu[k].name);
 	T_CHECK(!st.bad && st.checked, name, "%d of %ld results less precise than the kernel's", st.bad,
 		st.checked);
-	printf("    %s: %ld programs, %ld compared, %ld strictly more precise than the kernel\n", name,
-	       st.cases, st.checked, st.tighter);
+	printf("    %s: %ld programs, %ld compared, %ld strictly more precise than the kernel; "
+	       "kernel profile equal in %ld of %ld\n",
+	       name, st.cases, st.checked, st.tighter, st.prof_equal, st.prof_checked);
 }
 
 static const struct {
@@ -378,6 +405,25 @@ static const struct {
 };
 
 /* One edge: the kernel's refined pair at lines t and t+1 (absent: dead). */
+static void edge_prof(struct stats *st, const char *what, bool live, int t, bool x,
+		      const struct bg_scalar *od, const struct bg_scalar *os)
+{
+	const char *l = insn_line(t), *l2 = insn_line(t + 1);
+	struct bg_scalar kd, ks;
+
+	if (!l || !live) {
+		st->prof_checked++;
+		st->prof_equal += !l == !live;
+		if (!l && live && st->bad++ < 5)
+			printf("    kernel profile less precise: %s: edge live, kernel: dead\n", what);
+		return;
+	}
+	if (parse_reg(l, 8, &kd))
+		compare_prof(st, what, od, &kd);
+	if (x && l2 && parse_reg(l2, 9, &ks))
+		compare_prof(st, what, os, &ks);
+}
+
 static void edge(struct stats *st, const char *what, bool live, int t, bool x,
 		 const struct bg_scalar *od, const struct bg_scalar *os)
 {
@@ -447,6 +493,13 @@ static void jmp_case(unsigned k, bool w64, const struct recipe *d, const struct 
 	what[strlen(what) - 5] = 0;
 	strcat(what, "fall");
 	edge(st, what, fl, f, x, &fd, &fs);
+	td = kd, ts = ks, fd = kd, fs = ks;
+	tl = bg_scalar_refine_kernel(jmp[k].op, w64, true, &td, &ts);
+	fl = bg_scalar_refine_kernel(jmp[k].op, w64, false, &fd, &fs);
+	edge_prof(st, what, fl, f, x, &fd, &fs);
+	what[strlen(what) - 4] = 0;
+	strcat(what, "taken");
+	edge_prof(st, what, tl, t, x, &td, &ts);
 	st->cases++;
 }
 
@@ -464,8 +517,9 @@ static void jmp_family(unsigned k)
 		}
 	snprintf(name, sizeof(name), "scalar-vs-kernel-%s", jmp[k].name);
 	T_CHECK(!st.bad && st.checked, name, "%d of %ld less precise than the kernel", st.bad, st.checked);
-	printf("    %s: %ld programs, %ld compared, %ld strictly more precise than the kernel\n", name,
-	       st.cases, st.checked, st.tighter);
+	printf("    %s: %ld programs, %ld compared, %ld strictly more precise than the kernel; "
+	       "kernel profile equal in %ld of %ld\n",
+	       name, st.cases, st.checked, st.tighter, st.prof_equal, st.prof_checked);
 }
 
 int main(void)

@@ -204,11 +204,12 @@ static struct bg_scalar gen_src(const struct alu_case *c, bool k)
 static int check_alu(const struct alu_case *c, bool alu64, bool k, long n, long *checks)
 {
 	for (long i = 0; i < n; i++) {
-		struct bg_scalar a = gen_scalar(0), b = gen_src(c, k), r;
+		struct bg_scalar a = gen_scalar(0), b = gen_src(c, k), r, rk;
 
 		if (c->ext == 32 && !alu64)
 			continue;
 		r = bg_scalar_alu(c->op, alu64, c->is_signed, c->ext, &a, &b);
+		rk = bg_scalar_alu_kernel(c->op, alu64, c->is_signed, c->ext, &a, &b);
 		for (int j = 0; j < 8; j++) {
 			uint64_t x, y, z;
 
@@ -216,11 +217,11 @@ static int check_alu(const struct alu_case *c, bool alu64, bool k, long n, long 
 				break;
 			z = bg_alu_exec(c->op, alu64, c->is_signed, c->ext, x, y);
 			++*checks;
-			if (!bg_scalar_contains(&r, z)) {
+			if (!bg_scalar_contains(&r, z) || !bg_scalar_contains(&rk, z)) {
 				printf("FAIL alu-%s%s-%s: %#llx op %#llx = %#llx not in result\n", c->name,
 				       alu64 ? "64" : "32", k ? "K" : "X", (unsigned long long)x,
 				       (unsigned long long)y, (unsigned long long)z);
-				show("dst", &a), show("src", &b), show("res", &r);
+				show("dst", &a), show("src", &b), show("res", &r), show("kernel profile", &rk);
 				return 1;
 			}
 		}
@@ -264,15 +265,19 @@ static void gen_pair(struct bg_scalar *a, struct bg_scalar *b)
 static int check_jmp(uint8_t op, const char *name, bool alu64, long n, long *checks)
 {
 	for (long i = 0; i < n; i++) {
-		struct bg_scalar a, b, ta, tb, fa, fb;
-		bool tok, fok;
-		int cmp;
+		struct bg_scalar a, b, ta, tb, fa, fb, ka, kb, kfa, kfb;
+		bool tok, fok, ktok, kfok;
+		int cmp, kcmp;
 
 		gen_pair(&a, &b);
 		ta = a, tb = b, fa = a, fb = b;
 		tok = bg_scalar_refine(op, alu64, true, &ta, &tb);
 		fok = bg_scalar_refine(op, alu64, false, &fa, &fb);
 		cmp = bg_scalar_cmp(op, alu64, &a, &b);
+		ka = a, kb = b, kfa = a, kfb = b;
+		ktok = bg_scalar_refine_kernel(op, alu64, true, &ka, &kb);
+		kfok = bg_scalar_refine_kernel(op, alu64, false, &kfa, &kfb);
+		kcmp = bg_scalar_cmp_kernel(op, alu64, &a, &b);
 		for (int j = 0; j < 8; j++) {
 			uint64_t x, y;
 			bool c, ok;
@@ -283,6 +288,9 @@ static int check_jmp(uint8_t op, const char *name, bool alu64, long n, long *che
 			ok = c ? tok && bg_scalar_contains(&ta, x) && bg_scalar_contains(&tb, y)
 			       : fok && bg_scalar_contains(&fa, x) && bg_scalar_contains(&fb, y);
 			ok = ok && !(cmp == 1 && !c) && !(cmp == 0 && c);
+			ok = ok && (c ? ktok && bg_scalar_contains(&ka, x) && bg_scalar_contains(&kb, y)
+				      : kfok && bg_scalar_contains(&kfa, x) && bg_scalar_contains(&kfb, y));
+			ok = ok && !(kcmp == 1 && !c) && !(kcmp == 0 && c);
 			++*checks;
 			if (!ok) {
 				printf("FAIL jmp-%s%s: x=%#llx y=%#llx cond=%d lost (cmp %d)\n", name,
