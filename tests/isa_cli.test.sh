@@ -98,3 +98,26 @@ else
     fail isa-cli/asm-elf-loads "$(tail -2 "$tmp/err" | tr '\n' ' ')"
   fi
 fi
+
+# asm reads llvm-objdump output as is ("N:" prefixes, "<label>" suffixes):
+# assembling an example's listing gives back the same instructions.
+OD14=$(command -v llvm-objdump-14 || true)
+shopt -s nullglob
+ex=("$BG_EXAMPLES"/*.bpf.o)
+if [ -z "$OD14" ] || [ ${#ex[@]} -eq 0 ]; then
+  skip isa-cli/asm-objdump-listing "needs llvm-objdump-14 and built examples"
+else
+  bad=0; tot=0; why=""
+  for o in "${ex[@]}"; do
+    "$OD14" -d --no-show-raw-insn "$o" | grep -E '^ +[0-9]+:' >"$tmp/l.s"
+    if ! "$BPFGATE" asm "$tmp/l.s" -o "$tmp/l.bin" --raw 2>"$tmp/err"; then
+      bad=$((bad + 1)); why="$(basename "$o"): $(head -1 "$tmp/err")"; continue
+    fi
+    "$BPFGATE" disasm --raw --objdump "$tmp/l.bin" | grep -E '^ +[0-9]+: ' | sed 's/^ *[0-9]*: //' >"$tmp/a"
+    "$BPFGATE" disasm --sections "$o" | grep -E '^ +[0-9]+: ' | sed 's/^ *[0-9]*: //' >"$tmp/b"
+    tot=$((tot + $(wc -l <"$tmp/b")))
+    cmp -s "$tmp/a" "$tmp/b" || { bad=$((bad + 1)); why="$(basename "$o"): $(diff "$tmp/a" "$tmp/b" | head -3 | tr '\n' ' ')"; }
+  done
+  [ $bad -eq 0 ] && pass "isa-cli/asm-objdump-listing (${#ex[@]} objects, $tot insns)" ||
+    fail isa-cli/asm-objdump-listing "$bad objects: $why"
+fi
