@@ -1,9 +1,108 @@
-/* bpfgate cc: placeholder until its issue lands; owned by that issue's work. */
+/* bpfgate cc: a clang drop-in that verifies what it compiled. Our options
+ * start with --clang/--verifier/--strict/--report/--budget/--no-sidecar and
+ * may stand anywhere; every other argument goes to clang unchanged. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <bpfgate/bpfgate.h>
+#include <bpfgate/cc.h>
 #include "cli.h"
+
+static void usage(void)
+{
+	printf("usage: bpfgate cc [bpfgate options] [clang arguments] -c prog.c -o prog.o\n\n"
+	       "Compiles with clang (-target bpf added when missing), verifies every program of\n"
+	       "the object and, when one is rejected, finds the LLVM pass that broke it and\n"
+	       "rebuilds without it. Usable as CC in a Makefile.\n\n"
+	       "  --clang PATH        clang to use (default $BPFGATE_CLANG or the newest installed)\n"
+	       "  --verifier LIST     kernel,bpfgate (default: both where available)\n"
+	       "  --strict            fail on a rejection instead of backing out\n"
+	       "  --report json       print the whole search as JSON on stdout\n"
+	       "  --budget SECONDS    time budget of the search (default 120)\n"
+	       "  --no-sidecar        do not read or write OUT.bpfgate\n"
+	       "  -v                  progress lines on stderr\n"
+	       "exit: 0 object written and accepted, 1 rejected, 2 bad usage or compile error\n");
+}
+
+static int parse_verifiers(const char *s, unsigned *out)
+{
+	char buf[128], *tok, *save;
+
+	snprintf(buf, sizeof(buf), "%s", s);
+	*out = 0;
+	for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		if (!strcmp(tok, "kernel"))
+			*out |= BG_CC_VERIFIER_KERNEL;
+		else if (!strncmp(tok, "bpfgate", 7))
+			*out |= BG_CC_VERIFIER_BPFGATE;
+		else
+			return -1;
+	}
+	return *out ? 0 : -1;
+}
 
 int cmd_cc(int argc, char **argv)
 {
-	(void)argc;
-	(void)argv;
-	return cli_error("cc", "not implemented yet");
+	struct bg_cc_opts o = {.sz = sizeof(o)};
+	struct bg_cc_result *res = NULL;
+	char **rest = calloc(argc + 1, sizeof(char *));
+	int n = 0, json = 0, verbose = 0, rc;
+
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i];
+		bool has_val = i + 1 < argc;
+
+		if (!strcmp(a, "--help")) {
+			usage();
+			free(rest);
+			return EXIT_OK;
+		} else if (!strcmp(a, "--clang") && has_val) {
+			o.clang = argv[++i];
+		} else if (!strcmp(a, "--verifier") && has_val) {
+			if (parse_verifiers(argv[++i], &o.verifiers)) {
+				free(rest);
+				return cli_error("cc", "unknown verifier list '%s' (kernel,bpfgate)", argv[i]);
+			}
+		} else if (!strcmp(a, "--strict")) {
+			o.strict = 1;
+		} else if ((!strcmp(a, "--report") && has_val) || !strncmp(a, "--report=", 9)) {
+			const char *v = a[8] == '=' ? a + 9 : argv[++i];
+
+			if (strcmp(v, "json")) {
+				free(rest);
+				return cli_error("cc", "--report takes 'json'");
+			}
+			json = 1;
+		} else if (!strcmp(a, "--json")) {
+			json = 1;
+		} else if (!strcmp(a, "--budget") && has_val) {
+			o.budget_s = atof(argv[++i]);
+		} else if (!strcmp(a, "--no-sidecar")) {
+			o.no_sidecar = 1;
+		} else if (!strcmp(a, "-v") || !strcmp(a, "--verbose")) {
+			verbose = 1;
+		} else if (!strcmp(a, "--clang") || !strcmp(a, "--verifier") || !strcmp(a, "--budget")) {
+			free(rest);
+			return cli_error("cc", "%s needs a value", a);
+		} else {
+			rest[n++] = argv[i];
+		}
+	}
+	if (n == 0) {
+		free(rest);
+		usage();
+		return EXIT_BAD;
+	}
+	o.progress = verbose ? stderr : NULL;
+	rc = bg_cc_build(n, rest, &o, &res);
+	if (rc < 0) {
+		bg_cc_result__free(res);
+		free(rest);
+		return cli_error("cc", "%s", rc == -2 ? "no clang found (--clang or BPFGATE_CLANG)" : bg_strerror(rc));
+	}
+	bg_cc_result__print(res, json ? stdout : stderr, json);
+	rc = bg_cc_result__status(res);
+	bg_cc_result__free(res);
+	free(rest);
+	return rc;
 }

@@ -1,0 +1,47 @@
+/* bpfgate/cc.h - the verifying compile driver (bpfgate cc) as a library.
+ *
+ * bg_cc_build() compiles a BPF C file with clang, judges every program of
+ * the object with the chosen verifiers and, when a program is rejected,
+ * bisects the LLVM pipeline (-opt-bisect-limit) to find the pass run that
+ * made it unverifiable, tries the cheap fixes (-mcpu, pass knobs) and then
+ * skips that pass run, and writes the first object every verifier accepts.
+ * The decision is recorded in a sidecar (OUT.bpfgate) and replayed. */
+#ifndef BPFGATE_CC_H
+#define BPFGATE_CC_H
+
+#include <stddef.h>
+#include <stdio.h>
+#include <bpfgate/insn.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define BG_CC_VERIFIER_KERNEL  (1u << 0)
+#define BG_CC_VERIFIER_BPFGATE (1u << 1)
+
+struct bg_cc_opts {
+	size_t sz;              /* sizeof(struct bg_cc_opts) */
+	const char *clang;      /* clang to run; NULL: $BPFGATE_CLANG or the newest installed */
+	unsigned verifiers;     /* BG_CC_VERIFIER_*; 0: both where available */
+	int strict;             /* fail instead of backing out */
+	double budget_s;        /* time budget of the search (0: 120 s) */
+	int no_sidecar;         /* neither read nor write OUT.bpfgate */
+	FILE *progress;         /* one line per step, or NULL */
+};
+
+struct bg_cc_result;
+
+/* argv: clang arguments exactly as given to bpfgate cc (no argv[0]).
+ * Returns 0 and sets *res (free with bg_cc_result__free) or a negative errno. */
+BG_API int bg_cc_build(int argc, char **argv, const struct bg_cc_opts *opts,
+		       struct bg_cc_result **res);
+/* Exit status for the CLI: 0 written and accepted, 1 rejected, 2 bad usage / compile error. */
+BG_API int bg_cc_result__status(const struct bg_cc_result *res);
+BG_API void bg_cc_result__print(const struct bg_cc_result *res, FILE *f, int json);
+BG_API void bg_cc_result__free(struct bg_cc_result *res);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

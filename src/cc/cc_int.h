@@ -1,0 +1,113 @@
+/* Internal state of one bpfgate cc invocation, shared by the driver
+ * (driver.c), the judging of objects (judge.c), the pipeline bisection and
+ * IR diff (bisect.c), the fix search (fix.c) and the report (report.c). */
+#ifndef BG_CC_INT_H
+#define BG_CC_INT_H
+#include <stdbool.h>
+#include <stddef.h>
+#include <bpfgate/cc.h>
+
+#define CC_MAX_PROGS 64
+#define CC_MAX_EXTRA 8
+#define CC_MAX_ATTEMPTS 40
+
+/* How a trial compile differs from the user's own command line. */
+struct cc_variant {
+	const char *extra[CC_MAX_EXTRA]; /* e.g. "-mllvm", "-simplifycfg-sink-common=false" */
+	int nextra;
+	long bisect_limit;               /* -1: not given */
+	const char *skip;                /* pass-plugin skip list, or NULL */
+	bool emit_ir;                    /* -S -emit-llvm instead of an object */
+	bool deps;                       /* keep the user's -MD/-MF flags */
+};
+
+/* The verdict of one program by the verifiers that judged it. */
+struct cc_prog_verdict {
+	char name[128];
+	int rejected;                    /* 1 rejected by some verifier */
+	char by[16];                     /* "kernel" or "bpfgate" */
+	char msg[512];                   /* the rejection message, one line */
+	char norm[512];                  /* msg with numbers and register names folded */
+	char src[512];                   /* source line of the failure, if known */
+};
+
+/* Outcome of compiling and judging one variant. */
+enum cc_outcome { CC_GOOD = 0, CC_BAD = 1, CC_OTHER = 2 };
+
+struct cc_judge {
+	bool compiled;
+	char compile_err[512];
+	int nprogs;
+	struct cc_prog_verdict progs[CC_MAX_PROGS];
+	size_t insns;                    /* total instruction slots of all programs */
+	char judged_by[32];              /* "kernel,bpfgate" */
+};
+
+struct cc_attempt {
+	char what[256];
+	enum cc_outcome outcome;
+	char msg[256];
+	size_t insns;
+};
+
+struct bg_cc_result {
+	int status;
+	char clang[256];
+	int clang_major;
+	char **args;                     /* the user's clang args without -o and dep flags */
+	int nargs;
+	char **dep_args;
+	int ndep;
+	const char *input, *output;
+	char tmpdir[64];
+	unsigned verifiers;
+	bool kernel_ok;
+	const char *kernel_why;
+	bool bpfgate_ok;
+	bool strict;
+	double budget_s, t0, seconds;
+	int compiles;
+	FILE *progress;
+	char *stderr_text;               /* clang diagnostics of the user's build */
+
+	struct cc_judge first;           /* the user's build */
+	int target;                      /* index in first.progs of the rejected program */
+	/* bisection */
+	bool bisected;
+	long npasses, culprit;
+	char culprit_name[160], culprit_unit[128];
+	int culprit_occurrence;          /* 1-based run of (name, unit) */
+	enum cc_outcome before;          /* outcome at culprit - 1 */
+	int bisect_compiles;
+	bool culprit_is_ir;
+	char changed[1024];              /* source lines whose IR the culprit changed */
+	bool unsafe_source;
+	/* fix */
+	struct cc_attempt attempts[CC_MAX_ATTEMPTS];
+	int nattempts;
+	char fix[256];                   /* what was backed out, or "" */
+	bool replayed;
+	size_t insns_before, insns_after;
+	char written[512];
+};
+
+double cc_now(void);
+void cc_progress(struct bg_cc_result *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Compile variant v into out_path; clang's stderr into *err_text when non-NULL. */
+int cc_compile(struct bg_cc_result *s, const struct cc_variant *v, const char *out_path,
+	       char **err_text);
+/* Open the object at path and judge each program with the chosen verifiers. */
+void cc_judge_object(struct bg_cc_result *s, const char *path, struct cc_judge *j);
+/* Classify j against the user's build: BAD when the target program is rejected
+ * with the same normalized message, GOOD when every program is accepted. */
+enum cc_outcome cc_classify(const struct bg_cc_result *s, const struct cc_judge *j);
+/* Compile and judge a variant; returns its outcome (fills *j when non-NULL). */
+enum cc_outcome cc_try(struct bg_cc_result *s, const struct cc_variant *v, struct cc_judge *j,
+		       const char *tag);
+void cc_normalize(const char *msg, char *out, size_t sz);
+int cc_bisect(struct bg_cc_result *s);
+void cc_ir_diff(struct bg_cc_result *s);
+int cc_find_fix(struct bg_cc_result *s);
+const char *cc_plugin_path(const struct bg_cc_result *s);
+bool cc_over_budget(const struct bg_cc_result *s);
+#endif

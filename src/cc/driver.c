@@ -1,0 +1,418 @@
+/* bpfgate cc: the driver. Splits the clang command line, runs the user's
+ * build (with the BISECT pass listing switched on, which does not change
+ * code generation), judges it, and when a program is rejected replays a
+ * recorded decision (sidecar OUT.bpfgate) or runs the bisection and the fix
+ * search, then writes the first object that every verifier accepts. */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <bpfgate/bpfgate.h>
+#include "cc/cc_int.h"
+#include "cc/spawn.h"
+
+extern int bg_verify(const struct bg_program *prog, const struct bg_verify_opts *opts,
+		     struct bg_verify_result *res) __attribute__((weak));
+
+static int clang_major_of(const char *clang)
+{
+	char tmp[] = "/tmp/bpfgate-ccv-XXXXXX";
+	int fd = mkstemp(tmp), major = 0;
+	char *const argv[] = {(char *)clang, "--version", NULL};
+	char *out;
+
+	if (fd < 0)
+		return 0;
+	close(fd);
+	if (bg_spawn(argv, tmp, NULL, 30) == 0 && (out = bg_read_file(tmp, NULL))) {
+		const char *v = strstr(out, "version ");
+
+		major = v ? atoi(v + 8) : 0;
+		free(out);
+	}
+	unlink(tmp);
+	return major;
+}
+
+static bool in_path(const char *name, char *out, size_t sz)
+{
+	const char *path = getenv("PATH");
+	char buf[PATH_MAX];
+
+	if (strchr(name, '/')) {
+		snprintf(out, sz, "%s", name);
+		return access(name, X_OK) == 0;
+	}
+	for (const char *p = path ? path : "/usr/bin"; p && *p;) {
+		const char *e = strchr(p, ':');
+		int len = e ? (int)(e - p) : (int)strlen(p);
+
+		snprintf(buf, sizeof(buf), "%.*s/%s", len, p, name);
+		if (access(buf, X_OK) == 0) {
+			snprintf(out, sz, "%s", buf);
+			return true;
+		}
+		p = e ? e + 1 : NULL;
+	}
+	return false;
+}
+
+/* The chosen clang: option, $BPFGATE_CLANG, or the newest installed. */
+static int pick_clang(struct bg_cc_result *s, const char *want)
+{
+	char name[32];
+
+	if (!want)
+		want = getenv("BPFGATE_CLANG");
+	if (want) {
+		if (!in_path(want, s->clang, sizeof(s->clang)))
+			return -ENOENT;
+	} else {
+		bool found = false;
+
+		for (int v = 30; v >= 10 && !found; v--) {
+			snprintf(name, sizeof(name), "clang-%d", v);
+			found = in_path(name, s->clang, sizeof(s->clang));
+		}
+		if (!found && !in_path("clang", s->clang, sizeof(s->clang)))
+			return -ENOENT;
+	}
+	s->clang_major = clang_major_of(s->clang);
+	return 0;
+}
+
+static bool is_dep_flag(const char *a, bool *takes_value)
+{
+	*takes_value = !strcmp(a, "-MF") || !strcmp(a, "-MT") || !strcmp(a, "-MQ");
+	return *takes_value || !strcmp(a, "-MD") || !strcmp(a, "-MMD") || !strcmp(a, "-MP");
+}
+
+/* Split argv into the build arguments, the dependency-file flags, the input
+ * and the output. Returns 1 when this is a compile bpfgate should check
+ * (-c of one C file), 0 for anything else (passed through unchanged). */
+static int split_args(struct bg_cc_result *s, int argc, char **argv)
+{
+	bool has_c = false, has_target = false, other_mode = false;
+	int ninputs = 0;
+
+	s->args = calloc(argc + 4, sizeof(char *));
+	s->dep_args = calloc(argc + 1, sizeof(char *));
+	for (int i = 0; i < argc; i++) {
+		const char *a = argv[i];
+		bool val;
+
+		if (!strcmp(a, "-o") && i + 1 < argc) {
+			s->output = argv[++i];
+		} else if (is_dep_flag(a, &val)) {
+			s->dep_args[s->ndep++] = argv[i];
+			if (val && i + 1 < argc)
+				s->dep_args[s->ndep++] = argv[++i];
+		} else {
+			if (!strcmp(a, "-c"))
+				has_c = true;
+			else if (!strcmp(a, "-E") || !strcmp(a, "-S") || !strcmp(a, "-M") ||
+				 !strcmp(a, "-MM") || !strcmp(a, "-emit-llvm"))
+				other_mode = true;
+			else if (!strcmp(a, "-target") || !strncmp(a, "--target=", 9))
+				has_target = true;
+			else if (a[0] != '-' && strlen(a) > 2 && !strcmp(a + strlen(a) - 2, ".c") &&
+				 (i == 0 || strcmp(argv[i - 1], "-I"))) {
+				s->input = a;
+				ninputs++;
+			}
+			s->args[s->nargs++] = argv[i];
+		}
+	}
+	if (!has_target) {
+		s->args[s->nargs++] = "-target";
+		s->args[s->nargs++] = "bpf";
+	}
+	if (has_c && !other_mode && ninputs == 1 && !s->output) {
+		static char def[PATH_MAX];
+		const char *b = strrchr(s->input, '/');
+
+		snprintf(def, sizeof(def), "%.*s.o", (int)strlen(b ? b + 1 : s->input) - 2,
+			 b ? b + 1 : s->input);
+		s->output = def;
+	}
+	return has_c && !other_mode && ninputs == 1;
+}
+
+/* --- sidecar ----------------------------------------------------------- */
+
+static unsigned long long fnv(unsigned long long h, const void *p, size_t n)
+{
+	const unsigned char *c = p;
+
+	for (size_t i = 0; i < n; i++)
+		h = (h ^ c[i]) * 1099511628211ull;
+	return h;
+}
+
+/* Key of a build: source bytes, arguments and clang. Headers are not
+ * hashed; a stale replay is harmless because its result is verified. */
+static unsigned long long build_key(const struct bg_cc_result *s)
+{
+	size_t len = 0;
+	char *src = bg_read_file(s->input, &len);
+	unsigned long long h = 1469598103934665603ull;
+
+	if (src)
+		h = fnv(h, src, len);
+	free(src);
+	for (int i = 0; i < s->nargs; i++)
+		h = fnv(h, s->args[i], strlen(s->args[i]) + 1);
+	h = fnv(h, s->clang, strlen(s->clang));
+	return fnv(h, &s->clang_major, sizeof(s->clang_major));
+}
+
+static void sidecar_path(const struct bg_cc_result *s, char *p, size_t sz)
+{
+	snprintf(p, sz, "%s.bpfgate", s->output);
+}
+
+static void sidecar_write(struct bg_cc_result *s)
+{
+	char p[PATH_MAX];
+	FILE *f;
+
+	sidecar_path(s, p, sizeof(p));
+	f = fopen(p, "w");
+	if (!f)
+		return;
+	fprintf(f, "# bpfgate cc decision; replayed while source, flags and clang are unchanged\n");
+	fprintf(f, "key %016llx\nclang %s\nculprit (%ld) %s on %s\nfix %s\ninsns %zu %zu\n",
+		build_key(s), s->clang, s->culprit, s->culprit_name, s->culprit_unit, s->fix,
+		s->insns_before, s->insns_after);
+	fclose(f);
+}
+
+/* Replay a recorded fix. Returns true when it produced an accepted object. */
+static bool sidecar_replay(struct bg_cc_result *s)
+{
+	char p[PATH_MAX], fix[256] = "", line[512];
+	unsigned long long key = 0;
+	struct cc_variant v = {.bisect_limit = -1, .deps = true};
+	struct cc_judge j;
+	char *tok, *save;
+	FILE *f;
+
+	sidecar_path(s, p, sizeof(p));
+	f = fopen(p, "r");
+	if (!f)
+		return false;
+	while (fgets(line, sizeof(line), f)) {
+		line[strcspn(line, "\n")] = 0;
+		if (!strncmp(line, "key ", 4))
+			key = strtoull(line + 4, NULL, 16);
+		else if (!strncmp(line, "fix ", 4))
+			snprintf(fix, sizeof(fix), "%s", line + 4);
+	}
+	fclose(f);
+	if (key != build_key(s) || !fix[0])
+		return false;
+	if (!strncmp(fix, "skip pass run(s) ", 17)) {
+		v.skip = strdup(fix + 17);
+	} else {
+		for (tok = strtok_r(fix, " ", &save); tok && v.nextra < CC_MAX_EXTRA;
+		     tok = strtok_r(NULL, " ", &save))
+			v.extra[v.nextra++] = strdup(tok);
+	}
+	sidecar_path(s, p, sizeof(p));
+	if (cc_try(s, &v, &j, "replay") == CC_GOOD) {
+		f = fopen(p, "r");
+		while (f && fgets(line, sizeof(line), f))
+			if (!strncmp(line, "fix ", 4))
+				snprintf(s->fix, sizeof(s->fix), "%.*s", (int)strcspn(line + 4, "\n"), line + 4);
+		if (f)
+			fclose(f);
+		s->replayed = true;
+		s->insns_after = j.insns;
+		snprintf(s->written, sizeof(s->written), "%s/replay.o", s->tmpdir);
+	}
+	for (int i = 0; i < v.nextra; i++)
+		free((void *)v.extra[i]);
+	free((void *)v.skip);
+	return s->replayed;
+}
+
+/* --- the flow ---------------------------------------------------------- */
+
+static int copy_file(const char *from, const char *to)
+{
+	size_t len;
+	char *buf = bg_read_file(from, &len);
+	FILE *f;
+	int ok;
+
+	if (!buf)
+		return -errno;
+	f = fopen(to, "wb");
+	if (!f) {
+		free(buf);
+		return -errno;
+	}
+	ok = fwrite(buf, 1, len, f) == len;
+	ok &= fclose(f) == 0;
+	free(buf);
+	return ok ? 0 : -EIO;
+}
+
+static int first_rejected(const struct cc_judge *j)
+{
+	for (int i = 0; i < j->nprogs; i++)
+		if (j->progs[i].rejected)
+			return i;
+	return -1;
+}
+
+static int user_build(struct bg_cc_result *s)
+{
+	struct cc_variant v = {.bisect_limit = 2147483647L, .deps = true};
+	char out[96];
+	int rc;
+
+	snprintf(out, sizeof(out), "%s/user.o", s->tmpdir);
+	rc = cc_compile(s, &v, out, &s->stderr_text);
+	if (rc != 0)
+		return rc;
+	cc_judge_object(s, out, &s->first);
+	s->first.compiled = true;
+	s->insns_before = s->first.insns;
+	snprintf(s->written, sizeof(s->written), "%s", out);
+	return 0;
+}
+
+static void print_clang_diagnostics(const char *text)
+{
+	for (const char *p = text; p && *p;) {
+		const char *e = strchr(p, '\n');
+		int len = e ? (int)(e - p) : (int)strlen(p);
+
+		if (strncmp(p, "BISECT: ", 8))
+			fprintf(stderr, "%.*s\n", len, p);
+		p = e ? e + 1 : NULL;
+	}
+}
+
+static void search(struct bg_cc_result *s)
+{
+	const struct cc_prog_verdict *t = &s->first.progs[s->target];
+
+	cc_progress(s, "program '%s' rejected by %s: %s", t->name, t->by, t->msg);
+	if (sidecar_replay(s))
+		return;
+	if (s->strict)
+		return;
+	if (cc_bisect(s) == 0 && s->culprit > 0) {
+		cc_progress(s, "culprit: pass (%ld) %s on %s (run %d), %d bisection compiles",
+			    s->culprit, s->culprit_name, s->culprit_unit, s->culprit_occurrence,
+			    s->bisect_compiles);
+		cc_ir_diff(s);
+	}
+	if (s->culprit == 0 && s->bisected) {
+		s->unsafe_source = true;
+		return;
+	}
+	if (cc_find_fix(s) != 0 && s->before != CC_GOOD)
+		s->unsafe_source = true;
+}
+
+static void finish(struct bg_cc_result *s)
+{
+	bool ok = s->fix[0] || first_rejected(&s->first) < 0;
+
+	if (ok && copy_file(s->written, s->output) == 0) {
+		if (s->fix[0] && !s->replayed && !getenv("BPFGATE_CC_NO_SIDECAR"))
+			sidecar_write(s);
+		s->status = 0;
+	} else {
+		s->status = ok ? 2 : 1;
+	}
+	s->seconds = cc_now() - s->t0;
+}
+
+static int passthrough(int argc, char **argv, const char *clang)
+{
+	char **av = calloc(argc + 2, sizeof(char *));
+	int rc;
+
+	av[0] = (char *)clang;
+	memcpy(av + 1, argv, argc * sizeof(char *));
+	rc = bg_spawn(av, "/dev/stdout", "/dev/stderr", 0);
+	free(av);
+	return rc;
+}
+
+int bg_cc_build(int argc, char **argv, const struct bg_cc_opts *opts, struct bg_cc_result **res)
+{
+	struct bg_cc_result *s = calloc(1, sizeof(*s));
+	const char *why;
+	int rc;
+
+	if (!s)
+		return -ENOMEM;
+	*res = s;
+	s->t0 = cc_now();
+	s->budget_s = opts && opts->budget_s > 0 ? opts->budget_s : 120;
+	s->strict = opts && opts->strict;
+	s->progress = opts ? opts->progress : NULL;
+	s->verifiers = opts && opts->verifiers ? opts->verifiers
+					      : BG_CC_VERIFIER_KERNEL | BG_CC_VERIFIER_BPFGATE;
+	if (opts && opts->no_sidecar)
+		setenv("BPFGATE_CC_NO_SIDECAR", "1", 1);
+	if (pick_clang(s, opts ? opts->clang : NULL) < 0) {
+		s->status = 2;
+		snprintf(s->fix, sizeof(s->fix), "%s", "");
+		return -ENOENT;
+	}
+	if (!split_args(s, argc, argv)) {
+		s->status = passthrough(argc, argv, s->clang) == 0 ? 0 : 2;
+		return 0;
+	}
+	strcpy(s->tmpdir, "/tmp/bpfgate-cc-XXXXXX");
+	if (!mkdtemp(s->tmpdir))
+		return -errno;
+	s->kernel_ok = (s->verifiers & BG_CC_VERIFIER_KERNEL) && bg_kern_available(&why);
+	s->kernel_why = s->kernel_ok ? NULL : why;
+	s->bpfgate_ok = (s->verifiers & BG_CC_VERIFIER_BPFGATE) && bg_verify;
+	rc = user_build(s);
+	if (rc != 0) {
+		print_clang_diagnostics(s->stderr_text);
+		s->status = 2;
+		return 0;
+	}
+	print_clang_diagnostics(s->stderr_text);
+	s->target = first_rejected(&s->first);
+	if (s->target >= 0)
+		search(s);
+	finish(s);
+	return 0;
+}
+
+int bg_cc_result__status(const struct bg_cc_result *s)
+{
+	return s ? s->status : 2;
+}
+
+void bg_cc_result__free(struct bg_cc_result *s)
+{
+	char cmd[128];
+
+	if (!s)
+		return;
+	if (s->tmpdir[0] && !getenv("BPFGATE_CC_KEEP")) {
+		char *const argv[] = {"rm", "-rf", s->tmpdir, NULL};
+
+		(void)cmd;
+		bg_spawn(argv, NULL, NULL, 30);
+	}
+	free(s->args);
+	free(s->dep_args);
+	free(s->stderr_text);
+	free(s);
+}

@@ -1,0 +1,179 @@
+/* The fix search: rebuild without what broke verifiability, cheapest first.
+ *  1. -mllvm knobs that switch off the culprit pass's transform (one table);
+ *  2. target choices: -mcpu=v3 (32-bit compares and ALU on subregisters, so
+ *     a check on a zero-extended copy disappears), -mcpu=v4 on clang >= 18;
+ *  3. the other known knobs, one at a time;
+ *  4. surgery with the pass plugin: skip the culprit run of (pass, function),
+ *     then also its later runs (InstCombine runs ~8 times per function and a
+ *     later run redoes what an earlier one was stopped from doing), then all.
+ * Every candidate is compiled and judged by the same verifiers; the first
+ * that every verifier accepts wins. The search stops at the time budget. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <limits.h>
+#include "cc/cc_int.h"
+
+/* Knobs of stock LLVM (present in clang 14 and 19) and the pass each tames. */
+static const struct knob {
+	const char *pass;
+	const char *flag;
+} knobs[] = {
+	{"SimplifyCFGPass", "-simplifycfg-sink-common=false"},
+	{"SimplifyCFGPass", "-two-entry-phi-node-folding-threshold=0"},
+	{"SimplifyCFGPass", "-simplifycfg-hoist-common=false"},
+	{"SimplifyCFGPass", "-simplifycfg-branch-fold-threshold=0"},
+	{"SimplifyCFGPass", "-phi-node-folding-threshold=0"},
+	{"GVNPass", "-enable-load-pre=false"},
+	{"GVNPass", "-enable-pre=false"},
+	{"LICMPass", "-disable-licm-promotion"},
+	{"JumpThreadingPass", "-jump-threading-threshold=0"},
+	{"Machine code sinking", "-disable-machine-sink"},
+	{"Machine Loop Invariant Code Motion", "-disable-machine-licm"},
+	{"Early Machine Loop Invariant Code Motion", "-disable-machine-licm"},
+	{"Machine Common Subexpression Elimination", "-disable-machine-cse"},
+	{"Control Flow Optimizer", "-disable-branch-fold"},
+	{"Tail Duplication", "-disable-tail-duplicate"},
+	{"Early Tail Duplication", "-disable-early-taildup"},
+	{"Peephole Optimizations", "-disable-peephole"},
+	{"Machine Copy Propagation Pass", "-disable-copyprop"},
+	{"PostRA Machine Sink", "-disable-postra-machine-sink"},
+};
+#define NKNOBS (sizeof(knobs) / sizeof(knobs[0]))
+
+const char *cc_plugin_path(const struct bg_cc_result *s)
+{
+	static char path[PATH_MAX + 64];
+	char exe[PATH_MAX];
+	const char *dir = getenv("BPFGATE_PLUGIN_DIR");
+	ssize_t n;
+
+	if (dir) {
+		snprintf(path, sizeof(path), "%s/bpfgate-skip-%d.so", dir, s->clang_major);
+		return access(path, R_OK) == 0 ? path : NULL;
+	}
+	n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	if (n <= 0)
+		return NULL;
+	exe[n] = 0;
+	if (strrchr(exe, '/'))
+		*strrchr(exe, '/') = 0;
+	snprintf(path, sizeof(path), "%s/plugins/bpfgate-skip-%d.so", exe, s->clang_major);
+	if (access(path, R_OK) == 0)
+		return path;
+	snprintf(path, sizeof(path), "%s/../lib/bpfgate/bpfgate-skip-%d.so", exe, s->clang_major);
+	return access(path, R_OK) == 0 ? path : NULL;
+}
+
+static bool user_has_mcpu_at_least(const struct bg_cc_result *s, int v)
+{
+	for (int i = 0; i < s->nargs; i++)
+		if (!strncmp(s->args[i], "-mcpu=v", 7) && atoi(s->args[i] + 7) >= v)
+			return true;
+	return false;
+}
+
+/* Compile and judge one candidate; on success record it as the fix. */
+static bool attempt(struct bg_cc_result *s, struct cc_variant *v, const char *what)
+{
+	struct cc_judge j;
+	struct cc_attempt *a;
+	char tag[32];
+	enum cc_outcome o;
+
+	if (s->nattempts >= CC_MAX_ATTEMPTS || cc_over_budget(s))
+		return false;
+	a = &s->attempts[s->nattempts];
+	snprintf(tag, sizeof(tag), "fix-%d", s->nattempts);
+	s->nattempts++;
+	v->bisect_limit = -1;
+	o = cc_try(s, v, &j, tag);
+	snprintf(a->what, sizeof(a->what), "%s", what);
+	a->outcome = o;
+	a->insns = j.insns;
+	if (o != CC_GOOD) {
+		const char *m = !j.compiled ? j.compile_err : "";
+
+		for (int i = 0; i < j.nprogs && !*m; i++)
+			if (j.progs[i].rejected)
+				m = j.progs[i].msg;
+		snprintf(a->msg, sizeof(a->msg), "%s", m);
+	}
+	cc_progress(s, "try %s: %s", what,
+		    o == CC_GOOD ? "accepted" : o == CC_BAD ? "still rejected the same way" : "rejected otherwise");
+	if (o == CC_GOOD) {
+		snprintf(s->fix, sizeof(s->fix), "%s", what);
+		s->insns_after = j.insns;
+		snprintf(s->written, sizeof(s->written), "%s/%s.o", s->tmpdir, tag);
+	}
+	return o == CC_GOOD;
+}
+
+static bool try_flag(struct bg_cc_result *s, const char *flag, bool mllvm)
+{
+	struct cc_variant v = {.deps = false};
+	char what[200];
+
+	if (mllvm)
+		v.extra[v.nextra++] = "-mllvm";
+	v.extra[v.nextra++] = flag;
+	snprintf(what, sizeof(what), "%s%s", mllvm ? "-mllvm " : "", flag);
+	return attempt(s, &v, what);
+}
+
+static bool try_skip(struct bg_cc_result *s, const char *spec)
+{
+	struct cc_variant v = {.skip = spec};
+	char what[256];
+
+	snprintf(what, sizeof(what), "skip pass run(s) %s", spec);
+	return attempt(s, &v, what);
+}
+
+static bool try_surgery(struct bg_cc_result *s)
+{
+	char spec[200];
+
+	if (!cc_plugin_path(s) || !s->culprit_name[0]) {
+		cc_progress(s, "no pass plugin for clang %d: cannot skip single pass runs", s->clang_major);
+		return false;
+	}
+	/* the culprit run alone, then it and every later run, then all runs */
+	snprintf(spec, sizeof(spec), "%s@%s#%d", s->culprit_name, s->culprit_unit, s->culprit_occurrence);
+	if (try_skip(s, spec))
+		return true;
+	snprintf(spec, sizeof(spec), "%s@%s#%d+", s->culprit_name, s->culprit_unit, s->culprit_occurrence);
+	if (try_skip(s, spec))
+		return true;
+	snprintf(spec, sizeof(spec), "%s@%s", s->culprit_name, s->culprit_unit);
+	return try_skip(s, spec);
+}
+
+int cc_find_fix(struct bg_cc_result *s)
+{
+	bool tried[NKNOBS] = {0};
+
+	for (size_t i = 0; i < NKNOBS; i++) {
+		if (strcmp(knobs[i].pass, s->culprit_name))
+			continue;
+		tried[i] = true;
+		if (try_flag(s, knobs[i].flag, true))
+			return 0;
+	}
+	if (!user_has_mcpu_at_least(s, 3) && try_flag(s, "-mcpu=v3", false))
+		return 0;
+	if (s->clang_major >= 18 && !user_has_mcpu_at_least(s, 4) && try_flag(s, "-mcpu=v4", false))
+		return 0;
+	if (s->culprit_is_ir && try_surgery(s))
+		return 0;
+	for (size_t i = 0; i < NKNOBS; i++) {
+		bool dup = false;
+
+		for (size_t k = 0; k < i; k++)
+			dup |= !strcmp(knobs[k].flag, knobs[i].flag);
+		if (!tried[i] && !dup && try_flag(s, knobs[i].flag, true))
+			return 0;
+	}
+	return -1;
+}

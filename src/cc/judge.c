@@ -1,0 +1,267 @@
+/* Compiling one variant and judging the object it produces. A verdict is
+ * the conjunction of the chosen verifiers (the running kernel through the
+ * oracle, bpfgate's own verifier); each rejection is reduced to one line and
+ * a normalized form (numbers and register names folded) so that builds at
+ * different bisection points can be compared. */
+#include <ctype.h>
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <bpfgate/bpfgate.h>
+#include "cc/cc_int.h"
+#include "cc/spawn.h"
+
+double cc_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+void cc_progress(struct bg_cc_result *s, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!s->progress)
+		return;
+	fprintf(s->progress, "bpfgate cc: ");
+	va_start(ap, fmt);
+	vfprintf(s->progress, fmt, ap);
+	va_end(ap);
+	fputc('\n', s->progress);
+}
+
+bool cc_over_budget(const struct bg_cc_result *s)
+{
+	return cc_now() - s->t0 > s->budget_s;
+}
+
+int cc_compile(struct bg_cc_result *s, const struct cc_variant *v, const char *out_path,
+	       char **err_text)
+{
+	char limit[48], skipenv[32], errp[96];
+	const char *argv[256];
+	int n = 0, rc;
+
+	argv[n++] = s->clang;
+	for (int i = 0; i < s->nargs && n < 200; i++)
+		argv[n++] = s->args[i];
+	for (int i = 0; v->deps && i < s->ndep && n < 220; i++)
+		argv[n++] = s->dep_args[i];
+	for (int i = 0; i < v->nextra && n < 230; i++)
+		argv[n++] = v->extra[i];
+	if (v->bisect_limit >= 0) {
+		snprintf(limit, sizeof(limit), "-opt-bisect-limit=%ld", v->bisect_limit);
+		argv[n++] = "-mllvm";
+		argv[n++] = limit;
+	}
+	if (v->skip && cc_plugin_path(s)) {
+		static char plug[320];
+
+		snprintf(plug, sizeof(plug), "-fpass-plugin=%s", cc_plugin_path(s));
+		argv[n++] = plug;
+		setenv("BPFGATE_SKIP_PASSES", v->skip, 1);
+	} else {
+		unsetenv("BPFGATE_SKIP_PASSES");
+	}
+	(void)skipenv;
+	if (v->emit_ir) {
+		argv[n++] = "-S";
+		argv[n++] = "-emit-llvm";
+	}
+	argv[n++] = "-o";
+	argv[n++] = out_path;
+	argv[n] = NULL;
+	snprintf(errp, sizeof(errp), "%s/clang.err", s->tmpdir);
+	rc = bg_spawn((char *const *)argv, NULL, errp, 300);
+	s->compiles++;
+	if (err_text)
+		*err_text = bg_read_file(errp, NULL);
+	return rc;
+}
+
+void cc_normalize(const char *msg, char *out, size_t sz)
+{
+	size_t o = 0;
+
+	for (const char *p = msg; *p && o + 2 < sz; p++) {
+		if (isdigit((unsigned char)*p)) {
+			out[o++] = '#';
+			while (isxdigit((unsigned char)p[1]) || p[1] == 'x')
+				p++;
+		} else {
+			out[o++] = *p;
+		}
+	}
+	out[o] = 0;
+}
+
+/* Lines of a kernel verifier log that are bookkeeping, not the error. */
+static bool log_noise(const char *l)
+{
+	static const char *const prefixes[] = {
+		"processed ", "verification time", "stack depth", "func#", "last_idx",
+		"regs=", "parent ", "from ", "mark_precise", "-- END", "Validating", "libbpf",
+		"reg type unsupported", "; ", "Func#",
+	};
+
+	if (!*l)
+		return true;
+	if (isdigit((unsigned char)l[0])) {
+		const char *c = l;
+
+		while (isdigit((unsigned char)*c))
+			c++;
+		if (*c == ':')
+			return true; /* "17: (61) r0 = ..." or "17: R0=..." */
+	}
+	for (size_t i = 0; i < sizeof(prefixes) / sizeof(prefixes[0]); i++)
+		if (!strncmp(l, prefixes[i], strlen(prefixes[i])))
+			return true;
+	return false;
+}
+
+/* From a kernel log: the error line and the last source line printed before it. */
+static void parse_kernel_log(const char *log, char *msg, size_t msz, char *src, size_t ssz)
+{
+	const char *p = log;
+
+	msg[0] = src[0] = 0;
+	while (p && *p) {
+		const char *e = strchr(p, '\n');
+		size_t len = e ? (size_t)(e - p) : strlen(p);
+		char line[600];
+
+		if (len >= sizeof(line))
+			len = sizeof(line) - 1;
+		memcpy(line, p, len);
+		line[len] = 0;
+		if (!strncmp(line, "; ", 2))
+			snprintf(src, ssz, "%s", line + 2);
+		else if (!log_noise(line))
+			snprintf(msg, msz, "%s", line);
+		p = e ? e + 1 : NULL;
+	}
+}
+
+/* The verifier entry point is weak so that cc works before and without it. */
+extern int bg_verify(const struct bg_program *prog, const struct bg_verify_opts *opts,
+		     struct bg_verify_result *res) __attribute__((weak));
+extern void bg_verify_result__fini(struct bg_verify_result *res) __attribute__((weak));
+
+static void judge_kernel(const struct bg_program *p, struct cc_prog_verdict *v)
+{
+	struct bg_kload_result r;
+
+	memset(&r, 0, sizeof(r));
+	if (bg_kern_load(p, NULL, &r) < 0)
+		return;
+	if (r.verdict == BG_VERDICT_REJECTED) {
+		v->rejected = 1;
+		snprintf(v->by, sizeof(v->by), "kernel");
+		parse_kernel_log(r.log ? r.log : "", v->msg, sizeof(v->msg), v->src, sizeof(v->src));
+		if (!v->msg[0])
+			snprintf(v->msg, sizeof(v->msg), "%s", r.reason ? r.reason : "rejected");
+	}
+	bg_kload_result__fini(&r);
+}
+
+static void judge_bpfgate(const struct bg_program *p, struct cc_prog_verdict *v)
+{
+	struct bg_verify_result r;
+
+	memset(&r, 0, sizeof(r));
+	if (!bg_verify || bg_verify(p, NULL, &r) < 0)
+		return;
+	if (r.verdict == BG_VERDICT_REJECTED && !v->rejected) {
+		v->rejected = 1;
+		snprintf(v->by, sizeof(v->by), "bpfgate");
+		snprintf(v->msg, sizeof(v->msg), "%s", r.diag.message ? r.diag.message : "rejected");
+		if (r.diag.line)
+			snprintf(v->src, sizeof(v->src), "%s @ %s:%u", r.diag.line->text,
+				 r.diag.line->file, r.diag.line->line);
+	}
+	if (bg_verify_result__fini)
+		bg_verify_result__fini(&r);
+}
+
+void cc_judge_object(struct bg_cc_result *s, const char *path, struct cc_judge *j)
+{
+	char err[512];
+	struct bg_object *obj = bg_object__open(path, NULL, err, sizeof(err));
+
+	j->nprogs = 0;
+	j->insns = 0;
+	if (!obj) {
+		j->compiled = false;
+		snprintf(j->compile_err, sizeof(j->compile_err), "%s", err);
+		return;
+	}
+	snprintf(j->judged_by, sizeof(j->judged_by), "%s%s%s",
+		 s->kernel_ok ? "kernel" : "", s->kernel_ok && s->bpfgate_ok ? "," : "",
+		 s->bpfgate_ok ? "bpfgate" : "");
+	for (size_t i = 0; i < bg_object__prog_cnt(obj) && j->nprogs < CC_MAX_PROGS; i++) {
+		const struct bg_program *p = bg_object__prog(obj, i);
+		struct cc_prog_verdict *v = &j->progs[j->nprogs++];
+		size_t n = 0;
+
+		memset(v, 0, sizeof(*v));
+		snprintf(v->name, sizeof(v->name), "%s", bg_program__name(p));
+		bg_program__raw(p, &n);
+		j->insns += n;
+		if (s->kernel_ok)
+			judge_kernel(p, v);
+		if (s->bpfgate_ok)
+			judge_bpfgate(p, v);
+		cc_normalize(v->msg, v->norm, sizeof(v->norm));
+	}
+	bg_object__free(obj);
+}
+
+enum cc_outcome cc_classify(const struct bg_cc_result *s, const struct cc_judge *j)
+{
+	const struct cc_prog_verdict *want = &s->first.progs[s->target];
+	bool all_ok = j->compiled;
+
+	for (int i = 0; i < j->nprogs; i++) {
+		const struct cc_prog_verdict *v = &j->progs[i];
+
+		if (v->rejected)
+			all_ok = false;
+		if (v->rejected && !strcmp(v->name, want->name) && !strcmp(v->norm, want->norm))
+			return CC_BAD;
+	}
+	return all_ok && j->nprogs > 0 ? CC_GOOD : CC_OTHER;
+}
+
+enum cc_outcome cc_try(struct bg_cc_result *s, const struct cc_variant *v, struct cc_judge *j,
+		       const char *tag)
+{
+	static struct cc_judge scratch;
+	char out[96];
+	char *err = NULL;
+	int rc;
+
+	if (!j)
+		j = &scratch;
+	memset(j, 0, sizeof(*j));
+	snprintf(out, sizeof(out), "%s/%s.o", s->tmpdir, tag);
+	rc = cc_compile(s, v, out, &err);
+	j->compiled = rc == 0;
+	if (rc != 0) {
+		const char *e = err ? err : "";
+		const char *line = strstr(e, "error:");
+
+		snprintf(j->compile_err, sizeof(j->compile_err), "clang exit %d: %.400s", rc,
+			 line ? line : e);
+		free(err);
+		return CC_OTHER;
+	}
+	free(err);
+	cc_judge_object(s, out, j);
+	return cc_classify(s, j);
+}
