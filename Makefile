@@ -43,8 +43,8 @@ BPF_CFLAGS := -O2 -g -target bpf -Wall -Werror -Wno-unused-function -I$(BUILD) -
            -I/usr/include/x86_64-linux-gnu
 DEPFLAGS  = -MMD -MP
 
-.PHONY: all lib cli tests examples corpus deps test asan demo bench fuzz install clean check-format
-all: lib cli tests examples corpus
+.PHONY: all lib cli tests examples corpus plugins deps test asan demo bench fuzz install clean check-format
+all: lib cli tests examples corpus plugins
 
 deps:
 	$(Q)bash scripts/deps.sh
@@ -84,6 +84,13 @@ $(BUILD)/vmlinux.h:
 $(BUILD)/examples/%.bpf.o: examples/%.bpf.c $(BUILD)/vmlinux.h $(wildcard examples/include/*.h)
 	@mkdir -p $(dir $@)
 	$(Q)$(CLANG_BPF) $(BPF_CFLAGS) -c $< -o $@
+
+# bpfgate cc's pass plugin (C++, optional): one per installed LLVM with headers.
+PLUGIN_VERS := $(foreach v,14 15 16 17 18 19 20,$(if $(wildcard /usr/lib/llvm-$(v)/include/llvm/Passes/PassPlugin.h),$(v)))
+plugins: $(PLUGIN_VERS:%=$(BUILD)/plugins/bpfgate-skip-%.so)
+$(BUILD)/plugins/bpfgate-skip-%.so: src/cc/plugin/skip.cpp
+	@mkdir -p $(dir $@)
+	$(Q)/usr/lib/llvm-$*/bin/clang++ -shared -fPIC -O2 $$(/usr/lib/llvm-$*/bin/llvm-config --cxxflags) -Wall -Werror $< -o $@
 
 corpus: $(BUILD)/vmlinux.h
 	$(Q)if [ -f corpus/Makefile ]; then $(MAKE) --no-print-directory -C corpus BUILD=$(abspath $(BUILD))/corpus VMLINUX_DIR=$(abspath $(BUILD)); fi

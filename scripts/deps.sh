@@ -2,8 +2,8 @@
 # Installs the Debian packages bpfgate needs, only those that are missing.
 # Idempotent and quiet when everything is present. Needs root (or sudo) to install.
 set -euo pipefail
-pkgs=(libelf-dev zlib1g-dev libbpf-dev pkg-config make gcc clang-14 llvm-14 libclang-rt-14-dev
-      clang-19 llvm-19 bpftool lcov linux-libc-dev python3)
+pkgs=(libelf-dev zlib1g-dev libbpf-dev pkg-config make gcc clang-14 llvm-14 llvm-14-dev libclang-rt-14-dev
+      clang-19 llvm-19 llvm-19-dev bpftool lcov linux-libc-dev python3)
 [ -n "${BPFGATE_EXTRA_PKGS:-}" ] && read -r -a extra <<<"$BPFGATE_EXTRA_PKGS" && pkgs+=("${extra[@]}")
 missing=()
 for p in "${pkgs[@]}"; do

@@ -1,0 +1,77 @@
+# bpfgate cc on programs whose -O2 build the kernel rejects while the source
+# is safe (tests/data/cc/*.c, each with a "cc-test:" line naming the clangs,
+# extra flags and the expected outcome). The running kernel is the judge:
+# the first build must be rejected by it, the backed-out object accepted by
+# it (checked again with bpfgate kload), and the unsafe program blamed on
+# the source. Writes a table to $BG_BUILD/cc-table.tsv for the closing note.
+. "$(dirname "$0")/lib/common.sh"
+export BPFGATE_PLUGIN_DIR=${BPFGATE_PLUGIN_DIR:-$BG_NORMAL_BUILD/plugins}
+data="$BG_ROOT/tests/data/cc"
+tmp=$(mktemp -d /tmp/bg-cc-test.XXXXXX)
+trap 'rm -rf "$tmp"' EXIT
+CFLAGS_BPF="-O2 -g -I/usr/include/x86_64-linux-gnu"
+
+"$BPFGATE" cc --verifier nonsense -c x.c >/dev/null 2>&1; [ $? -eq 2 ] && pass cc/bad-flag || fail cc/bad-flag "exit not 2"
+printf 'int f(void) { return }\n' > "$tmp/broken.c"
+"$BPFGATE" cc $CFLAGS_BPF -c "$tmp/broken.c" -o "$tmp/broken.o" >/dev/null 2>&1; [ $? -eq 2 ] && pass cc/compile-error || fail cc/compile-error "exit not 2"
+"$BPFGATE" cc -E "$data/phi_ctx.c" -I/usr/include/x86_64-linux-gnu -o "$tmp/pp.i" >/dev/null 2>&1 && grep -q pick_field "$tmp/pp.i" \
+  && pass cc/passthrough-preprocess || fail cc/passthrough-preprocess "clang -E not passed through"
+
+if ! kernel_ok; then
+  skip cc/kernel-judged "bpf() unavailable: bpf() refused here; the cc cases need the kernel as judge"
+  exit 0
+fi
+
+field() { python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); v=d
+for k in sys.argv[2].split("."): v = v[int(k)] if isinstance(v, list) else (v or {}).get(k)
+print("" if v is None else v)' "$1" "$2"; }
+
+printf 'program\tclang\tflags\tfirst verdict\tculprit\tfix\tinsns before\tinsns after\tcompiles\tseconds\n' > "$BG_BUILD/cc-table.tsv"
+for src in "$data"/*.c; do
+  name=$(basename "$src" .c)
+  spec=$(grep -o 'cc-test: .*' "$src" | head -1)
+  clangs=$(sed -n 's/.*clangs=\([^ ]*\).*/\1/p' <<<"$spec")
+  flags=$(sed -n 's/.*flags=\([^ ]*\).*/\1/p' <<<"$spec" | tr ',' ' ')
+  expect=$(sed -n 's/.*expect=\([^ ]*\).*/\1/p' <<<"$spec")
+  for v in ${clangs//,/ }; do
+    t="cc/$name/clang-$v"
+    command -v "clang-$v" >/dev/null || { skip "$t" "clang-$v not installed"; continue; }
+    out="$tmp/$name-$v.o"
+    "$BPFGATE" cc --clang "clang-$v" --report json --no-sidecar $flags $CFLAGS_BPF -c "$src" -o "$out" \
+      >"$tmp/r.json" 2>"$tmp/r.err"
+    rc=$?
+    if ! python3 -c 'import json,sys; json.load(open(sys.argv[1]))' "$tmp/r.json" 2>/dev/null; then
+      fail "$t" "no JSON report (exit $rc): $(tail -2 "$tmp/r.err" | tr '\n' ' ')"; continue
+    fi
+    first=$(field "$tmp/r.json" programs.0.verdict)
+    culprit="$(field "$tmp/r.json" culprit.pass) ($(field "$tmp/r.json" culprit.pass_number)/$(field "$tmp/r.json" culprit.passes))"
+    fix=$(field "$tmp/r.json" fix)
+    printf '%s\tclang-%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$name" "$v" "${flags:--}" "$first" "$culprit" "${fix:--}" \
+      "$(field "$tmp/r.json" insns_before)" "$(field "$tmp/r.json" insns_after)" \
+      "$(field "$tmp/r.json" compiles)" "$(field "$tmp/r.json" seconds)" >> "$BG_BUILD/cc-table.tsv"
+    case "$expect" in
+      fixed)
+        if [ "$first" != rejected ]; then fail "$t" "the -O2 build was not rejected by the kernel ($first): the case no longer reproduces"; continue; fi
+        if [ $rc -ne 0 ] || [ -z "$fix" ]; then fail "$t" "no fix found (exit $rc): $(tail -3 "$tmp/r.err" | tr '\n' ' ')"; continue; fi
+        if "$BPFGATE" kload "$out" >/dev/null 2>&1; then pass "$t: culprit $culprit, fixed with $fix"
+        else fail "$t" "kernel rejects the backed-out object"; fi ;;
+      unsafe)
+        if [ $rc -eq 1 ] && [ "$(field "$tmp/r.json" unsafe_source)" = True ] && [ ! -e "$out" ]; then pass "$t: blamed on the source"
+        else fail "$t" "expected exit 1 with unsafe_source (exit $rc, unsafe=$(field "$tmp/r.json" unsafe_source))"; fi ;;
+    esac
+  done
+done
+
+# the decision is recorded and replayed: second build of the same source is fast
+src="$data/phi_ctx.c"; out="$tmp/replay.o"
+"$BPFGATE" cc --clang clang-14 --report json $CFLAGS_BPF -c "$src" -o "$out" >"$tmp/a.json" 2>/dev/null
+"$BPFGATE" cc --clang clang-14 --report json $CFLAGS_BPF -c "$src" -o "$out" >"$tmp/b.json" 2>/dev/null
+if [ -s "$out.bpfgate" ] && [ "$(field "$tmp/b.json" replayed)" = True ] && \
+   [ "$(field "$tmp/b.json" compiles)" -lt "$(field "$tmp/a.json" compiles)" ]; then
+  pass "cc/sidecar-replay: $(field "$tmp/a.json" compiles) compiles, replay $(field "$tmp/b.json" compiles)"
+else
+  fail cc/sidecar-replay "not replayed (sidecar $(wc -c < "$out.bpfgate" 2>/dev/null) bytes, replayed=$(field "$tmp/b.json" replayed))"
+fi
+# --strict fails instead of backing out
+"$BPFGATE" cc --clang clang-14 --strict --no-sidecar $CFLAGS_BPF -c "$src" -o "$tmp/strict.o" >/dev/null 2>&1
+[ $? -eq 1 ] && [ ! -e "$tmp/strict.o" ] && pass cc/strict || fail cc/strict "expected exit 1 and no object"
