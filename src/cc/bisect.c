@@ -70,7 +70,7 @@ static long scan_passes(const char *text, long n, char *name, size_t nsz, char *
 
 static enum cc_outcome at_limit(struct bg_cc_result *s, long limit)
 {
-	struct cc_variant v = {.bisect_limit = limit};
+	struct cc_variant v = {.bisect_limit = limit, .skip = s->bisect_skip};
 	char tag[32];
 	enum cc_outcome o;
 

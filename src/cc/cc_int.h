@@ -81,6 +81,8 @@ struct bg_cc_result {
 	int bisect_compiles;
 	bool culprit_is_ir;
 	char changed[1024];              /* source lines whose IR the culprit changed */
+	char chain[1024];                /* later culprits found with earlier ones skipped */
+	const char *bisect_skip;         /* skip list in force while bisecting, or NULL */
 	bool unsafe_source;
 	/* fix */
 	struct cc_attempt attempts[CC_MAX_ATTEMPTS];

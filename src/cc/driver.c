@@ -272,7 +272,7 @@ static int first_rejected(const struct cc_judge *j)
 
 static int user_build(struct bg_cc_result *s)
 {
-	struct cc_variant v = {.bisect_limit = 2147483647L, .deps = true};
+	struct cc_variant v = {.bisect_limit = 1000000000L, .deps = true};
 	char out[96];
 	int rc;
 

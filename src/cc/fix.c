@@ -131,23 +131,74 @@ static bool try_skip(struct bg_cc_result *s, const char *spec)
 	return attempt(s, &v, what);
 }
 
+/* Append the current culprit to spec: its one run ("name@unit#run") or,
+ * with all_runs, every run of the pass on that unit ("name@unit"). */
+static void add_culprit(const struct bg_cc_result *s, char *spec, size_t sz, bool all_runs)
+{
+	size_t n = strlen(spec);
+
+	if (all_runs)
+		snprintf(spec + n, sz - n, "%s%s@%s", n ? "," : "", s->culprit_name, s->culprit_unit);
+	else
+		snprintf(spec + n, sz - n, "%s%s@%s#%d", n ? "," : "", s->culprit_name,
+			 s->culprit_unit, s->culprit_occurrence);
+}
+
+static bool surgery_rounds(struct bg_cc_result *s);
+
 static bool try_surgery(struct bg_cc_result *s)
 {
-	char spec[200];
+	/* later bisections overwrite the culprit; the report keeps the first */
+	long culprit = s->culprit;
+	char name[160], unit[128];
+	int occ = s->culprit_occurrence, compiles = s->bisect_compiles;
+	enum cc_outcome before = s->before;
+	bool ok;
 
-	if (!cc_plugin_path(s) || !s->culprit_name[0]) {
+	snprintf(name, sizeof(name), "%s", s->culprit_name);
+	snprintf(unit, sizeof(unit), "%s", s->culprit_unit);
+	ok = surgery_rounds(s);
+	s->culprit = culprit;
+	s->culprit_occurrence = occ;
+	s->bisect_compiles = compiles;
+	s->before = before;
+	s->culprit_is_ir = true;
+	s->bisect_skip = NULL;
+	snprintf(s->culprit_name, sizeof(s->culprit_name), "%s", name);
+	snprintf(s->culprit_unit, sizeof(s->culprit_unit), "%s", unit);
+	return ok;
+}
+
+static bool surgery_rounds(struct bg_cc_result *s)
+{
+	static char spec[1024];
+	char one[1024];
+	size_t o = 0;
+
+	if (!cc_plugin_path(s)) {
 		cc_progress(s, "no pass plugin for clang %d: cannot skip single pass runs", s->clang_major);
 		return false;
 	}
-	/* the culprit run alone, then it and every later run, then all runs */
-	snprintf(spec, sizeof(spec), "%s@%s#%d", s->culprit_name, s->culprit_unit, s->culprit_occurrence);
-	if (try_skip(s, spec))
-		return true;
-	snprintf(spec, sizeof(spec), "%s@%s#%d+", s->culprit_name, s->culprit_unit, s->culprit_occurrence);
-	if (try_skip(s, spec))
-		return true;
-	snprintf(spec, sizeof(spec), "%s@%s", s->culprit_name, s->culprit_unit);
-	return try_skip(s, spec);
+	spec[0] = 0;
+	/* each round: the culprit run alone, then every run of that pass on the
+	 * unit (kept when still rejected), then bisect again with it skipped */
+	for (int round = 0; round < 6 && s->culprit > 0 && s->culprit_is_ir && !cc_over_budget(s); round++) {
+		snprintf(one, sizeof(one), "%s", spec);
+		add_culprit(s, one, sizeof(one), false);
+		if (try_skip(s, one))
+			return true;
+		add_culprit(s, spec, sizeof(spec), true);
+		if (try_skip(s, spec))
+			return true;
+		s->bisect_skip = spec;
+		if (cc_bisect(s) != 0)
+			break;
+		if (s->culprit > 0)
+			o += snprintf(s->chain + o, sizeof(s->chain) - o, "%s(%ld) %s on %s run %d",
+				      o ? ", " : "", s->culprit, s->culprit_name, s->culprit_unit,
+				      s->culprit_occurrence);
+	}
+	return false;
 }
 
 int cc_find_fix(struct bg_cc_result *s)

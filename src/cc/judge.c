@@ -140,7 +140,7 @@ static void parse_kernel_log(const char *log, char *msg, size_t msz, char *src, 
 			len = sizeof(line) - 1;
 		memcpy(line, p, len);
 		line[len] = 0;
-		if (!strncmp(line, "; ", 2))
+		if (!strncmp(line, "; ", 2) && !strstr(line, ":0"))
 			snprintf(src, ssz, "%s", line + 2);
 		else if (!log_noise(line))
 			snprintf(msg, msz, "%s", line);

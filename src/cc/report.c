@@ -39,6 +39,8 @@ static void print_text(const struct bg_cc_result *s, FILE *f)
 			s->bisect_compiles);
 	if (s->changed[0])
 		fprintf(f, "  source lines whose IR it changed: %s\n", s->changed);
+	if (s->chain[0])
+		fprintf(f, "  with it skipped, also: %s\n", s->chain);
 	for (int i = 0; i < s->nattempts; i++)
 		fprintf(f, "  tried %s: %s%s%s\n", s->attempts[i].what, outcome_name(s->attempts[i].outcome),
 			s->attempts[i].msg[0] ? ": " : "", s->attempts[i].msg);
@@ -96,6 +98,7 @@ static void print_json(const struct bg_cc_result *s, FILE *f)
 		bg_json_kstr(&j, "before", outcome_name(s->before));
 		bg_json_kstr(&j, "changed_lines", s->changed);
 		bg_json_kint(&j, "bisect_compiles", s->bisect_compiles);
+		bg_json_kstr(&j, "also", s->chain);
 		bg_json_obj_end(&j);
 	} else {
 		bg_json_null(&j);
