@@ -44,7 +44,11 @@ for src in "$data"/*.c; do
       fail "$t" "no JSON report (exit $rc): $(tail -2 "$tmp/r.err" | tr '\n' ' ')"; continue
     fi
     first=$(field "$tmp/r.json" programs.0.verdict)
-    culprit="$(field "$tmp/r.json" culprit.pass) ($(field "$tmp/r.json" culprit.pass_number)/$(field "$tmp/r.json" culprit.passes))"
+    if [ "$(field "$tmp/r.json" culprit.before)" = accepted ] || [ "$(field "$tmp/r.json" culprit.by_elimination)" = True ]; then
+      culprit="$(field "$tmp/r.json" culprit.pass) ($(field "$tmp/r.json" culprit.pass_number)/$(field "$tmp/r.json" culprit.passes))"
+    else
+      culprit="no single pass (target choice)"
+    fi
     fix=$(field "$tmp/r.json" fix)
     printf '%s\tclang-%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$name" "$v" "${flags:--}" "$first" "$culprit" "${fix:--}" \
       "$(field "$tmp/r.json" insns_before)" "$(field "$tmp/r.json" insns_after)" \

@@ -84,6 +84,7 @@ struct bg_cc_result {
 	char chain[1024];                /* later culprits found with earlier ones skipped */
 	const char *bisect_skip;         /* skip list in force while bisecting, or NULL */
 	bool unsafe_source;
+	bool by_elimination;             /* culprit named by skipping whole passes */
 	/* fix */
 	struct cc_attempt attempts[CC_MAX_ATTEMPTS];
 	int nattempts;

@@ -201,6 +201,70 @@ static bool surgery_rounds(struct bg_cc_result *s)
 	return false;
 }
 
+/* Passes that most often rewrite safe code into unverifiable code, tried
+ * first when the bisection could not isolate a run (no accepted build
+ * below the culprit: the build only becomes loadable at that point). */
+static const char *const suspects[] = {
+	"InstCombinePass", "SimplifyCFGPass", "GVNPass", "EarlyCSEPass", "JumpThreadingPass",
+	"CorrelatedValuePropagationPass", "LICMPass", "IndVarSimplifyPass", "SCCPPass",
+	"LoopStrengthReducePass", "SpeculativeExecutionPass", "MergedLoadStoreMotionPass",
+	"InstSimplifyPass", "ReassociatePass", "DSEPass", "BDCEPass", "LoopRotatePass",
+	"LoopUnrollPass", "SROAPass",
+};
+#define NSUSPECTS (sizeof(suspects) / sizeof(suspects[0]))
+
+/* Is pass `name` run on `unit` in the BISECT listing of the user's build? */
+static long first_run(const char *listing, const char *name, const char *unit)
+{
+	char pat[320];
+	const char *p;
+
+	snprintf(pat, sizeof(pat), ") %s on %s\n", name, unit);
+	p = listing ? strstr(listing, pat) : NULL;
+	if (!p)
+		return -1;
+	while (p > listing && p[-1] != '(')
+		p--;
+	return atol(p);
+}
+
+/* Elimination: skip every run of one suspect pass (then of two) on the
+ * rejected function; the first combination every verifier accepts names
+ * the culprit. Bounded by the budget and by NSUSPECTS^2/2 compiles. */
+static bool try_elimination(struct bg_cc_result *s)
+{
+	const char *unit = s->first.progs[s->target].name;
+	int ok[NSUSPECTS], n = 0;
+	char spec[512];
+
+	for (size_t i = 0; i < NSUSPECTS; i++)
+		if (first_run(s->stderr_text, suspects[i], unit) > 0)
+			ok[n++] = (int)i;
+	for (int i = 0; i < n && !cc_over_budget(s); i++) {
+		snprintf(spec, sizeof(spec), "%s@%s", suspects[ok[i]], unit);
+		if (try_skip(s, spec))
+			goto found;
+	}
+	for (int i = 0; i < n && i < 4; i++)
+		for (int k = i + 1; k < n && k < 6 && !cc_over_budget(s); k++) {
+			snprintf(spec, sizeof(spec), "%s@%s,%s@%s", suspects[ok[i]], unit, suspects[ok[k]], unit);
+			if (try_skip(s, spec))
+				goto found;
+		}
+	return false;
+found:
+	/* report the (first) eliminated pass as the culprit */
+	snprintf(s->culprit_name, sizeof(s->culprit_name), "%.*s", (int)strcspn(spec, "@"), spec);
+	snprintf(s->culprit_unit, sizeof(s->culprit_unit), "%s", unit);
+	s->culprit = first_run(s->stderr_text, s->culprit_name, unit);
+	s->culprit_occurrence = 1;
+	s->culprit_is_ir = true;
+	s->by_elimination = true;
+	s->changed[0] = 0;
+	cc_ir_diff(s);
+	return true;
+}
+
 int cc_find_fix(struct bg_cc_result *s)
 {
 	bool tried[NKNOBS] = {0};
@@ -216,7 +280,9 @@ int cc_find_fix(struct bg_cc_result *s)
 		return 0;
 	if (s->clang_major >= 18 && !user_has_mcpu_at_least(s, 4) && try_flag(s, "-mcpu=v4", false))
 		return 0;
-	if (s->culprit_is_ir && try_surgery(s))
+	if (s->culprit_is_ir && s->before == CC_GOOD && try_surgery(s))
+		return 0;
+	if (try_elimination(s))
 		return 0;
 	for (size_t i = 0; i < NKNOBS; i++) {
 		bool dup = false;

@@ -32,7 +32,11 @@ static void print_text(const struct bg_cc_result *s, FILE *f)
 	fprintf(f, "bpfgate cc: %s: program '%s' rejected by %s: %s\n", s->input, t->name, t->by, t->msg);
 	if (t->src[0])
 		fprintf(f, "  at: %s\n", t->src);
-	if (s->culprit > 0)
+	if (s->by_elimination)
+		fprintf(f, "  culprit: %s on %s (by elimination: no accepted build below the bisection point; "
+			   "skipping this pass makes it load; first run is pass %ld of %ld)\n",
+			s->culprit_name, s->culprit_unit, s->culprit, s->npasses);
+	else if (s->culprit > 0)
 		fprintf(f, "  culprit: pass (%ld of %ld) %s on %s, run %d%s [%d compiles to find]\n",
 			s->culprit, s->npasses, s->culprit_name, s->culprit_unit, s->culprit_occurrence,
 			s->before == CC_GOOD ? "" : " (the build before it was not accepted either)",
@@ -49,9 +53,12 @@ static void print_text(const struct bg_cc_result *s, FILE *f)
 			s->replayed ? "replayed recorded fix" : "backed out with", s->fix, s->insns_before,
 			s->insns_after, (long)s->insns_after - (long)s->insns_before, s->output, judged_by(s));
 	} else if (s->unsafe_source) {
-		fprintf(f, "bpfgate cc: the source itself is unsafe (or beyond the verifier): no optimization "
-			   "choice makes it verifiable and the build %s is rejected the same way\n",
-			s->culprit == 0 ? "with every optional pass skipped" : "before the bisected pass");
+		fprintf(f, "bpfgate cc: the source itself is unsafe (or beyond the verifier): %s, and none of "
+			   "%d rebuilds without passes or with other target choices is accepted; the verifier "
+			   "says: %s%s%s\n",
+			s->culprit == 0 ? "it is rejected the same way with every optional pass skipped"
+					: "no build along the pipeline was accepted before the rejection appeared",
+			s->nattempts, t->msg, t->src[0] ? " at " : "", t->src);
 	} else if (s->strict) {
 		fprintf(f, "bpfgate cc: --strict: not backing out\n");
 	} else {
@@ -99,6 +106,7 @@ static void print_json(const struct bg_cc_result *s, FILE *f)
 		bg_json_kstr(&j, "changed_lines", s->changed);
 		bg_json_kint(&j, "bisect_compiles", s->bisect_compiles);
 		bg_json_kstr(&j, "also", s->chain);
+		bg_json_kbool(&j, "by_elimination", s->by_elimination);
 		bg_json_obj_end(&j);
 	} else {
 		bg_json_null(&j);
