@@ -124,6 +124,8 @@ install: lib cli
 	ln -sf libbpfgate.so.0 $(DESTDIR)$(PREFIX)/lib/libbpfgate.so
 	install -m 644 include/bpfgate/*.h $(DESTDIR)$(PREFIX)/include/bpfgate/
 	install -m 644 $(BUILD)/bpfgate.pc $(DESTDIR)$(PREFIX)/lib/pkgconfig/
+	if ls $(BUILD)/plugins/*.so >/dev/null 2>&1; then install -d $(DESTDIR)$(PREFIX)/lib/bpfgate && \
+	  install -m 755 $(BUILD)/plugins/*.so $(DESTDIR)$(PREFIX)/lib/bpfgate/; fi
 
 check-format:
 	$(Q)clang-format --dry-run --Werror $(LIB_SRC) $(TOOL_SRC)

@@ -33,6 +33,8 @@ for src in "$data"/*.c; do
   clangs=$(sed -n 's/.*clangs=\([^ ]*\).*/\1/p' <<<"$spec")
   flags=$(sed -n 's/.*flags=\([^ ]*\).*/\1/p' <<<"$spec" | tr ',' ' ')
   expect=$(sed -n 's/.*expect=\([^ ]*\).*/\1/p' <<<"$spec")
+  want_fix=$(sed -n 's/.* fix=\([^ ]*\).*/\1/p' <<<"$spec")
+  want_culprit=$(sed -n 's/.* culprit=\([^ ]*\).*/\1/p' <<<"$spec")
   for v in ${clangs//,/ }; do
     t="cc/$name/clang-$v"
     command -v "clang-$v" >/dev/null || { skip "$t" "clang-$v not installed"; continue; }
@@ -57,6 +59,8 @@ for src in "$data"/*.c; do
       fixed)
         if [ "$first" != rejected ]; then fail "$t" "the -O2 build was not rejected by the kernel ($first): the case no longer reproduces"; continue; fi
         if [ $rc -ne 0 ] || [ -z "$fix" ]; then fail "$t" "no fix found (exit $rc): $(tail -3 "$tmp/r.err" | tr '\n' ' ')"; continue; fi
+        if [ -n "$want_fix" ] && ! [[ "$fix" =~ $want_fix ]]; then fail "$t" "fix '$fix' is not the expected /$want_fix/"; continue; fi
+        if [ -n "$want_culprit" ] && ! [[ "$culprit" =~ $want_culprit ]]; then fail "$t" "culprit '$culprit' is not the expected $want_culprit"; continue; fi
         if "$BPFGATE" kload "$out" >/dev/null 2>&1; then pass "$t: culprit $culprit, fixed with $fix"
         else fail "$t" "kernel rejects the backed-out object"; fi ;;
       unsafe)

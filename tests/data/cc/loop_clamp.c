@@ -1,4 +1,4 @@
-/* cc-test: clangs=14 flags= expect=fixed
+/* cc-test: clangs=14 flags= expect=fixed fix=-mcpu=v3
  * Safe: the loop bound is min(n, 16). clang-14 at -mcpu=v1 compares a
  * zero-extended copy of n with 16 and runs the loop on the other copy, so
  * the induction pointer is not known to stay inside the value. */

@@ -1,4 +1,4 @@
-/* cc-test: clangs=14,19 flags= expect=fixed
+/* cc-test: clangs=14,19 flags= expect=fixed fix=skip.*InstCombinePass culprit=InstCombinePass
  * Safe: each path reads one __sk_buff field. At -O2 the two loads become one
  * load through a phi of two ctx field addresses ("dereference of modified
  * ctx ptr"). */

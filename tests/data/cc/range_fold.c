@@ -1,4 +1,4 @@
-/* cc-test: clangs=14,19 flags= expect=fixed
+/* cc-test: clangs=14,19 flags= expect=fixed fix=-mcpu=v3
  * Safe: x > 3 && x < 19 bounds the index. The two checks are folded into one
  * unsigned compare of x - 4, made at -mcpu=v1 on a zero-extended copy; the
  * register used for the access keeps no bound. */

@@ -1,4 +1,4 @@
-/* cc-test: clangs=14,19 flags=-mllvm,-bpf-disable-avoid-speculation expect=fixed
+/* cc-test: clangs=14,19 flags=-mllvm,-bpf-disable-avoid-speculation expect=fixed fix=-mcpu=v3
  * Safe: the pointer is advanced only after the offset is checked. With the
  * BPF speculation guard switched off (reproducing the LLVM behaviour before
  * it existed) p + ret is computed before the check and selected after. */

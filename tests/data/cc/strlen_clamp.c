@@ -1,4 +1,4 @@
-/* cc-test: clangs=14,19 flags= expect=fixed
+/* cc-test: clangs=14,19 flags= expect=fixed fix=-mcpu=v3
  * Safe: the int length returned by bpf_probe_read_kernel_str is checked to
  * be in (0, 64] before it sizes the ringbuf output. At -mcpu=v1 the checks
  * run on a sign-extended copy and the size register stays unbounded. */

@@ -1,4 +1,4 @@
-/* cc-test: clangs=14,19 flags= expect=fixed
+/* cc-test: clangs=14,19 flags= expect=fixed fix=skip.*InstCombinePass culprit=InstCombinePass
  * Safe: a switch on a ctx field whose cases each load another ctx field.
  * SimplifyCFG sinks the per-case loads into the join, leaving one load
  * through a computed ctx address. */

@@ -1,4 +1,4 @@
-/* cc-test: clangs=14,19 flags=-mllvm,-bpf-disable-serialize-icmp expect=fixed
+/* cc-test: clangs=14,19 flags=-mllvm,-bpf-disable-serialize-icmp expect=fixed fix=-mcpu=v3
  * Safe: ret < 0 || ret > 15 rejects every bad index. With the BPF icmp
  * serialization guard switched off the two compares are folded into one
  * unsigned compare, which the verifier cannot use to bound the signed ret. */
