@@ -1,0 +1,691 @@
+/* Helper and kfunc calls: availability for the program type, argument
+ * checks against the prototype table (src/platform/helpers.def), map
+ * compatibility, reference acquire/release, spin lock discipline, packet
+ * invalidation, callbacks, and the type of r0 afterwards. r1-r5 are
+ * clobbered by every call. */
+#include <errno.h>
+#include <inttypes.h>
+#include <string.h>
+#include <linux/bpf.h>
+#include <bpf/btf.h>
+#include <bpfgate/object.h>
+#include "analysis/vctx.h"
+
+static inline struct as_reg *R(struct as_state *s, int i)
+{
+	return &as_cur(s)->r[i];
+}
+
+bool call_is_cb(const struct bg_insn *in)
+{
+	if (in->kind != BG_K_CALL || in->pseudo != BG_CALL_HELPER)
+		return false;
+	switch (in->imm) {
+	case BPF_FUNC_loop:
+	case BPF_FUNC_for_each_map_elem:
+	case BPF_FUNC_timer_set_callback:
+	case BPF_FUNC_find_vma:
+	case BPF_FUNC_user_ringbuf_drain:
+		return true;
+	default:
+		return false;
+	}
+}
+
+static __thread const struct btf *tl_kbtf;
+
+static const char *kfunc_name_btf(const struct btf *b, int32_t id)
+{
+	if (!b || id <= 0)
+		return NULL;
+	const struct btf_type *t = btf__type_by_id(b, (uint32_t)id);
+	if (!t)
+		return NULL;
+	return btf__name_by_offset(b, t->name_off);
+}
+
+bool call_is_iter_next(const struct bg_insn *in)
+{
+	if (in->kind != BG_K_CALL || in->pseudo != BG_CALL_KFUNC)
+		return false;
+	const char *n = kfunc_name_btf(tl_kbtf, in->imm);
+	if (!n)
+		return false;
+	size_t l = strlen(n);
+	return !strncmp(n, "bpf_iter_", 9) && l > 5 && !strcmp(n + l - 5, "_next");
+}
+
+const char *kfunc_name(struct vctx *v, const struct bg_insn *in)
+{
+	tl_kbtf = bg_object__target_btf(v->obj);
+	return kfunc_name_btf(tl_kbtf, in->imm);
+}
+
+void call_prepare(struct vctx *v);
+void call_prepare(struct vctx *v)
+{
+	tl_kbtf = bg_object__target_btf(v->obj);
+}
+
+/* ---------------------------------------------------------------- maps */
+
+static const struct bg_map_def *map_of(struct vctx *v, const struct as_reg *r)
+{
+	if (r->type != T_MAP_PTR)
+		return NULL;
+	return bg_object__map(v->obj, (size_t)r->map);
+}
+
+/* The map types a helper accepts, or that refuse a helper (kernel's
+ * check_map_func_compatibility, reduced to what the corpus exercises). */
+static int map_compat(struct vctx *v, struct as_state *s, size_t pc, uint32_t helper,
+		      const struct bg_map_def *m, const char *hname)
+{
+	uint32_t t = m->type;
+	bool ok = true;
+	switch (helper) {
+	case BPF_FUNC_tail_call:
+		ok = t == BPF_MAP_TYPE_PROG_ARRAY;
+		break;
+	case BPF_FUNC_perf_event_output:
+	case BPF_FUNC_perf_event_read:
+	case BPF_FUNC_perf_event_read_value:
+		ok = t == BPF_MAP_TYPE_PERF_EVENT_ARRAY;
+		break;
+	case BPF_FUNC_ringbuf_output:
+	case BPF_FUNC_ringbuf_reserve:
+	case BPF_FUNC_ringbuf_query:
+	case BPF_FUNC_ringbuf_reserve_dynptr:
+		ok = t == BPF_MAP_TYPE_RINGBUF;
+		break;
+	case BPF_FUNC_get_stackid:
+		ok = t == BPF_MAP_TYPE_STACK_TRACE;
+		break;
+	case BPF_FUNC_sk_storage_get:
+	case BPF_FUNC_sk_storage_delete:
+		ok = t == BPF_MAP_TYPE_SK_STORAGE;
+		break;
+	case BPF_FUNC_task_storage_get:
+	case BPF_FUNC_task_storage_delete:
+		ok = t == BPF_MAP_TYPE_TASK_STORAGE;
+		break;
+	case BPF_FUNC_redirect_map:
+		ok = t == BPF_MAP_TYPE_DEVMAP || t == BPF_MAP_TYPE_DEVMAP_HASH ||
+		     t == BPF_MAP_TYPE_CPUMAP || t == BPF_MAP_TYPE_XSKMAP;
+		break;
+	case BPF_FUNC_map_lookup_elem:
+	case BPF_FUNC_map_update_elem:
+	case BPF_FUNC_map_delete_elem:
+		ok = t != BPF_MAP_TYPE_RINGBUF && t != BPF_MAP_TYPE_PERF_EVENT_ARRAY &&
+		     t != BPF_MAP_TYPE_STACK_TRACE && t != BPF_MAP_TYPE_USER_RINGBUF &&
+		     !(helper == BPF_FUNC_map_lookup_elem && t == BPF_MAP_TYPE_PROG_ARRAY);
+		break;
+	default:
+		break;
+	}
+	if (!ok)
+		return verr(v, s, pc, "map_type", "cannot pass map_type %u into func %s#%u (map %s)", t,
+			    hname, helper, m->name ? m->name : "?");
+	/* maps that only some helpers may touch */
+	bool special = t == BPF_MAP_TYPE_RINGBUF || t == BPF_MAP_TYPE_PROG_ARRAY ||
+		       t == BPF_MAP_TYPE_PERF_EVENT_ARRAY;
+	if (special && (helper == BPF_FUNC_map_update_elem || helper == BPF_FUNC_map_lookup_elem))
+		return verr(v, s, pc, "map_type", "cannot pass map_type %u into func %s#%u", t, hname, helper);
+	return 0;
+}
+
+/* Offset of a field of the given struct type in the map value (BTF), -1
+ * when not found, -2 when the map has no BTF. */
+static int map_field_off(struct vctx *v, const struct bg_map_def *m, const char *tname)
+{
+	const struct btf *b = bg_object__btf(v->obj);
+	if (!b || !m->btf_value_type_id)
+		return -2;
+	const struct btf_type *t = btf__type_by_id(b, m->btf_value_type_id);
+	while (t && (btf_is_typedef(t) || btf_is_mod(t)))
+		t = btf__type_by_id(b, t->type);
+	if (!t || !btf_is_composite(t))
+		return -1;
+	const struct btf_member *mb = btf_members(t);
+	for (uint16_t i = 0; i < btf_vlen(t); i++, mb++) {
+		const struct btf_type *mt = btf__type_by_id(b, mb->type);
+		while (mt && (btf_is_typedef(mt) || btf_is_mod(mt)))
+			mt = btf__type_by_id(b, mt->type);
+		if (!mt)
+			continue;
+		const char *n = btf__name_by_offset(b, mt->name_off);
+		if (n && !strcmp(n, tname))
+			return (int)(btf_member_bit_offset(t, i) / 8);
+	}
+	return -1;
+}
+
+/* ---------------------------------------------------------- arguments */
+
+struct call_info {
+	const struct bg_helper_proto *p;
+	const char *name;
+	uint32_t id;
+	const struct bg_map_def *map;
+	int map_idx;
+	int release_reg;
+	uint32_t release_ref;
+	bool key_const;
+	uint64_t key_val;
+};
+
+static bool is_null_const(const struct as_reg *r)
+{
+	uint64_t c;
+	return r->type == T_SCALAR && bg_scalar_is_const(&r->v, &c) && c == 0;
+}
+
+static int arg_mem_of_map(struct vctx *v, struct as_state *s, size_t pc, int reg, uint32_t size,
+			  const char *what, struct call_info *ci)
+{
+	if (!ci->map)
+		return verr(v, s, pc, "helper_arg", "invalid map_ptr to access map->%s", what);
+	struct bg_scalar sz = bg_scalar_const(size);
+	if (check_mem_range(v, s, pc, reg, &sz, false, false, what))
+		return -1;
+	/* constant key on the stack? (array lookups with it cannot fail) */
+	struct as_reg *r = R(s, reg);
+	uint64_t off;
+	if (r->type == T_STACK && bg_scalar_is_const(&r->v, &off) && size == 4) {
+		struct as_frame *f = &s->fr[r->frame];
+		int o = (int)(int64_t)off;
+		if (o % 8 == 0 && o < 0) {
+			struct as_slot *sl = as_slot_get(f, (-o - 1) / 8, false);
+			uint64_t c;
+			if (sl && sl->kind == SK_SPILL && sl->spill.type == T_SCALAR &&
+			    bg_scalar_is_const(&sl->spill.v, &c)) {
+				ci->key_const = true;
+				ci->key_val = c & 0xffffffffu;
+			} else if (sl && (sl->zero & 0x0f) == 0x0f) {
+				ci->key_const = true;
+				ci->key_val = 0;
+			}
+		}
+	}
+	return 0;
+}
+
+static int want_ptr_nonnull(struct vctx *v, struct as_state *s, size_t pc, int reg, const char *exp)
+{
+	struct as_reg *r = R(s, reg);
+	char buf[200];
+	if (r->flags & RF_NULL) {
+		fmt_reg(v, s, reg, buf, sizeof(buf));
+		return verr(v, s, pc, "helper_arg", "R%d type=%s expected=%s: NULL check missing: %s", reg,
+			    as_type_name(r->type, r->flags), exp, buf);
+	}
+	return 0;
+}
+
+static int type_mismatch(struct vctx *v, struct as_state *s, size_t pc, int reg, const char *exp)
+{
+	char buf[200];
+	struct as_reg *r = R(s, reg);
+	fmt_reg(v, s, reg, buf, sizeof(buf));
+	return verr(v, s, pc, "helper_arg", "R%d type=%s expected=%s: %s", reg,
+		    as_type_name(r->type, r->flags), exp, buf);
+}
+
+static bool is_mem_region(uint8_t t)
+{
+	return t == T_STACK || t == T_PKT || t == T_PKT_META || t == T_MAP_VALUE || t == T_MEM ||
+	       t == T_RINGBUF_MEM || t == T_ARENA || t == T_BTF_ID;
+}
+
+static int arg_mem(struct vctx *v, struct as_state *s, size_t pc, int reg, int size_reg, bool write,
+		   bool or_null, bool zero_ok)
+{
+	struct as_reg *r = R(s, reg);
+	if (or_null && is_null_const(r))
+		return 0;
+	if (!is_mem_region(r->type))
+		return type_mismatch(v, s, pc, reg, write ? "fp,pkt,map_value,mem (writable)" : "fp,pkt,map_value,mem");
+	if (want_ptr_nonnull(v, s, pc, reg, "mem"))
+		return -1;
+	if (write && r->type == T_MAP_VALUE) {
+		const struct bg_map_def *m = bg_object__map(v->obj, (size_t)r->map);
+		if (m && (m->readonly || (m->map_flags & 0x80u)))
+			return verr(v, s, pc, "map_readonly", "write into map forbidden (R%d points into read-only map %s)",
+				    reg, m->name ? m->name : "?");
+	}
+	struct as_reg *sz = R(s, size_reg);
+	if (sz->type != T_SCALAR)
+		return type_mismatch(v, s, pc, size_reg, "scalar");
+	if (sz->v.smin < 0 && sz->v.smax >= 0 && sz->v.umax >= (1ull << 29))
+		return verr(v, s, pc, "helper_arg",
+			    "R%d min value is negative, either use unsigned or 'var &= const'", size_reg);
+	if (r->type == T_BTF_ID)
+		return 0;
+	return check_mem_range(v, s, pc, reg, &sz->v, write, zero_ok, "helper memory argument");
+}
+
+static int arg_check(struct vctx *v, struct as_state *s, size_t pc, int i, struct call_info *ci)
+{
+	int reg = i + 1;
+	uint8_t at = ci->p->args[i];
+	struct as_reg *r = R(s, reg);
+	if (at == BG_ARG_NONE)
+		return 0;
+	if (check_reg_init(v, s, pc, reg))
+		return -1;
+	switch (at) {
+	case BG_ARG_ANYTHING:
+		return 0;
+	case BG_ARG_SCALAR:
+	case BG_ARG_CONST_ALLOC_SIZE_OR_ZERO:
+		if (r->type != T_SCALAR)
+			return type_mismatch(v, s, pc, reg, "scalar");
+		return 0;
+	case BG_ARG_CONST_MAP_PTR:
+		if (r->type != T_MAP_PTR)
+			return type_mismatch(v, s, pc, reg, "map_ptr");
+		if (want_ptr_nonnull(v, s, pc, reg, "map_ptr"))
+			return -1;
+		ci->map = map_of(v, r);
+		ci->map_idx = r->map;
+		if (ci->map && map_compat(v, s, pc, ci->id, ci->map, ci->name))
+			return -1;
+		return 0;
+	case BG_ARG_MAP_KEY:
+		return arg_mem_of_map(v, s, pc, reg, ci->map ? ci->map->key_size : 0, "key", ci);
+	case BG_ARG_MAP_VALUE:
+		return arg_mem_of_map(v, s, pc, reg, ci->map ? ci->map->value_size : 0, "value", ci);
+	case BG_ARG_MEM:
+	case BG_ARG_MEM_OR_NULL:
+	case BG_ARG_UNINIT_MEM: {
+		bool zero_ok = i + 1 < 5 && ci->p->args[i + 1] == BG_ARG_CONST_SIZE_OR_ZERO;
+		if (i + 1 >= 5)
+			return 0;
+		if (check_reg_init(v, s, pc, reg + 1))
+			return -1;
+		return arg_mem(v, s, pc, reg, reg + 1, at == BG_ARG_UNINIT_MEM, at == BG_ARG_MEM_OR_NULL,
+			       zero_ok);
+	}
+	case BG_ARG_CONST_SIZE:
+	case BG_ARG_CONST_SIZE_OR_ZERO:
+		if (r->type != T_SCALAR)
+			return type_mismatch(v, s, pc, reg, "scalar");
+		return 0;
+	case BG_ARG_CTX:
+	case BG_ARG_CTX_OR_NULL: {
+		uint64_t c;
+		if (at == BG_ARG_CTX_OR_NULL && is_null_const(r))
+			return 0;
+		if (r->type != T_CTX)
+			return type_mismatch(v, s, pc, reg, "ctx");
+		if (!bg_scalar_is_const(&r->v, &c) || c != 0)
+			return verr(v, s, pc, "ctx_modified",
+				    "dereference of modified ctx ptr R%d disallowed (helper argument)", reg);
+		return 0;
+	}
+	case BG_ARG_SOCK_COMMON:
+		if (r->type != T_SOCK && r->type != T_SOCK_COMMON && r->type != T_TCP_SOCK &&
+		    r->type != T_BTF_ID)
+			return type_mismatch(v, s, pc, reg, "sock_common, sock, tcp_sock");
+		return want_ptr_nonnull(v, s, pc, reg, "sock_common");
+	case BG_ARG_SOCKET_OR_NULL:
+		if (is_null_const(r))
+			return 0;
+		/* fall through */
+	case BG_ARG_SOCKET:
+		if (r->type != T_SOCK && r->type != T_SOCK_COMMON && r->type != T_TCP_SOCK &&
+		    r->type != T_BTF_ID)
+			return type_mismatch(v, s, pc, reg, "sock");
+		return want_ptr_nonnull(v, s, pc, reg, "sock");
+	case BG_ARG_BTF_ID:
+	case BG_ARG_PERCPU_BTF_ID:
+		if (r->type != T_BTF_ID && r->type != T_MEM && r->type != T_SOCK &&
+		    r->type != T_SOCK_COMMON && r->type != T_TCP_SOCK && r->type != T_CTX)
+			return type_mismatch(v, s, pc, reg, ci->p->arg_btf[i] ? ci->p->arg_btf[i] : "ptr_");
+		return want_ptr_nonnull(v, s, pc, reg, "ptr_");
+	case BG_ARG_SPIN_LOCK:
+	case BG_ARG_TIMER: {
+		if (r->type != T_MAP_VALUE)
+			return type_mismatch(v, s, pc, reg, "map_value");
+		if (want_ptr_nonnull(v, s, pc, reg, "map_value"))
+			return -1;
+		const struct bg_map_def *m = bg_object__map(v->obj, (size_t)r->map);
+		const char *tn = at == BG_ARG_SPIN_LOCK ? "bpf_spin_lock" : "bpf_timer";
+		int fo = m ? map_field_off(v, m, tn) : -2;
+		uint64_t c;
+		if (fo == -1)
+			return verr(v, s, pc, "helper_arg", "map '%s' has no valid %s", m->name ? m->name : "?", tn);
+		if (fo >= 0 && (!bg_scalar_is_const(&r->v, &c) || c != (uint64_t)fo))
+			return verr(v, s, pc, "helper_arg", "off %" PRId64 " doesn't point to 'struct %s' that is at %d",
+				    r->v.smin, tn, fo);
+		return 0;
+	}
+	case BG_ARG_RINGBUF_MEM: {
+		uint64_t c;
+		if (r->type != T_RINGBUF_MEM)
+			return type_mismatch(v, s, pc, reg, "ringbuf_mem");
+		if (want_ptr_nonnull(v, s, pc, reg, "ringbuf_mem"))
+			return -1;
+		if (!bg_scalar_is_const(&r->v, &c) || c != 0)
+			return verr(v, s, pc, "helper_arg", "R%d must have zero offset when passed to release func", reg);
+		return 0;
+	}
+	case BG_ARG_FUNC:
+		if (r->type != T_FUNC)
+			return type_mismatch(v, s, pc, reg, "func");
+		return 0;
+	case BG_ARG_STACK_OR_NULL:
+		if (is_null_const(r) || r->type == T_STACK || r->type == T_MAP_VALUE)
+			return 0;
+		return type_mismatch(v, s, pc, reg, "fp");
+	case BG_ARG_LONG:
+	case BG_ARG_INT: {
+		struct bg_scalar sz = bg_scalar_const(at == BG_ARG_LONG ? 8 : 4);
+		if (!is_mem_region(r->type))
+			return type_mismatch(v, s, pc, reg, "fp,map_value");
+		if (want_ptr_nonnull(v, s, pc, reg, "mem"))
+			return -1;
+		return check_mem_range(v, s, pc, reg, &sz, true, false, "integer result");
+	}
+	case BG_ARG_CONST_STR: {
+		if (r->type != T_MAP_VALUE || !(r->flags & RF_RDONLY))
+			return verr(v, s, pc, "helper_arg", "R%d does not point to a readonly map' (const string expected): %s",
+				    reg, as_type_name(r->type, r->flags));
+		return 0;
+	}
+	case BG_ARG_DYNPTR:
+		if (r->type != T_STACK)
+			return type_mismatch(v, s, pc, reg, "dynptr on the stack");
+		return 0;
+	default:
+		return 0;
+	}
+}
+
+/* ------------------------------------------------------------ results */
+
+static void set_r0(struct vctx *v, struct as_state *s, size_t pc, struct call_info *ci, uint8_t type)
+{
+	struct as_reg *r0 = R(s, 0);
+	as_reg_uninit(r0);
+	r0->type = type;
+	r0->flags = RF_NULL;
+	r0->v = bg_scalar_const(0);
+	r0->id = vid(v, pc, 3);
+	as_forget_id(s, r0->id);
+	(void)ci;
+}
+
+static int ret_value(struct vctx *v, struct as_state *s, size_t pc, struct call_info *ci,
+		     const struct as_reg *args)
+{
+	const struct bg_helper_proto *p = ci->p;
+	struct as_reg *r0 = R(s, 0);
+	switch (p->ret) {
+	case BG_RET_VOID:
+		as_reg_uninit(r0);
+		return 0;
+	case BG_RET_INTEGER:
+		as_reg_unknown(r0);
+		if (p->ret_min <= p->ret_max)
+			r0->v = bg_scalar_srange(p->ret_min, p->ret_max);
+		return 0;
+	case BG_RET_MAP_VALUE_OR_NULL: {
+		if (!ci->map) {
+			as_reg_unknown(r0);
+			return 0;
+		}
+		uint32_t mt = ci->map->type;
+		if (mt == BPF_MAP_TYPE_ARRAY_OF_MAPS || mt == BPF_MAP_TYPE_HASH_OF_MAPS) {
+			set_r0(v, s, pc, ci, T_MAP_PTR);
+			r0->map = ci->map->inner_map >= 0 ? ci->map->inner_map : ci->map_idx;
+			return 0;
+		}
+		set_r0(v, s, pc, ci, T_MAP_VALUE);
+		r0->map = ci->map_idx;
+		if (ci->map->readonly)
+			r0->flags |= RF_RDONLY;
+		if ((mt == BPF_MAP_TYPE_ARRAY || mt == BPF_MAP_TYPE_PERCPU_ARRAY) && ci->key_const &&
+		    ci->key_val < ci->map->max_entries && ci->id == BPF_FUNC_map_lookup_elem)
+			r0->flags &= (uint8_t)~RF_NULL;
+		return 0;
+	}
+	case BG_RET_SOCKET_OR_NULL:
+		set_r0(v, s, pc, ci, T_SOCK);
+		break;
+	case BG_RET_TCP_SOCK_OR_NULL:
+		set_r0(v, s, pc, ci, T_TCP_SOCK);
+		break;
+	case BG_RET_SOCK_COMMON_OR_NULL:
+		set_r0(v, s, pc, ci, T_SOCK_COMMON);
+		break;
+	case BG_RET_ALLOC_MEM_OR_NULL: {
+		set_r0(v, s, pc, ci, T_RINGBUF_MEM);
+		uint64_t c = 0;
+		if (args[1].type == T_SCALAR && bg_scalar_is_const(&args[1].v, &c))
+			r0->size = (uint32_t)c;
+		else
+			return verr(v, s, pc, "helper_arg", "R2 is not a known constant (ringbuf record size)");
+		break;
+	}
+	case BG_RET_MEM_OR_BTF_ID_OR_NULL:
+		set_r0(v, s, pc, ci, T_MEM);
+		r0->size = 8;
+		r0->flags |= RF_RDONLY;
+		return 0;
+	case BG_RET_BTF_ID_OR_NULL:
+		set_r0(v, s, pc, ci, T_BTF_ID);
+		r0->btf = p->ret_btf;
+		break;
+	case BG_RET_BTF_ID:
+		as_reg_uninit(r0);
+		r0->type = T_BTF_ID;
+		r0->btf = p->ret_btf;
+		r0->v = bg_scalar_const(0);
+		break;
+	default:
+		as_reg_unknown(r0);
+		return 0;
+	}
+	if (p->flags & BG_HF_ACQUIRE) {
+		r0->ref = r0->id;
+		if (as_ref_add(s, r0->ref, (uint32_t)pc, r0->type))
+			return verr(v, s, pc, "ref_leak", "too many references held");
+	}
+	return 0;
+}
+
+static void kill_ref(struct as_reg *r, void *p)
+{
+	uint32_t ref = *(uint32_t *)p;
+	if (r->ref == ref)
+		as_reg_unknown(r);
+}
+
+static int do_release(struct vctx *v, struct as_state *s, size_t pc, struct call_info *ci)
+{
+	int reg = ci->p->release_arg;
+	if (reg < 1 || reg > 5)
+		return 0;
+	struct as_reg *r = R(s, reg);
+	if (is_null_const(r) && ci->p->args[reg - 1] == BG_ARG_SOCKET_OR_NULL)
+		return 0;
+	if (!r->ref || !as_ref_held(s, r->ref))
+		return verr(v, s, pc, "release", "release of non-referenced or already released object: R%d (%s)",
+			    reg, as_type_name(r->type, r->flags));
+	uint32_t ref = r->ref;
+	as_ref_del(s, ref);
+	for (uint32_t f = 0; f < s->nframes; f++) {
+		struct as_frame *fr = &s->fr[f];
+		for (int i = 0; i < 11; i++)
+			kill_ref(&fr->r[i], &ref);
+		for (uint32_t k = 0; k < fr->nslots; k++)
+			if (fr->slots[k].kind == SK_SPILL)
+				kill_ref(&fr->slots[k].spill, &ref);
+	}
+	return 0;
+}
+
+static int lock_ops(struct vctx *v, struct as_state *s, size_t pc, struct call_info *ci)
+{
+	if (ci->id == BPF_FUNC_spin_lock) {
+		if (s->lock != -1)
+			return verr(v, s, pc, "lock", "Locking two bpf_spin_locks are not allowed");
+		s->lock = R(s, 1)->map;
+		return 0;
+	}
+	if (ci->id == BPF_FUNC_spin_unlock) {
+		if (s->lock == -1)
+			return verr(v, s, pc, "lock", "bpf_spin_unlock without taking a lock");
+		if (s->lock == -2)
+			return verr(v, s, pc, "lock", "bpf_spin_unlock: lock may not be held on every path here");
+		if (s->lock != R(s, 1)->map)
+			return verr(v, s, pc, "lock", "bpf_spin_unlock of different lock");
+		s->lock = -1;
+		return 0;
+	}
+	if (s->lock != -1)
+		return verr(v, s, pc, "lock", "function calls are not allowed while holding a lock (%s)",
+			    ci->name);
+	return 0;
+}
+
+static bool license_gpl(struct vctx *v)
+{
+	const char *l = bg_object__license(v->obj);
+	if (!l)
+		return false;
+	static const char *ok[] = { "GPL", "GPL v2", "GPL and additional rights", "Dual BSD/GPL",
+				    "Dual MIT/GPL", "Dual MPL/GPL" };
+	for (size_t i = 0; i < sizeof(ok) / sizeof(ok[0]); i++)
+		if (!strcmp(l, ok[i]))
+			return true;
+	return false;
+}
+
+static int xfer_kfunc(struct vctx *v, struct as_state *s, size_t pc, const struct bg_insn *in)
+{
+	const char *name = kfunc_name(v, in);
+	const struct bg_helper_proto *p = name ? bg_kfunc_by_name(name) : NULL;
+	if (s->lock != -1)
+		return verr(v, s, pc, "lock", "function calls are not allowed while holding a lock (kfunc %s)",
+			    name ? name : "?");
+	if (!p) {
+		for (int i = 1; i <= 5; i++)
+			as_reg_uninit(R(s, i));
+		as_reg_unknown(R(s, 0));
+		return 0;
+	}
+	struct call_info ci = { .p = p, .name = p->name, .id = 0, .map_idx = -1 };
+	struct as_reg args[5];
+	for (int i = 0; i < 5; i++) {
+		args[i] = *R(s, i + 1);
+		if (arg_check(v, s, pc, i, &ci))
+			return -1;
+	}
+	if ((p->flags & BG_HF_RELEASE) && do_release(v, s, pc, &ci))
+		return -1;
+	for (int i = 1; i <= 5; i++)
+		as_reg_uninit(R(s, i));
+	return ret_value(v, s, pc, &ci, args);
+}
+
+int xfer_call(struct vctx *v, struct as_state *s, size_t pc, int32_t *cb_target, int *cb_kind)
+{
+	const struct bg_insn *in = &v->insns[pc];
+	*cb_target = -1;
+	*cb_kind = 0;
+	if (in->pseudo == BG_CALL_KFUNC)
+		return xfer_kfunc(v, s, pc, in);
+	uint32_t id = (uint32_t)in->imm;
+	if (id == 0xbad2310u)
+		return verr(v, s, pc, "core", "invalid func unknown#%u: a CO-RE relocation failed (poisoned call)", id);
+	const struct bg_helper_proto *p = bg_helper_by_id(id);
+	if (!p)
+		return verr(v, s, pc, "bad_helper", "invalid func unknown#%u", id);
+	const char *why = NULL;
+	if (!bg_helper_allowed(id, v->prog_type, 0, &why))
+		return verr(v, s, pc, "helper_not_allowed", "program of this type cannot use helper %s#%u%s%s",
+			    p->name, id, why ? ": " : "", why ? why : "");
+	if ((p->flags & BG_HF_GPL_ONLY) && !license_gpl(v))
+		return verr(v, s, pc, "gpl", "cannot call GPL-restricted function %s from non-GPL compatible program",
+			    p->name);
+	struct call_info ci = { .p = p, .name = p->name, .id = id, .map_idx = -1 };
+	if (lock_ops(v, s, pc, &ci))
+		return -1;
+	if (id == BPF_FUNC_tail_call && s->nrefs)
+		return verr(v, s, pc, "ref_leak", "tail_call would lead to reference leak");
+	struct as_reg args[5];
+	for (int i = 0; i < 5; i++) {
+		args[i] = *R(s, i + 1);
+		if (arg_check(v, s, pc, i, &ci))
+			return -1;
+	}
+	if ((p->flags & BG_HF_RELEASE) && do_release(v, s, pc, &ci))
+		return -1;
+	if (p->flags & BG_HF_PKT_CHANGING)
+		invalidate_pkt(s);
+	for (int i = 0; i < 5; i++)
+		if (p->args[i] == BG_ARG_FUNC && args[i].type == T_FUNC) {
+			*cb_target = args[i].map;
+			*cb_kind = id == BPF_FUNC_timer_set_callback ? 2 : 1;
+		}
+	for (int i = 1; i <= 5; i++)
+		as_reg_uninit(R(s, i));
+	return ret_value(v, s, pc, &ci, args);
+}
+
+/* Arguments of a callback, from the argument registers at the helper call. */
+void call_set_cb_args(struct vctx *v, struct as_state *s, size_t pc, const struct as_state *at_call)
+{
+	const struct as_frame *cf = &at_call->fr[at_call->nframes - 1];
+	struct as_frame *f = as_cur(s);
+	const struct bg_insn *in = &v->insns[pc];
+	const struct bg_map_def *m = NULL;
+	for (int i = 0; i < 5; i++)
+		as_reg_uninit(&f->cb_args[i]);
+	switch (in->imm) {
+	case BPF_FUNC_loop:
+		as_reg_scalar(&f->cb_args[0], bg_scalar_urange(0, 1u << 23));
+		f->cb_args[1] = cf->r[3];
+		break;
+	case BPF_FUNC_for_each_map_elem:
+	case BPF_FUNC_timer_set_callback: {
+		const struct as_reg *mr = &cf->r[1];
+		int mi = mr->type == T_MAP_PTR ? mr->map : mr->type == T_MAP_VALUE ? mr->map : -1;
+		m = mi >= 0 ? bg_object__map(v->obj, (size_t)mi) : NULL;
+		f->cb_args[0].type = T_MAP_PTR;
+		f->cb_args[0].map = mi;
+		f->cb_args[0].v = bg_scalar_const(0);
+		f->cb_args[1].type = T_MEM;
+		f->cb_args[1].flags = RF_RDONLY;
+		f->cb_args[1].size = m ? m->key_size : 0;
+		f->cb_args[1].v = bg_scalar_const(0);
+		f->cb_args[2].type = T_MAP_VALUE;
+		f->cb_args[2].map = mi;
+		f->cb_args[2].v = bg_scalar_const(0);
+		if (in->imm == BPF_FUNC_for_each_map_elem)
+			f->cb_args[3] = cf->r[3];
+		break;
+	}
+	case BPF_FUNC_find_vma:
+		f->cb_args[0].type = T_BTF_ID;
+		f->cb_args[0].btf = "task_struct";
+		f->cb_args[1].type = T_BTF_ID;
+		f->cb_args[1].btf = "vm_area_struct";
+		f->cb_args[2] = cf->r[4];
+		for (int i = 0; i < 2; i++)
+			f->cb_args[i].v = bg_scalar_const(0);
+		break;
+	case BPF_FUNC_user_ringbuf_drain:
+		f->cb_args[0].type = T_MEM;
+		f->cb_args[0].size = 16;
+		f->cb_args[0].v = bg_scalar_const(0);
+		f->cb_args[1] = cf->r[3];
+		break;
+	default:
+		break;
+	}
+	for (int i = 0; i < 5; i++)
+		f->r[i + 1] = f->cb_args[i];
+}

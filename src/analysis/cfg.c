@@ -1,0 +1,438 @@
+/* CFG construction: function boundaries, leaders and blocks, per-function
+ * iterative DFS (no recursion: programs of a million instructions), reverse
+ * post-order, natural loops of back edges and their nesting. */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include "analysis/cfg.h"
+
+static bool is_local_call(const struct bg_insn *in)
+{
+	return in->kind == BG_K_CALL && in->pseudo == BG_CALL_LOCAL;
+}
+
+bool cfg_ends_block(const struct bg_insn *in, bool (*is_cb_call)(const struct bg_insn *))
+{
+	switch (in->kind) {
+	case BG_K_JA:
+	case BG_K_JCOND:
+	case BG_K_MAY_GOTO:
+	case BG_K_EXIT:
+		return true;
+	case BG_K_CALL:
+		return is_local_call(in) || (is_cb_call && is_cb_call(in));
+	default:
+		return false;
+	}
+}
+
+static int cmp_u32(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+	return x < y ? -1 : x > y;
+}
+
+uint32_t cfg_func_of(const struct cfg *g, size_t i)
+{
+	uint32_t lo = 0, hi = g->nfuncs;
+	while (hi - lo > 1) {
+		uint32_t mid = (lo + hi) / 2;
+		if (g->funcs[mid].start <= i)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+static int find_funcs(struct cfg *g, const uint32_t *fs, size_t nfs)
+{
+	size_t cap = nfs + 2, n = 0;
+	uint32_t *starts = malloc(cap * sizeof(*starts));
+	if (!starts)
+		return -ENOMEM;
+	starts[n++] = 0;
+	for (size_t i = 0; i < nfs; i++)
+		if (fs[i] < g->n)
+			starts[n++] = fs[i];
+	for (size_t i = 0; i < g->n; i++) {
+		const struct bg_insn *in = &g->insns[i];
+		int32_t t = -1;
+		if (is_local_call(in))
+			t = in->target;
+		else if (in->kind == BG_K_LD_IMM64 && in->pseudo == BG_PSEUDO_FUNC)
+			t = (int32_t)(i + 1 + (int64_t)in->imm);
+		if (t < 0 || (size_t)t >= g->n)
+			continue;
+		if (n == cap) {
+			cap *= 2;
+			uint32_t *ns = realloc(starts, cap * sizeof(*ns));
+			if (!ns) {
+				free(starts);
+				return -ENOMEM;
+			}
+			starts = ns;
+		}
+		starts[n++] = (uint32_t)t;
+	}
+	qsort(starts, n, sizeof(*starts), cmp_u32);
+	g->funcs = calloc(n, sizeof(*g->funcs));
+	if (!g->funcs) {
+		free(starts);
+		return -ENOMEM;
+	}
+	g->nfuncs = 0;
+	for (size_t i = 0; i < n; i++) {
+		if (i && starts[i] == starts[i - 1])
+			continue;
+		g->funcs[g->nfuncs++].start = starts[i];
+	}
+	for (uint32_t i = 0; i < g->nfuncs; i++)
+		g->funcs[i].end = i + 1 < g->nfuncs ? g->funcs[i + 1].start : (uint32_t)g->n;
+	free(starts);
+	return 0;
+}
+
+static int split_blocks(struct cfg *g, bool (*is_cb_call)(const struct bg_insn *))
+{
+	uint8_t *leader = calloc(g->n + 1, 1);
+	if (!leader)
+		return -ENOMEM;
+	for (uint32_t f = 0; f < g->nfuncs; f++)
+		leader[g->funcs[f].start] = 1;
+	for (size_t i = 0; i < g->n; i++) {
+		const struct bg_insn *in = &g->insns[i];
+		if (in->kind == BG_K_LD_IMM64_HI)
+			continue;
+		if (cfg_ends_block(in, is_cb_call)) {
+			leader[i + in->slots] = 1;
+			if ((in->kind == BG_K_JA || in->kind == BG_K_JCOND || in->kind == BG_K_MAY_GOTO) &&
+			    in->target >= 0)
+				leader[in->target] = 1;
+		}
+	}
+	uint32_t nb = 0;
+	for (size_t i = 0; i < g->n; i++)
+		nb += leader[i];
+	g->blocks = calloc(nb ? nb : 1, sizeof(*g->blocks));
+	g->block_of = malloc((g->n + 1) * sizeof(*g->block_of));
+	if (!g->blocks || !g->block_of) {
+		free(leader);
+		return -ENOMEM;
+	}
+	g->nblocks = 0;
+	for (size_t i = 0; i < g->n; i++) {
+		if (leader[i]) {
+			if (g->nblocks)
+				g->blocks[g->nblocks - 1].end = (uint32_t)i;
+			struct cfg_block *b = &g->blocks[g->nblocks++];
+			b->start = (uint32_t)i;
+			b->func = cfg_func_of(g, i);
+			b->head_of = -1;
+		}
+		g->block_of[i] = g->nblocks - 1;
+	}
+	if (g->nblocks)
+		g->blocks[g->nblocks - 1].end = (uint32_t)g->n;
+	free(leader);
+	return 0;
+}
+
+/* Successors inside the function; a fall-through or jump that leaves the
+ * function (or the program) is an error the kernel reports too. */
+static int link_blocks(struct cfg *g, const char **why, size_t *bad)
+{
+	for (uint32_t b = 0; b < g->nblocks; b++) {
+		struct cfg_block *bl = &g->blocks[b];
+		uint32_t last = bl->end - 1;
+		if (g->insns[last].kind == BG_K_LD_IMM64_HI && last > bl->start)
+			last--;
+		const struct bg_insn *in = &g->insns[last];
+		const struct cfg_func *fn = &g->funcs[bl->func];
+		bool falls = in->kind != BG_K_EXIT && in->kind != BG_K_JA;
+		bl->nsucc = 0;
+		if (falls) {
+			if (bl->end >= fn->end) {
+				*why = "last insn is not an exit or jmp";
+				*bad = last;
+				return -EINVAL;
+			}
+			bl->succ[bl->nsucc++] = g->block_of[bl->end];
+		}
+		if (in->kind == BG_K_JA || in->kind == BG_K_JCOND || in->kind == BG_K_MAY_GOTO) {
+			if (in->target < (int32_t)fn->start || in->target >= (int32_t)fn->end) {
+				*why = "jump out of range";
+				*bad = last;
+				return -EINVAL;
+			}
+			uint32_t t = g->block_of[in->target];
+			if (bl->nsucc == 0 || bl->succ[0] != t)
+				bl->succ[bl->nsucc++] = t;
+		}
+	}
+	return 0;
+}
+
+/* Iterative DFS from a function entry: reverse post-order and back edges. */
+static int dfs_func(struct cfg *g, uint32_t f, uint32_t *stack, uint8_t *color, uint32_t *post,
+		    uint32_t **backs, uint32_t *nbacks, uint32_t *capbacks)
+{
+	uint32_t sp = 0, npost = 0, entry = g->funcs[f].entry;
+	uint32_t *next = calloc(g->nblocks, sizeof(*next));
+	if (!next)
+		return -ENOMEM;
+	stack[sp++] = entry;
+	color[entry] = 1;
+	while (sp) {
+		uint32_t b = stack[sp - 1];
+		struct cfg_block *bl = &g->blocks[b];
+		if (next[b] < bl->nsucc) {
+			uint32_t s = bl->succ[next[b]++];
+			if (color[s] == 0) {
+				color[s] = 1;
+				stack[sp++] = s;
+			} else if (color[s] == 1) {
+				if (*nbacks == *capbacks) {
+					*capbacks = *capbacks ? *capbacks * 2 : 16;
+					uint32_t *nb = realloc(*backs, *capbacks * 2 * sizeof(uint32_t));
+					if (!nb) {
+						free(next);
+						return -ENOMEM;
+					}
+					*backs = nb;
+				}
+				(*backs)[2 * *nbacks] = b;
+				(*backs)[2 * *nbacks + 1] = s;
+				(*nbacks)++;
+			}
+			continue;
+		}
+		color[b] = 2;
+		bl->reachable = true;
+		post[npost++] = b;
+		sp--;
+	}
+	for (uint32_t i = 0; i < npost; i++)
+		g->blocks[post[i]].rpo = npost - 1 - i;
+	free(next);
+	return 0;
+}
+
+struct loop_tmp {
+	uint32_t head;
+	uint32_t nbody;
+	uint32_t *body;
+};
+
+static int cmp_loop_size(const void *a, const void *b)
+{
+	const struct loop_tmp *x = a, *y = b;
+	return x->nbody > y->nbody ? -1 : x->nbody < y->nbody;
+}
+
+/* Natural loop of head h: h plus blocks that reach a back-edge source without
+ * passing through h (reverse reachability inside the function). */
+static int loop_body(struct cfg *g, uint32_t h, const uint32_t *backs, uint32_t nbacks,
+		     uint32_t **preds, uint32_t *npred, uint8_t *mark, struct loop_tmp *lt)
+{
+	uint32_t *work = malloc(g->nblocks * sizeof(*work)), nw = 0;
+	if (!work)
+		return -ENOMEM;
+	lt->head = h;
+	lt->nbody = 0;
+	lt->body = malloc(g->nblocks * sizeof(uint32_t));
+	if (!lt->body) {
+		free(work);
+		return -ENOMEM;
+	}
+	mark[h] = 1;
+	lt->body[lt->nbody++] = h;
+	for (uint32_t i = 0; i < nbacks; i++)
+		if (backs[2 * i + 1] == h && !mark[backs[2 * i]]) {
+			mark[backs[2 * i]] = 1;
+			work[nw++] = backs[2 * i];
+			lt->body[lt->nbody++] = backs[2 * i];
+		}
+	while (nw) {
+		uint32_t b = work[--nw];
+		for (uint32_t k = 0; k < npred[b]; k++) {
+			uint32_t p = preds[b][k];
+			if (!mark[p] && g->blocks[p].reachable) {
+				mark[p] = 1;
+				work[nw++] = p;
+				lt->body[lt->nbody++] = p;
+			}
+		}
+	}
+	for (uint32_t i = 0; i < lt->nbody; i++)
+		mark[lt->body[i]] = 0;
+	free(work);
+	return 0;
+}
+
+static int build_preds(struct cfg *g, uint32_t ***preds_out, uint32_t **npred_out)
+{
+	uint32_t *npred = calloc(g->nblocks, sizeof(*npred));
+	uint32_t **preds = calloc(g->nblocks, sizeof(*preds));
+	if (!npred || !preds)
+		goto oom;
+	for (uint32_t b = 0; b < g->nblocks; b++)
+		for (uint32_t k = 0; k < g->blocks[b].nsucc; k++)
+			npred[g->blocks[b].succ[k]]++;
+	for (uint32_t b = 0; b < g->nblocks; b++) {
+		preds[b] = malloc((npred[b] + 1) * sizeof(uint32_t));
+		if (!preds[b])
+			goto oom;
+		npred[b] = 0;
+	}
+	for (uint32_t b = 0; b < g->nblocks; b++)
+		for (uint32_t k = 0; k < g->blocks[b].nsucc; k++) {
+			uint32_t s = g->blocks[b].succ[k];
+			preds[s][npred[s]++] = b;
+		}
+	*preds_out = preds;
+	*npred_out = npred;
+	return 0;
+oom:
+	if (preds)
+		for (uint32_t b = 0; b < g->nblocks; b++)
+			free(preds[b]);
+	free(preds);
+	free(npred);
+	return -ENOMEM;
+}
+
+static bool loop_has_escape_hatch(const struct cfg *g, const struct loop_tmp *lt,
+				  bool (*is_iter_next)(const struct bg_insn *))
+{
+	for (uint32_t i = 0; i < lt->nbody; i++) {
+		const struct cfg_block *b = &g->blocks[lt->body[i]];
+		for (uint32_t k = b->start; k < b->end; k++) {
+			const struct bg_insn *in = &g->insns[k];
+			if (in->kind == BG_K_MAY_GOTO)
+				return true;
+			if (in->kind == BG_K_CALL && is_iter_next && is_iter_next(in))
+				return true;
+		}
+	}
+	return false;
+}
+
+static int build_loops(struct cfg *g, const uint32_t *backs, uint32_t nbacks,
+		       bool (*is_iter_next)(const struct bg_insn *))
+{
+	uint32_t **preds, *npred;
+	int err = build_preds(g, &preds, &npred);
+	if (err)
+		return err;
+	uint8_t *mark = calloc(g->nblocks, 1);
+	uint32_t *heads = malloc((nbacks + 1) * sizeof(*heads)), nh = 0;
+	struct loop_tmp *lt = calloc(nbacks + 1, sizeof(*lt));
+	if (!mark || !heads || !lt) {
+		err = -ENOMEM;
+		goto out;
+	}
+	for (uint32_t i = 0; i < nbacks; i++)
+		heads[nh++] = backs[2 * i + 1];
+	qsort(heads, nh, sizeof(*heads), cmp_u32);
+	uint32_t nl = 0;
+	for (uint32_t i = 0; i < nh; i++) {
+		if (i && heads[i] == heads[i - 1])
+			continue;
+		err = loop_body(g, heads[i], backs, nbacks, preds, npred, mark, &lt[nl]);
+		if (err)
+			goto out;
+		nl++;
+	}
+	/* outermost (largest) first, so per-block lists come out outermost first */
+	qsort(lt, nl, sizeof(*lt), cmp_loop_size);
+	g->nloops = nl;
+	g->loops = calloc(nl + 1, sizeof(*g->loops));
+	uint32_t total = 0;
+	for (uint32_t l = 0; l < nl; l++)
+		total += lt[l].nbody;
+	g->loop_pool = malloc((total + 1) * sizeof(uint32_t));
+	if (!g->loops || !g->loop_pool) {
+		err = -ENOMEM;
+		goto out;
+	}
+	for (uint32_t l = 0; l < nl; l++)
+		for (uint32_t i = 0; i < lt[l].nbody; i++)
+			g->blocks[lt[l].body[i]].nloops++;
+	uint32_t off = 0;
+	for (uint32_t b = 0; b < g->nblocks; b++) {
+		g->blocks[b].loops = g->loop_pool + off;
+		off += g->blocks[b].nloops;
+		g->blocks[b].nloops = 0;
+	}
+	for (uint32_t l = 0; l < nl; l++) {
+		g->loops[l].head = lt[l].head;
+		g->loops[l].size = lt[l].nbody;
+		g->loops[l].allowed_unbounded = loop_has_escape_hatch(g, &lt[l], is_iter_next);
+		g->blocks[lt[l].head].head_of = (int32_t)l;
+		for (uint32_t i = 0; i < lt[l].nbody; i++) {
+			struct cfg_block *b = &g->blocks[lt[l].body[i]];
+			b->loops[b->nloops++] = l;
+		}
+	}
+out:
+	if (lt)
+		for (uint32_t l = 0; l < nbacks + 1; l++)
+			free(lt[l].body);
+	free(lt);
+	free(heads);
+	free(mark);
+	for (uint32_t b = 0; b < g->nblocks; b++)
+		free(preds[b]);
+	free(preds);
+	free(npred);
+	return err;
+}
+
+int cfg_build(struct cfg *g, const struct bg_insn *insns, size_t n,
+	      bool (*is_cb_call)(const struct bg_insn *), bool (*is_iter_next)(const struct bg_insn *),
+	      const uint32_t *func_starts, size_t nfunc_starts, const char **why, size_t *bad)
+{
+	memset(g, 0, sizeof(*g));
+	g->insns = insns;
+	g->n = n;
+	*why = "out of memory";
+	*bad = 0;
+	if (n == 0) {
+		*why = "empty program";
+		return -EINVAL;
+	}
+	int err = find_funcs(g, func_starts, nfunc_starts);
+	if (!err)
+		err = split_blocks(g, is_cb_call);
+	if (!err)
+		err = link_blocks(g, why, bad);
+	if (err)
+		return err;
+	for (uint32_t f = 0; f < g->nfuncs; f++)
+		g->funcs[f].entry = g->block_of[g->funcs[f].start];
+	uint32_t *stack = malloc(g->nblocks * sizeof(*stack));
+	uint32_t *post = malloc(g->nblocks * sizeof(*post));
+	uint8_t *color = calloc(g->nblocks, 1);
+	uint32_t *backs = NULL, nbacks = 0, capbacks = 0;
+	err = (!stack || !post || !color) ? -ENOMEM : 0;
+	for (uint32_t f = 0; !err && f < g->nfuncs; f++)
+		err = dfs_func(g, f, stack, color, post, &backs, &nbacks, &capbacks);
+	if (!err)
+		err = build_loops(g, backs, nbacks, is_iter_next);
+	free(stack);
+	free(post);
+	free(color);
+	free(backs);
+	return err;
+}
+
+void cfg_free(struct cfg *g)
+{
+	free(g->blocks);
+	free(g->funcs);
+	free(g->loops);
+	free(g->block_of);
+	free(g->loop_pool);
+	memset(g, 0, sizeof(*g));
+}

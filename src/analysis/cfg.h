@@ -1,0 +1,60 @@
+/* Control-flow graph of a prepared program: functions (main program and
+ * subprograms, split at local-call and pseudo-func targets and func info),
+ * basic blocks, a reverse post-order per function (the worklist priority)
+ * and the loop nesting forest (natural loops of DFS back edges; their heads
+ * are the widening points, and every cycle contains one).
+ * Built once per program in O(n + e) plus O(loops * blocks) for loop bodies. */
+#ifndef BG_ANALYSIS_CFG_H
+#define BG_ANALYSIS_CFG_H
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <bpfgate/insn.h>
+
+struct cfg_block {
+	uint32_t start, end;   /* slots [start, end) */
+	uint32_t func;
+	uint32_t rpo;          /* position in the function's reverse post-order */
+	uint32_t nsucc;
+	uint32_t succ[2];      /* block indexes: [0] fall-through/only, [1] jump target */
+	uint32_t nloops;       /* enclosing loops, outermost first */
+	uint32_t *loops;       /* loop indexes */
+	int32_t head_of;       /* loop index when this block heads a loop, else -1 */
+	bool reachable;        /* statically reachable from its function entry */
+};
+
+struct cfg_loop {
+	uint32_t head;         /* block */
+	uint32_t size;         /* blocks in the body */
+	bool allowed_unbounded;/* uses may_goto or an open-coded iterator */
+};
+
+struct cfg_func {
+	uint32_t start, end;   /* slots */
+	uint32_t entry;        /* block */
+	const char *name;
+	int linkage;           /* 0 static, 1 global */
+};
+
+struct cfg {
+	const struct bg_insn *insns;
+	size_t n;
+	uint32_t nblocks, nfuncs, nloops;
+	struct cfg_block *blocks;
+	struct cfg_func *funcs;
+	struct cfg_loop *loops;
+	uint32_t *block_of;    /* slot -> block */
+	uint32_t *loop_pool;
+};
+
+/* Is this instruction a block terminator? (jumps, exit, local calls, helper
+ * calls that take a callback). */
+bool cfg_ends_block(const struct bg_insn *in, bool (*is_cb_call)(const struct bg_insn *));
+/* Build; returns 0 or a negative errno with *why and *bad set. */
+int cfg_build(struct cfg *g, const struct bg_insn *insns, size_t n,
+	      bool (*is_cb_call)(const struct bg_insn *), bool (*is_iter_next)(const struct bg_insn *),
+	      const uint32_t *func_starts, size_t nfunc_starts, const char **why, size_t *bad);
+void cfg_free(struct cfg *g);
+/* Function containing slot i. */
+uint32_t cfg_func_of(const struct cfg *g, size_t i);
+#endif

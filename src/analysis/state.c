@@ -1,0 +1,561 @@
+/* Abstract state: construction, lattice operations (leq, join, widen),
+ * partition keys and printing. See state.h for the representation.
+ * Join over-approximates: a register whose two sides disagree on the region
+ * becomes an unknown scalar (any value, unusable as a pointer) or stays
+ * uninitialized when either side is; stack bytes stay initialized only when
+ * initialized on both sides; references held on either side stay held. */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "analysis/state.h"
+#include "analysis/names.h"
+
+static const char *type_names[T__MAX] = {
+	[T_UNINIT] = "uninit", [T_SCALAR] = "scalar", [T_CTX] = "ctx", [T_STACK] = "fp",
+	[T_PKT] = "pkt", [T_PKT_META] = "pkt_meta", [T_PKT_END] = "pkt_end",
+	[T_MAP_PTR] = "map_ptr", [T_MAP_VALUE] = "map_value", [T_MEM] = "mem",
+	[T_RINGBUF_MEM] = "ringbuf_mem", [T_BTF_ID] = "ptr_", [T_SOCK] = "sock",
+	[T_SOCK_COMMON] = "sock_common", [T_TCP_SOCK] = "tcp_sock", [T_FUNC] = "func",
+	[T_ARENA] = "arena",
+};
+
+const char *as_type_name(uint8_t type, uint8_t flags)
+{
+	static const char *ornull[T__MAX] = {
+		[T_MAP_PTR] = "map_ptr_or_null", [T_MAP_VALUE] = "map_value_or_null",
+		[T_MEM] = "mem_or_null", [T_RINGBUF_MEM] = "ringbuf_mem_or_null",
+		[T_BTF_ID] = "ptr_or_null_", [T_SOCK] = "sock_or_null",
+		[T_SOCK_COMMON] = "sock_common_or_null", [T_TCP_SOCK] = "tcp_sock_or_null",
+	};
+	if (type >= T__MAX)
+		return "?";
+	if ((flags & RF_NULL) && ornull[type])
+		return ornull[type];
+	return type_names[type];
+}
+
+void as_reg_uninit(struct as_reg *r)
+{
+	memset(r, 0, sizeof(*r));
+	r->type = T_UNINIT;
+	r->v = bg_scalar_unknown();
+}
+
+void as_reg_scalar(struct as_reg *r, struct bg_scalar v)
+{
+	memset(r, 0, sizeof(*r));
+	r->type = T_SCALAR;
+	r->v = v;
+}
+
+void as_reg_const(struct as_reg *r, uint64_t v)
+{
+	as_reg_scalar(r, bg_scalar_const(v));
+}
+
+void as_reg_unknown(struct as_reg *r)
+{
+	as_reg_scalar(r, bg_scalar_unknown());
+}
+
+bool as_reg_is_ptr(const struct as_reg *r)
+{
+	return r->type != T_UNINIT && r->type != T_SCALAR;
+}
+
+static bool btf_eq(const char *a, const char *b)
+{
+	if (a == b)
+		return true;
+	return a && b && !strcmp(a, b);
+}
+
+bool as_reg_eq(const struct as_reg *a, const struct as_reg *b)
+{
+	return as_reg_leq(a, b) && as_reg_leq(b, a);
+}
+
+static bool scalar_top(const struct bg_scalar *v)
+{
+	struct bg_scalar t = bg_scalar_unknown();
+	return bg_scalar_leq(&t, v);
+}
+
+bool as_reg_leq(const struct as_reg *a, const struct as_reg *b)
+{
+	if (b->type == T_UNINIT)
+		return true;
+	if (a->type == T_UNINIT)
+		return false;
+	if (b->type == T_SCALAR && a->type != T_SCALAR)
+		return b->id == 0 && scalar_top(&b->v);
+	if (a->type != b->type)
+		return false;
+	if (b->id && a->id != b->id)
+		return false;
+	if ((a->flags & ~b->flags) != 0)
+		return false;
+	if (a->type == T_SCALAR)
+		return bg_scalar_leq(&a->v, &b->v);
+	if (a->map != b->map || a->ref != b->ref || a->frame != b->frame)
+		return false;
+	if ((a->type == T_PKT || a->type == T_PKT_META) && (a->id != b->id || a->delta != b->delta))
+		return false;
+	if (a->size < b->size)
+		return false;
+	if (!btf_eq(a->btf, b->btf) && b->btf)
+		return false;
+	return bg_scalar_leq(&a->v, &b->v);
+}
+
+#define LOST_BASE 0xffffffffu
+
+struct as_reg as_reg_join(const struct as_reg *a, const struct as_reg *b, bool widen,
+			  const uint64_t *thr, unsigned nthr)
+{
+	struct as_reg r;
+	if (a->type == T_UNINIT || b->type == T_UNINIT) {
+		as_reg_uninit(&r);
+		return r;
+	}
+	bool same = a->type == b->type && a->map == b->map && a->frame == b->frame &&
+		    a->ref == b->ref;
+	if (!same) {
+		as_reg_unknown(&r);
+		return r;
+	}
+	r = *a;
+	r.flags = a->flags | b->flags;
+	if (a->id != b->id)
+		r.id = 0;
+	if (a->type == T_PKT || a->type == T_PKT_META) {
+		if (a->id != b->id || a->delta != b->delta) {
+			r.id = LOST_BASE;
+			r.delta = 0;
+		}
+	}
+	if (b->size < r.size)
+		r.size = b->size;
+	if (!btf_eq(a->btf, b->btf))
+		r.btf = NULL;
+	r.v = widen ? bg_scalar_widen(&a->v, &b->v, thr, nthr) : bg_scalar_join(&a->v, &b->v);
+	return r;
+}
+
+void as_state_init(struct as_state *s)
+{
+	memset(s, 0, sizeof(*s));
+	s->lock = -1;
+	bg_zone_init(&s->zone);
+}
+
+static void frame_fini(struct as_frame *f)
+{
+	free(f->slots);
+	f->slots = NULL;
+	f->nslots = f->cap = 0;
+}
+
+void as_state_fini(struct as_state *s)
+{
+	for (uint32_t i = 0; i < s->nframes; i++)
+		frame_fini(&s->fr[i]);
+	free(s->fr);
+	s->fr = NULL;
+	s->nframes = 0;
+}
+
+static void frame_copy(struct as_frame *d, const struct as_frame *f)
+{
+	*d = *f;
+	d->cap = f->nslots;
+	d->slots = NULL;
+	if (f->nslots) {
+		d->slots = malloc(f->nslots * sizeof(*d->slots));
+		if (!d->slots)
+			abort();
+		memcpy(d->slots, f->slots, f->nslots * sizeof(*d->slots));
+	}
+}
+
+void as_state_copy(struct as_state *dst, const struct as_state *src)
+{
+	*dst = *src;
+	dst->fr = malloc(src->nframes * sizeof(*dst->fr) + 1);
+	if (!dst->fr)
+		abort();
+	for (uint32_t i = 0; i < src->nframes; i++)
+		frame_copy(&dst->fr[i], &src->fr[i]);
+}
+
+void as_state_move(struct as_state *dst, struct as_state *src)
+{
+	*dst = *src;
+	src->fr = NULL;
+	src->nframes = 0;
+}
+
+int as_push_frame(struct as_state *s, int32_t callsite)
+{
+	if (s->nframes >= AS_MAX_FRAMES)
+		return -E2BIG;
+	struct as_frame *nf = realloc(s->fr, (s->nframes + 1) * sizeof(*s->fr));
+	if (!nf)
+		abort();
+	s->fr = nf;
+	struct as_frame *f = &s->fr[s->nframes];
+	memset(f, 0, sizeof(*f));
+	for (int i = 0; i < 11; i++)
+		as_reg_uninit(&f->r[i]);
+	f->callsite = callsite;
+	f->iter_base = s->niter;
+	f->r[10].type = T_STACK;
+	f->r[10].frame = (uint8_t)s->nframes;
+	f->r[10].v = bg_scalar_const(0);
+	s->nframes++;
+	return 0;
+}
+
+void as_pop_frame(struct as_state *s)
+{
+	frame_fini(&s->fr[s->nframes - 1]);
+	s->nframes--;
+}
+
+struct as_slot *as_slot_get(struct as_frame *f, int idx, bool create)
+{
+	uint32_t lo = 0, hi = f->nslots;
+	while (lo < hi) {
+		uint32_t mid = (lo + hi) / 2;
+		if (f->slots[mid].idx < idx)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo < f->nslots && f->slots[lo].idx == idx)
+		return &f->slots[lo];
+	if (!create)
+		return NULL;
+	if (f->nslots == f->cap) {
+		uint32_t nc = f->cap ? f->cap * 2 : 4;
+		struct as_slot *ns = realloc(f->slots, nc * sizeof(*ns));
+		if (!ns)
+			abort();
+		f->slots = ns;
+		f->cap = nc;
+	}
+	memmove(&f->slots[lo + 1], &f->slots[lo], (f->nslots - lo) * sizeof(*f->slots));
+	f->nslots++;
+	struct as_slot *sl = &f->slots[lo];
+	memset(sl, 0, sizeof(*sl));
+	sl->idx = (uint8_t)idx;
+	as_reg_uninit(&sl->spill);
+	return sl;
+}
+
+void as_slot_del(struct as_frame *f, int idx)
+{
+	struct as_slot *sl = as_slot_get(f, idx, false);
+	if (!sl)
+		return;
+	uint32_t i = (uint32_t)(sl - f->slots);
+	memmove(&f->slots[i], &f->slots[i + 1], (f->nslots - i - 1) * sizeof(*sl));
+	f->nslots--;
+}
+
+static bool slot_leq(const struct as_slot *a, const struct as_slot *b)
+{
+	/* b's facts must hold in a */
+	if ((b->init & ~(a ? a->init : 0)) != 0)
+		return false;
+	if (!b->init && b->kind == SK_NONE)
+		return true;
+	if ((b->zero & ~a->zero) != 0)
+		return false;
+	if (b->kind != SK_NONE) {
+		if (a->kind != b->kind || a->spill_size != b->spill_size)
+			return false;
+		if (b->kind == SK_SPILL && !as_reg_leq(&a->spill, &b->spill))
+			return false;
+	}
+	return true;
+}
+
+static bool frame_leq(const struct as_frame *a, const struct as_frame *b)
+{
+	if (a->callsite != b->callsite)
+		return false;
+	for (int i = 0; i < 11; i++)
+		if (!as_reg_leq(&a->r[i], &b->r[i]))
+			return false;
+	for (uint32_t i = 0; i < b->nslots; i++) {
+		const struct as_slot *sb = &b->slots[i];
+		const struct as_slot *sa = as_slot_get((struct as_frame *)a, sb->idx, false);
+		if (!sa) {
+			if (sb->init || sb->kind != SK_NONE)
+				return false;
+			continue;
+		}
+		if (!slot_leq(sa, sb))
+			return false;
+	}
+	if (a->is_cb) {
+		for (int i = 0; i < 5; i++)
+			if (!as_reg_leq(&a->cb_args[i], &b->cb_args[i]))
+				return false;
+	}
+	return true;
+}
+
+static bool refs_eq(const struct as_state *a, const struct as_state *b)
+{
+	if (a->nrefs != b->nrefs)
+		return false;
+	for (uint32_t i = 0; i < a->nrefs; i++)
+		if (!as_ref_held(b, a->refs[i].id))
+			return false;
+	return true;
+}
+
+bool as_state_leq(const struct as_state *a, const struct as_state *b)
+{
+	if (a->bottom)
+		return true;
+	if (b->bottom)
+		return false;
+	if (a->nframes != b->nframes || a->lock != b->lock || a->niter != b->niter)
+		return false;
+	if (memcmp(a->iter, b->iter, a->niter * sizeof(a->iter[0])))
+		return false;
+	if (!refs_eq(a, b))
+		return false;
+	if (!bg_zone_leq(&a->zone, &b->zone))
+		return false;
+	for (uint32_t i = 0; i < a->nframes; i++)
+		if (!frame_leq(&a->fr[i], &b->fr[i]))
+			return false;
+	return true;
+}
+
+static void slot_join(struct as_slot *a, const struct as_slot *b, bool widen, const uint64_t *thr,
+		      unsigned nthr)
+{
+	a->init &= b->init;
+	a->zero &= b->zero;
+	if (a->kind != b->kind || a->spill_size != b->spill_size) {
+		a->kind = SK_NONE;
+		a->spill_size = 0;
+		as_reg_uninit(&a->spill);
+	} else if (a->kind == SK_SPILL) {
+		a->spill = as_reg_join(&a->spill, &b->spill, widen, thr, nthr);
+		if (a->spill.type == T_UNINIT)
+			a->kind = SK_NONE;
+	}
+}
+
+static void frame_join(struct as_frame *a, const struct as_frame *b, bool widen,
+		       const uint64_t *thr, unsigned nthr)
+{
+	for (int i = 0; i < 11; i++)
+		a->r[i] = as_reg_join(&a->r[i], &b->r[i], widen, thr, nthr);
+	if (a->is_cb)
+		for (int i = 0; i < 5; i++)
+			a->cb_args[i] = as_reg_join(&a->cb_args[i], &b->cb_args[i], widen, thr, nthr);
+	uint32_t w = 0;
+	for (uint32_t i = 0; i < a->nslots; i++) {
+		struct as_slot *sa = &a->slots[i];
+		const struct as_slot *sb = as_slot_get((struct as_frame *)b, sa->idx, false);
+		if (!sb)
+			continue;
+		slot_join(sa, sb, widen, thr, nthr);
+		if (!sa->init && sa->kind == SK_NONE)
+			continue;
+		a->slots[w++] = *sa;
+	}
+	a->nslots = w;
+}
+
+bool as_state_join(struct as_state *a, const struct as_state *b, bool widen, const uint64_t *thr,
+		   unsigned nthr)
+{
+	if (b->bottom || as_state_leq(b, a))
+		return false;
+	if (a->bottom) {
+		as_state_fini(a);
+		as_state_copy(a, b);
+		return true;
+	}
+	for (uint32_t i = 0; i < a->nframes && i < b->nframes; i++)
+		frame_join(&a->fr[i], &b->fr[i], widen, thr, nthr);
+	a->zone = widen ? bg_zone_widen(&a->zone, &b->zone) : bg_zone_join(&a->zone, &b->zone);
+	for (uint32_t i = 0; i < b->nrefs; i++)
+		if (!as_ref_held(a, b->refs[i].id))
+			as_ref_add(a, b->refs[i].id, b->refs[i].insn, b->refs[i].type);
+	if (a->lock != b->lock)
+		a->lock = -2; /* maybe held: any lock operation or exit is an error */
+	return true;
+}
+
+static uint64_t mix(uint64_t h, uint64_t v)
+{
+	h ^= v + 0x9e3779b97f4a7c15ull + (h << 6) + (h >> 2);
+	return h;
+}
+
+static uint64_t reg_key(const struct as_reg *r, bool weak)
+{
+	uint64_t h = r->type * 4u + (r->flags & RF_NULL);
+	uint64_t c;
+	if (!weak && r->type == T_SCALAR && bg_scalar_is_const(&r->v, &c) && c < 256)
+		h = mix(h, c + 1);
+	if (!weak && r->type == T_MAP_VALUE)
+		h = mix(h, (uint64_t)r->map);
+	return h;
+}
+
+uint64_t as_state_key(const struct as_state *s, bool weak)
+{
+	uint64_t h = mix(s->nframes, (uint64_t)(int64_t)s->lock);
+	for (uint32_t i = 0; i < s->nrefs; i++)
+		h = mix(h, s->refs[i].id);
+	for (uint32_t f = 0; f < s->nframes; f++) {
+		const struct as_frame *fr = &s->fr[f];
+		for (int i = 0; i < 10; i++)
+			h = mix(h, reg_key(&fr->r[i], weak));
+		for (uint32_t k = 0; k < fr->nslots; k++)
+			if (fr->slots[k].kind == SK_SPILL)
+				h = mix(h, fr->slots[k].idx * 1024u + reg_key(&fr->slots[k].spill, weak));
+	}
+	return h;
+}
+
+int as_ref_add(struct as_state *s, uint32_t id, uint32_t insn, uint8_t type)
+{
+	for (uint32_t i = 0; i < s->nrefs; i++)
+		if (s->refs[i].id == id) {
+			s->refs[i].many = 1;
+			return 0;
+		}
+	if (s->nrefs == AS_MAX_REFS)
+		return -E2BIG;
+	s->refs[s->nrefs++] = (struct as_ref){ .id = id, .insn = insn, .type = type };
+	return 0;
+}
+
+bool as_ref_del(struct as_state *s, uint32_t id)
+{
+	for (uint32_t i = 0; i < s->nrefs; i++)
+		if (s->refs[i].id == id) {
+			if (s->refs[i].many)
+				return true; /* one of several: stays held */
+			s->refs[i] = s->refs[--s->nrefs];
+			return true;
+		}
+	return false;
+}
+
+bool as_ref_held(const struct as_state *s, uint32_t id)
+{
+	for (uint32_t i = 0; i < s->nrefs; i++)
+		if (s->refs[i].id == id)
+			return true;
+	return false;
+}
+
+static int fmt_off(const struct bg_scalar *v, char *buf, unsigned sz)
+{
+	uint64_t c;
+	if (bg_scalar_is_const(v, &c))
+		return snprintf(buf, sz, "%" PRId64, (int64_t)c);
+	return bg_scalar_fmt(v, buf, sz);
+}
+
+int as_reg_fmt(const struct as_reg *r, const struct as_state *s, char *buf, unsigned sz)
+{
+	char off[160];
+	if (r->type == T_UNINIT)
+		return snprintf(buf, sz, "uninit");
+	if (r->type == T_SCALAR) {
+		bg_scalar_fmt(&r->v, off, sizeof(off));
+		return snprintf(buf, sz, "%s", off);
+	}
+	fmt_off(&r->v, off, sizeof(off));
+	const char *tn = as_type_name(r->type, r->flags);
+	switch (r->type) {
+	case T_STACK:
+		return snprintf(buf, sz, "fp%s%s", r->v.smin >= 0 && r->v.smax >= 0 ? "+" : "", off);
+	case T_PKT:
+	case T_PKT_META: {
+		uint32_t rng = s ? bg_zone_range(&s->zone, r->id, r->type == T_PKT_META) : 0;
+		if (r->id == 0)
+			return snprintf(buf, sz, "%s(off=%s,r=%u)", tn, off, rng);
+		return snprintf(buf, sz, "%s(off=%s,base=%u%+d,r=%u)", tn, off, r->id, r->delta, rng);
+	}
+	case T_MAP_PTR:
+	case T_MAP_VALUE:
+		return snprintf(buf, sz, "%s(map=%s,off=%s)", tn, as_map_name(r->map), off);
+	case T_MEM:
+	case T_RINGBUF_MEM:
+		return snprintf(buf, sz, "%s(size=%u,off=%s%s)", tn, r->size, off, r->ref ? ",ref" : "");
+	case T_BTF_ID:
+		return snprintf(buf, sz, "%s%s(off=%s)", tn, r->btf ? r->btf : "?", off);
+	case T_FUNC:
+		return snprintf(buf, sz, "func(insn %d)", r->map);
+	default:
+		return snprintf(buf, sz, "%s(off=%s)", tn, off);
+	}
+}
+
+void as_state_print(const struct as_state *s, void *file)
+{
+	FILE *f = file;
+	char buf[256];
+	if (s->bottom) {
+		fprintf(f, "  (unreachable)\n");
+		return;
+	}
+	for (uint32_t k = 0; k < s->nframes; k++) {
+		const struct as_frame *fr = &s->fr[k];
+		fprintf(f, "  frame%u:", k);
+		for (int i = 0; i < 11; i++) {
+			if (fr->r[i].type == T_UNINIT)
+				continue;
+			as_reg_fmt(&fr->r[i], s, buf, sizeof(buf));
+			fprintf(f, " r%d=%s", i, buf);
+		}
+		for (uint32_t i = 0; i < fr->nslots; i++) {
+			const struct as_slot *sl = &fr->slots[i];
+			int off = -8 * (sl->idx + 1);
+			if (sl->kind == SK_SPILL) {
+				as_reg_fmt(&sl->spill, s, buf, sizeof(buf));
+				fprintf(f, " fp%d=%s", off, buf);
+			} else {
+				fprintf(f, " fp%d=%s", off,
+					sl->zero == 0xff ? "0" : sl->init == 0xff ? "misc" : "partial");
+			}
+		}
+		fprintf(f, "\n");
+	}
+	if (s->zone.n) {
+		bg_zone_fmt(&s->zone, buf, sizeof(buf));
+		fprintf(f, "  zone: %s\n", buf);
+	}
+	if (s->nrefs) {
+		fprintf(f, "  refs:");
+		for (uint32_t i = 0; i < s->nrefs; i++)
+			fprintf(f, " %u(insn %u)", s->refs[i].id, s->refs[i].insn);
+		fprintf(f, "\n");
+	}
+	if (s->lock != -1)
+		fprintf(f, "  lock: %s\n", s->lock == -2 ? "maybe held" : as_map_name(s->lock));
+}
+
+size_t as_state_bytes(const struct as_state *s)
+{
+	size_t n = sizeof(*s) + s->nframes * sizeof(struct as_frame);
+	for (uint32_t i = 0; i < s->nframes; i++)
+		n += s->fr[i].cap * sizeof(struct as_slot);
+	return n;
+}

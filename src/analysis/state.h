@@ -1,0 +1,154 @@
+/* Abstract state of the static verifier: registers and stack of every call
+ * frame, the packet zone, held references and the spin lock.
+ *
+ * A register is a region type (what it points to, or scalar) plus an offset
+ * that is itself a bg_scalar (the value, for a scalar). Pointer-typed
+ * registers carry ids: a NULL-check id shared by copies of one _or_null
+ * value, a reference id for acquired objects, a packet base id (zone.h).
+ * Ids are allocated deterministically from (context, instruction), so the
+ * same value reached along two paths has the same id and joins keep facts.
+ * Stack slots are 8 bytes with byte masks (initialized, known zero) and an
+ * optional spilled register (scalars keep their value, pointers their type).
+ * Invariant: slots of a frame are sorted by index and only non-empty slots
+ * are stored (the state stays small for big programs). */
+#ifndef BG_ANALYSIS_STATE_H
+#define BG_ANALYSIS_STATE_H
+#include <stdbool.h>
+#include <stdint.h>
+#include "domain/scalar.h"
+#include "domain/zone.h"
+
+#define AS_MAX_FRAMES 8
+#define AS_MAX_REFS 16
+#define AS_MAX_ITER 16
+#define AS_STACK_SIZE 512
+#define AS_NSLOTS (AS_STACK_SIZE / 8)
+
+enum as_type {
+	T_UNINIT = 0,
+	T_SCALAR,
+	T_CTX,
+	T_STACK,
+	T_PKT,
+	T_PKT_META,
+	T_PKT_END,
+	T_MAP_PTR,
+	T_MAP_VALUE,
+	T_MEM,
+	T_RINGBUF_MEM,
+	T_BTF_ID,
+	T_SOCK,
+	T_SOCK_COMMON,
+	T_TCP_SOCK,
+	T_FUNC,
+	T_ARENA,
+	T__MAX,
+};
+
+/* register flags */
+#define RF_NULL 0x01      /* may be NULL (_or_null), must be checked */
+#define RF_RDONLY 0x02    /* memory is read-only (rodata, ringbuf input) */
+#define RF_UNTRUSTED 0x04 /* btf_id pointer walked from another one */
+#define RF_PERCPU 0x08
+
+struct as_reg {
+	uint8_t type;      /* enum as_type */
+	uint8_t flags;     /* RF_* */
+	uint8_t frame;     /* T_STACK: frame number */
+	uint8_t pad;
+	int32_t map;       /* T_MAP_PTR/T_MAP_VALUE: map index; T_FUNC: target insn */
+	uint32_t id;       /* scalar: equality id; _or_null: null id; pkt: base id */
+	uint32_t ref;      /* reference id (acquired object), 0 none */
+	uint32_t size;     /* T_MEM/T_RINGBUF_MEM: accessible bytes */
+	int32_t delta;     /* pkt/pkt_meta: constant offset from the base */
+	const char *btf;   /* T_BTF_ID: struct name or NULL */
+	struct bg_scalar v;/* scalar value, or pointer offset */
+};
+
+/* slot kinds */
+#define SK_NONE 0
+#define SK_SPILL 1 /* spill holds a register of spill_size bytes at byte 0 */
+#define SK_DYNPTR 2
+#define SK_ITER 3
+
+struct as_slot {
+	uint8_t idx;       /* slot number: bytes [-8*(idx+1), -8*idx) of the frame */
+	uint8_t init;      /* initialized byte mask (bit i: byte at -8*(idx+1)+i) */
+	uint8_t zero;      /* known-zero byte mask (subset of init) */
+	uint8_t kind;
+	uint8_t spill_size;
+	struct as_reg spill;
+};
+
+struct as_frame {
+	struct as_reg r[11];
+	uint32_t nslots, cap;
+	struct as_slot *slots;
+	int32_t callsite;  /* insn of the call that created this frame, -1 main */
+	uint32_t iter_base;/* iteration vector length at entry */
+	uint8_t is_cb;     /* callback frame (r0 range checked at exit) */
+	struct as_reg cb_args[5]; /* callback arguments, to re-enter the callback */
+};
+
+struct as_ref {
+	uint32_t id;
+	uint32_t insn;     /* acquiring instruction */
+	uint8_t type;      /* as_type of the acquired object */
+	uint8_t many;      /* acquired more than once (loop) */
+};
+
+struct as_state {
+	uint32_t nframes;
+	struct as_frame *fr;
+	struct bg_zone zone;
+	uint32_t nrefs;
+	struct as_ref refs[AS_MAX_REFS];
+	int32_t lock;      /* -1 no lock, else map index of the held lock */
+	uint32_t lock_id;
+	uint32_t niter;
+	uint16_t iter[AS_MAX_ITER]; /* loop iteration vector (outermost first) */
+	uint32_t path;     /* path arena node of one path reaching here */
+	bool bottom;
+};
+
+static inline struct as_frame *as_cur(struct as_state *s)
+{
+	return &s->fr[s->nframes - 1];
+}
+
+void as_reg_uninit(struct as_reg *r);
+void as_reg_scalar(struct as_reg *r, struct bg_scalar v);
+void as_reg_const(struct as_reg *r, uint64_t v);
+void as_reg_unknown(struct as_reg *r);
+bool as_reg_is_ptr(const struct as_reg *r);
+bool as_reg_eq(const struct as_reg *a, const struct as_reg *b);
+bool as_reg_leq(const struct as_reg *a, const struct as_reg *b);
+struct as_reg as_reg_join(const struct as_reg *a, const struct as_reg *b, bool widen,
+			  const uint64_t *thr, unsigned nthr);
+int as_reg_fmt(const struct as_reg *r, const struct as_state *s, char *buf, unsigned sz);
+const char *as_type_name(uint8_t type, uint8_t flags);
+
+void as_state_init(struct as_state *s);
+void as_state_fini(struct as_state *s);
+void as_state_copy(struct as_state *dst, const struct as_state *src);
+void as_state_move(struct as_state *dst, struct as_state *src);
+/* Frame operations. */
+int as_push_frame(struct as_state *s, int32_t callsite);
+void as_pop_frame(struct as_state *s);
+/* Stack slot lookup; create makes an empty slot when missing. */
+struct as_slot *as_slot_get(struct as_frame *f, int idx, bool create);
+void as_slot_del(struct as_frame *f, int idx);
+/* Lattice. join/widen write into a (a := a join/widen b). Return true when a changed. */
+bool as_state_leq(const struct as_state *a, const struct as_state *b);
+bool as_state_join(struct as_state *a, const struct as_state *b, bool widen, const uint64_t *thr,
+		   unsigned nthr);
+/* Partition keys: full (includes small constants) and weak (types, locks, refs). */
+uint64_t as_state_key(const struct as_state *s, bool weak);
+/* References. */
+int as_ref_add(struct as_state *s, uint32_t id, uint32_t insn, uint8_t type);
+bool as_ref_del(struct as_state *s, uint32_t id);
+bool as_ref_held(const struct as_state *s, uint32_t id);
+/* Text of the whole state (-v). */
+void as_state_print(const struct as_state *s, void *file);
+size_t as_state_bytes(const struct as_state *s);
+#endif

@@ -1,0 +1,122 @@
+/* The verifier's per-program context shared by the fixpoint engine
+ * (verify.c), the instruction transfer functions and checks (xfer.c) and
+ * the call handling (call.c). Internal to src/analysis. */
+#ifndef BG_ANALYSIS_VCTX_H
+#define BG_ANALYSIS_VCTX_H
+#include <stdarg.h>
+#include <stdio.h>
+#include <bpfgate/verifier.h>
+#include "analysis/cfg.h"
+#include "analysis/state.h"
+#include "platform/ctx.h"
+#include "platform/helpers.h"
+
+/* Analysis contexts: one per call string (main, and each call site of each
+ * subprogram or callback reached from a context). */
+enum ctx_kind { CTX_MAIN = 0, CTX_CALL, CTX_CB_SYNC, CTX_CB_ASYNC };
+
+struct actx {
+	uint32_t parent;    /* parent context (main: itself) */
+	uint32_t callsite;  /* call insn in the parent */
+	uint32_t func;      /* cfg function */
+	uint32_t depth;     /* frames */
+	uint8_t kind;
+	int64_t ret_min, ret_max; /* callbacks: allowed r0 range */
+	struct node **nodes;/* per block of the function (index: block - first block) */
+	uint32_t first_block, nblocks;
+	uint32_t max_stack; /* deepest stack byte used in this frame */
+};
+
+struct disj {
+	struct as_state st;
+	uint64_t key, wkey;
+	bool queued;
+	uint32_t visits;
+};
+
+struct node {
+	uint32_t ctx, block;
+	uint32_t ndisj, cap;
+	struct disj *d;
+};
+
+struct path_node {
+	uint32_t parent;
+	uint32_t insn;
+	uint8_t taken;
+};
+
+struct vctx {
+	const struct bg_program *prog;
+	const struct bg_object *obj;
+	const struct bg_insn *insns;
+	size_t n;
+	struct cfg g;
+	const struct bg_prog_policy *pol;
+	uint32_t prog_type;
+	const struct bg_verify_opts *opts;
+	bool priv;
+	uint64_t *thr;       /* widening thresholds, sorted */
+	unsigned nthr;
+	/* contexts */
+	struct actx *ctxs;
+	uint32_t nctx, capctx;
+	uint32_t cur_ctx;
+	/* worklist (binary heap of node/disjunct refs) */
+	struct wl_item *heap;
+	size_t nheap, capheap;
+	/* path arena */
+	struct path_node *paths;
+	uint32_t npaths, cappaths;
+	/* limits and counters */
+	uint64_t steps, max_steps;
+	uint32_t unroll;     /* iterations unrolled before a loop must be allowed */
+	uint32_t kdisj;      /* partition bound per node and iteration vector */
+	size_t cur_bytes, peak_bytes;
+	/* result */
+	bool failed;
+	struct bg_diag diag;
+	char msg[1024];
+	/* per-instruction scratch: the current instruction's slot index */
+	size_t pc;
+};
+
+/* Record the first error at insn pc with a check name and message (printf
+ * style, appended after "insn N (disasm): "). Returns -1. */
+int verr(struct vctx *v, const struct as_state *s, size_t pc, const char *check, const char *fmt,
+	 ...) __attribute__((format(printf, 5, 6)));
+/* Deterministic id for a value created at insn pc in the current context. */
+uint32_t vid(struct vctx *v, size_t pc, uint32_t salt);
+
+/* xfer.c: one non-terminator instruction (or the effect part of a
+ * terminator). Returns 0, or -1 after verr(). */
+int xfer_insn(struct vctx *v, struct as_state *s, size_t pc);
+/* Branch refinement for conditional jumps; sets *dead when the edge is infeasible. */
+int xfer_branch(struct vctx *v, struct as_state *s, size_t pc, bool taken, bool *dead);
+/* Checks on program exit (main frame). */
+int xfer_exit_main(struct vctx *v, struct as_state *s, size_t pc);
+/* Read a register (checks it is initialized). */
+int check_reg_init(struct vctx *v, struct as_state *s, size_t pc, int reg);
+/* Memory access through register reg at offset off of size bytes. For a read
+ * the loaded value is stored in *out (may be NULL). */
+int check_mem(struct vctx *v, struct as_state *s, size_t pc, int reg, int off, int size,
+	      bool write, const struct as_reg *val, struct as_reg *out, bool sign);
+/* Range access for helper arguments: [ptr, ptr+size) with size a scalar. */
+int check_mem_range(struct vctx *v, struct as_state *s, size_t pc, int reg,
+		    const struct bg_scalar *size, bool write, bool zero_ok, const char *what);
+void invalidate_pkt(struct as_state *s);
+/* Older holders of id lose it (a fresh value with that id is being made). */
+void as_forget_id(struct as_state *s, uint32_t id);
+void call_prepare(struct vctx *v);
+void mark_regs_id(struct as_state *s, uint32_t id, void (*fn)(struct as_reg *, void *), void *arg);
+
+/* call.c: helper / kfunc call effect. Returns 0 or -1. *cb_target is set to
+ * the callback's insn (>= 0) when the helper calls a BPF function. */
+int xfer_call(struct vctx *v, struct as_state *s, size_t pc, int32_t *cb_target, int *cb_kind);
+bool call_is_cb(const struct bg_insn *in);
+bool call_is_iter_next(const struct bg_insn *in);
+const char *kfunc_name(struct vctx *v, const struct bg_insn *in);
+void call_set_cb_args(struct vctx *v, struct as_state *s, size_t pc, const struct as_state *at_call);
+
+int fmt_reg(struct vctx *v, const struct as_state *s, int reg, char *buf, unsigned sz);
+#endif

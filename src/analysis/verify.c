@@ -1,0 +1,881 @@
+/* The fixpoint engine and bg_verify().
+ *
+ * Nodes are (context, basic block); a context is a call string (main, or a
+ * call site of a subprogram / callback reached from a context, depth <= 8),
+ * so each call is analysed with its own input (context-sensitive).
+ * A node holds a bounded set of disjuncts (trace partitioning), each keyed by
+ *  - the loop iteration vector of the enclosing loops (bounded unrolling:
+ *    iteration k of a loop is kept apart from iteration k+1 until the
+ *    loop's unroll bound U; a loop whose back edge is still feasible at U
+ *    iterations is rejected unless it uses may_goto or an open-coded
+ *    iterator, in which case the counter saturates and the head widens);
+ *  - a partition key over the outcomes that later branches re-test: which
+ *    registers/spills hold which region type and NULL-ness, small constant
+ *    values (flags), held references and the spin lock.
+ * At most K disjuncts share an iteration vector; beyond K an incoming state
+ * is joined into the disjunct with the same weak key (types, locks, refs)
+ * or the first one. Every disjunct only grows (join, or widening with
+ * thresholds from the program's constants at saturated loop heads), so a
+ * check that fails on any intermediate state fails on the fixpoint too and
+ * is reported at once. Cost: O(K * U^d * E * S) transfer steps for E edges,
+ * loop nesting depth d (bounded-loop unrolling, as the kernel's), state size
+ * S; with no loops or only may_goto/iterator loops O(K * E * S * h) where h
+ * is the widening height. A step budget turns anything else into a
+ * "too complex" verdict. */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <bpfgate/object.h>
+#include "analysis/names.h"
+#include "analysis/vctx.h"
+
+#define DEFAULT_MAX_STEPS 40000000ull
+#define DEFAULT_UNROLL 2048u
+#define DEFAULT_K 8u
+#define MAX_CTX 4096u
+
+struct wl_item {
+	uint64_t prio;
+	struct node *n;
+	uint32_t d;
+};
+
+/* ------------------------------------------------------------ names */
+
+static __thread const struct bg_program *tl_prog;
+
+void as_names_set(const struct bg_program *prog)
+{
+	tl_prog = prog;
+}
+
+const char *as_map_name(int idx)
+{
+	static __thread char buf[32];
+	if (tl_prog) {
+		const struct bg_map_def *m = bg_object__map(bg_program__object(tl_prog), (size_t)idx);
+		if (m && m->name)
+			return m->name;
+	}
+	snprintf(buf, sizeof(buf), "#%d", idx);
+	return buf;
+}
+
+/* ------------------------------------------------------------ errors */
+
+uint32_t vid(struct vctx *v, size_t pc, uint32_t salt)
+{
+	uint64_t x = ((uint64_t)v->cur_ctx * v->n + pc) * 8 + salt;
+	uint32_t id = (uint32_t)(x % 0xfffffff0u) + 1;
+	return id;
+}
+
+static void collect_path(struct vctx *v, uint32_t p)
+{
+	size_t n = 0;
+	for (uint32_t q = p; q; q = v->paths[q].parent)
+		n++;
+	if (n > 64)
+		n = 64;
+	v->diag.path = calloc(n + 1, sizeof(*v->diag.path));
+	if (!v->diag.path)
+		return;
+	v->diag.path_len = n;
+	size_t i = n;
+	for (uint32_t q = p; q && i; q = v->paths[q].parent) {
+		i--;
+		v->diag.path[i].insn = v->paths[q].insn;
+		v->diag.path[i].taken = v->paths[q].taken;
+	}
+}
+
+int verr(struct vctx *v, const struct as_state *s, size_t pc, const char *check, const char *fmt, ...)
+{
+	if (v->failed)
+		return -1;
+	v->failed = true;
+	char dis[128] = "";
+	if (pc < v->n)
+		bg_insn_format(&v->insns[pc], dis, sizeof(dis));
+	int k = snprintf(v->msg, sizeof(v->msg), "insn %zu (%s): ", pc, dis);
+	va_list ap;
+	va_start(ap, fmt);
+	if (k >= 0 && (size_t)k < sizeof(v->msg))
+		vsnprintf(v->msg + k, sizeof(v->msg) - (size_t)k, fmt, ap);
+	va_end(ap);
+	v->diag.insn = pc;
+	v->diag.check = check;
+	v->diag.message = strdup(v->msg);
+	v->diag.line = pc < v->n ? bg_program__line(v->prog, pc) : NULL;
+	if (s)
+		collect_path(v, s->path);
+	return -1;
+}
+
+/* ------------------------------------------------------------ worklist */
+
+static void heap_push(struct vctx *v, struct wl_item it)
+{
+	if (v->nheap == v->capheap) {
+		v->capheap = v->capheap ? v->capheap * 2 : 256;
+		v->heap = realloc(v->heap, v->capheap * sizeof(*v->heap));
+		if (!v->heap)
+			abort();
+	}
+	size_t i = v->nheap++;
+	while (i > 0) {
+		size_t p = (i - 1) / 2;
+		if (v->heap[p].prio <= it.prio)
+			break;
+		v->heap[i] = v->heap[p];
+		i = p;
+	}
+	v->heap[i] = it;
+}
+
+static struct wl_item heap_pop(struct vctx *v)
+{
+	struct wl_item top = v->heap[0], last = v->heap[--v->nheap];
+	size_t i = 0;
+	for (;;) {
+		size_t c = 2 * i + 1;
+		if (c >= v->nheap)
+			break;
+		if (c + 1 < v->nheap && v->heap[c + 1].prio < v->heap[c].prio)
+			c++;
+		if (last.prio <= v->heap[c].prio)
+			break;
+		v->heap[i] = v->heap[c];
+		i = c;
+	}
+	if (v->nheap)
+		v->heap[i] = last;
+	return top;
+}
+
+static uint64_t prio_of(struct vctx *v, uint32_t ctx, uint32_t block, const struct as_state *s)
+{
+	/* contexts in creation order, then the function's reverse post-order,
+	 * then earlier loop iterations first */
+	uint64_t it = 0;
+	for (uint32_t i = 0; i < s->niter && i < 3; i++)
+		it = it * 4096 + (s->iter[i] < 4095 ? s->iter[i] : 4095);
+	return ((uint64_t)ctx << 48) | ((uint64_t)v->g.blocks[block].rpo << 24) | (it & 0xffffff);
+}
+
+/* ------------------------------------------------------------ contexts */
+
+static int ctx_get(struct vctx *v, uint32_t parent, uint32_t callsite, uint32_t func, uint8_t kind)
+{
+	for (uint32_t i = 1; i < v->nctx; i++) {
+		struct actx *c = &v->ctxs[i];
+		if (c->parent == parent && c->callsite == callsite && c->func == func && c->kind == kind)
+			return (int)i;
+	}
+	if (v->nctx >= MAX_CTX)
+		return -E2BIG;
+	if (v->nctx == v->capctx) {
+		v->capctx = v->capctx ? v->capctx * 2 : 8;
+		v->ctxs = realloc(v->ctxs, v->capctx * sizeof(*v->ctxs));
+		if (!v->ctxs)
+			abort();
+	}
+	struct actx *c = &v->ctxs[v->nctx];
+	memset(c, 0, sizeof(*c));
+	c->parent = parent;
+	c->callsite = callsite;
+	c->func = func;
+	c->kind = kind;
+	c->depth = v->nctx ? v->ctxs[parent].depth + 1 : 1;
+	const struct cfg_func *f = &v->g.funcs[func];
+	c->first_block = v->g.block_of[f->start];
+	c->nblocks = v->g.block_of[f->end - 1] - c->first_block + 1;
+	c->nodes = calloc(c->nblocks, sizeof(*c->nodes));
+	if (!c->nodes)
+		abort();
+	c->ret_min = 0;
+	c->ret_max = kind == CTX_CB_ASYNC ? 0 : 1;
+	return (int)v->nctx++;
+}
+
+static struct node *node_get(struct vctx *v, uint32_t ctx, uint32_t block)
+{
+	struct actx *c = &v->ctxs[ctx];
+	struct node **slot = &c->nodes[block - c->first_block];
+	if (!*slot) {
+		*slot = calloc(1, sizeof(**slot));
+		if (!*slot)
+			abort();
+		(*slot)->ctx = ctx;
+		(*slot)->block = block;
+	}
+	return *slot;
+}
+
+/* ------------------------------------------------------------ loops */
+
+static uint32_t loop_unroll(struct vctx *v, uint32_t loop)
+{
+	return v->g.loops[loop].allowed_unbounded ? 2 : v->unroll;
+}
+
+/* Update the iteration vector for an edge from block `from` (NULL: entry)
+ * to block `to` of the same function; base is the frame's vector start.
+ * *widen is set when `to` is a saturated loop head (joins there widen).
+ * Returns -1 (after verr) when an unbounded loop is detected. */
+static int iter_edge(struct vctx *v, struct as_state *s, const struct cfg_block *from, uint32_t to,
+		     size_t pc, bool *widen)
+{
+	const struct cfg_block *tb = &v->g.blocks[to];
+	uint32_t base = as_cur(s)->iter_base;
+	uint32_t j = 0;
+	if (from)
+		while (j < from->nloops && j < tb->nloops && from->loops[j] == tb->loops[j])
+			j++;
+	*widen = false;
+	bool back = from && tb->head_of >= 0 && tb->nloops && j == tb->nloops &&
+		    tb->loops[tb->nloops - 1] == (uint32_t)tb->head_of;
+	if (back) {
+		uint32_t idx = base + tb->nloops - 1;
+		uint32_t loop = (uint32_t)tb->head_of;
+		s->niter = base + tb->nloops;
+		if (s->niter > AS_MAX_ITER)
+			s->niter = AS_MAX_ITER;
+		if (idx >= AS_MAX_ITER) {
+			*widen = true;
+			return 0;
+		}
+		uint32_t u = loop_unroll(v, loop);
+		if (s->iter[idx] + 1u >= u) {
+			if (!v->g.loops[loop].allowed_unbounded)
+				return verr(v, s, pc, "loop_bound",
+					    "loop not proven bounded: back-edge from insn %zu to insn %u still feasible after %u iterations (infinite loop, or a bound the analysis cannot see)",
+					    pc, tb->start, u);
+			s->iter[idx] = (uint16_t)u;
+			*widen = true;
+		} else {
+			s->iter[idx]++;
+		}
+		return 0;
+	}
+	s->niter = base + j;
+	for (uint32_t k = j; k < tb->nloops && base + k < AS_MAX_ITER; k++)
+		s->iter[base + k] = 0;
+	s->niter = base + tb->nloops;
+	if (s->niter > AS_MAX_ITER)
+		s->niter = AS_MAX_ITER;
+	if (tb->head_of >= 0 && v->g.loops[tb->head_of].allowed_unbounded) {
+		/* entering an allowed loop: its counter starts saturated-ready */
+	}
+	return 0;
+}
+
+/* ------------------------------------------------------------ propagate */
+
+static bool same_iter(const struct as_state *a, const struct as_state *b)
+{
+	return a->niter == b->niter && !memcmp(a->iter, b->iter, a->niter * sizeof(a->iter[0]));
+}
+
+static void track_bytes(struct vctx *v, ssize_t delta)
+{
+	v->cur_bytes = (size_t)((ssize_t)v->cur_bytes + delta);
+	if (v->cur_bytes > v->peak_bytes)
+		v->peak_bytes = v->cur_bytes;
+}
+
+static void enqueue(struct vctx *v, struct node *n, uint32_t d)
+{
+	if (n->d[d].queued)
+		return;
+	n->d[d].queued = true;
+	heap_push(v, (struct wl_item){ .prio = prio_of(v, n->ctx, n->block, &n->d[d].st), .n = n, .d = d });
+}
+
+/* Detect a loop that makes no progress: iteration k+1 at the head is
+ * contained in iteration k (the kernel's "infinite loop detected"). */
+static bool no_progress(const struct node *n, const struct as_state *s, uint32_t idx)
+{
+	if (idx >= s->niter || s->iter[idx] == 0)
+		return false;
+	for (uint32_t i = 0; i < n->ndisj; i++) {
+		const struct as_state *o = &n->d[i].st;
+		if (o->niter != s->niter || memcmp(o->iter, s->iter, idx * sizeof(s->iter[0])) ||
+		    o->iter[idx] + 1u != s->iter[idx])
+			continue;
+		struct as_state tmp = *s;
+		tmp.iter[idx] = o->iter[idx];
+		if (as_state_leq(&tmp, o))
+			return true;
+	}
+	return false;
+}
+
+static void propagate(struct vctx *v, uint32_t ctx, uint32_t block, struct as_state *s, bool widen)
+{
+	struct node *n = node_get(v, ctx, block);
+	uint64_t key = as_state_key(s, false), wkey = as_state_key(s, true);
+	uint32_t same = 0, target = UINT32_MAX, weak = UINT32_MAX, first = UINT32_MAX;
+	for (uint32_t i = 0; i < n->ndisj; i++) {
+		struct disj *d = &n->d[i];
+		if (!same_iter(&d->st, s))
+			continue;
+		same++;
+		if (first == UINT32_MAX)
+			first = i;
+		if (d->key == key && target == UINT32_MAX)
+			target = i;
+		if (d->wkey == wkey && weak == UINT32_MAX)
+			weak = i;
+	}
+	if (target == UINT32_MAX && same >= v->kdisj)
+		target = weak != UINT32_MAX ? weak : first;
+	if (target != UINT32_MAX) {
+		struct disj *d = &n->d[target];
+		size_t before = as_state_bytes(&d->st);
+		if (as_state_join(&d->st, s, widen, v->thr, v->nthr)) {
+			d->key = as_state_key(&d->st, false);
+			d->wkey = as_state_key(&d->st, true);
+			track_bytes(v, (ssize_t)as_state_bytes(&d->st) - (ssize_t)before);
+			enqueue(v, n, target);
+		}
+		as_state_fini(s);
+		return;
+	}
+	if (n->ndisj == n->cap) {
+		n->cap = n->cap ? n->cap * 2 : 1;
+		n->d = realloc(n->d, n->cap * sizeof(*n->d));
+		if (!n->d)
+			abort();
+	}
+	struct disj *d = &n->d[n->ndisj];
+	memset(d, 0, sizeof(*d));
+	as_state_move(&d->st, s);
+	d->key = key;
+	d->wkey = wkey;
+	track_bytes(v, (ssize_t)as_state_bytes(&d->st));
+	enqueue(v, n, n->ndisj++);
+}
+
+static uint32_t path_add(struct vctx *v, uint32_t parent, size_t insn, bool taken)
+{
+	if (v->npaths == v->cappaths) {
+		v->cappaths = v->cappaths ? v->cappaths * 2 : 1024;
+		v->paths = realloc(v->paths, v->cappaths * sizeof(*v->paths));
+		if (!v->paths)
+			abort();
+	}
+	v->paths[v->npaths] = (struct path_node){ .parent = parent, .insn = (uint32_t)insn, .taken = taken };
+	return v->npaths++;
+}
+
+/* Edge inside a function: iteration vector, then join into the target. */
+static int edge_local(struct vctx *v, uint32_t ctx, const struct cfg_block *from, uint32_t to,
+		      struct as_state *s, size_t pc)
+{
+	bool widen = false;
+	if (iter_edge(v, s, from, to, pc, &widen)) {
+		as_state_fini(s);
+		return -1;
+	}
+	const struct cfg_block *tb = &v->g.blocks[to];
+	if (from && tb->head_of >= 0 && !widen && tb->nloops) {
+		uint32_t idx = as_cur(s)->iter_base + tb->nloops - 1;
+		struct node *n = node_get(v, ctx, to);
+		if (!v->g.loops[tb->head_of].allowed_unbounded && idx < AS_MAX_ITER && no_progress(n, s, idx)) {
+			int r = verr(v, s, pc, "loop_bound", "infinite loop detected: back-edge to insn %u makes no progress",
+				     tb->start);
+			as_state_fini(s);
+			return r;
+		}
+	}
+	propagate(v, ctx, to, s, widen);
+	return 0;
+}
+
+/* ------------------------------------------------------------ calls */
+
+static int enter_function(struct vctx *v, uint32_t ctx, const struct as_state *at, size_t pc,
+			  int32_t target, uint8_t kind)
+{
+	uint32_t func = cfg_func_of(&v->g, (size_t)target);
+	if (v->g.funcs[func].start != (uint32_t)target)
+		return verr(v, at, pc, "bad_call", "call target insn %d is not the start of a function", target);
+	for (uint32_t c = ctx;; c = v->ctxs[c].parent) {
+		if (v->ctxs[c].func == func && kind == CTX_CALL)
+			return verr(v, at, pc, "recursion", "recursive call from %s to %s",
+				    v->g.funcs[v->ctxs[ctx].func].name ? v->g.funcs[v->ctxs[ctx].func].name : "?",
+				    v->g.funcs[func].name ? v->g.funcs[func].name : "?");
+		if (c == 0)
+			break;
+	}
+	if (v->ctxs[ctx].depth + 1 > AS_MAX_FRAMES)
+		return verr(v, at, pc, "call_depth", "the call stack of %u frames is too deep",
+			    v->ctxs[ctx].depth + 1);
+	int nc = ctx_get(v, ctx, (uint32_t)pc, func, kind);
+	if (nc < 0)
+		return verr(v, at, pc, "too_complex", "too many call contexts");
+	struct as_state s;
+	as_state_copy(&s, at);
+	as_push_frame(&s, (int32_t)pc);
+	struct as_frame *f = as_cur(&s);
+	const struct as_frame *cf = &at->fr[at->nframes - 1];
+	if (kind == CTX_CALL) {
+		for (int i = 1; i <= 5; i++)
+			f->r[i] = cf->r[i];
+	} else {
+		f->is_cb = 1;
+		call_set_cb_args(v, &s, pc, at);
+	}
+	if (kind == CTX_CB_ASYNC) {
+		/* runs later, on its own: no access to this frame's stack */
+		for (int i = 1; i <= 5; i++)
+			if (f->r[i].type == T_STACK)
+				as_reg_unknown(&f->r[i]);
+	}
+	return edge_local(v, (uint32_t)nc, NULL, v->g.funcs[func].entry, &s, pc);
+}
+
+static int return_from(struct vctx *v, uint32_t ctx, struct as_state *s, size_t pc)
+{
+	struct actx *c = &v->ctxs[ctx];
+	struct as_reg r0 = as_cur(s)->r[0];
+	if (c->kind == CTX_CALL && r0.type == T_STACK && r0.frame == s->nframes - 1)
+		return verr(v, s, pc, "stack_escape", "cannot return stack pointer to the caller");
+	if (c->kind != CTX_CALL) {
+		if (check_reg_init(v, s, pc, 0))
+			return -1;
+		if (r0.type != T_SCALAR || r0.v.smin < c->ret_min || r0.v.smax > c->ret_max) {
+			char buf[200];
+			fmt_reg(v, s, 0, buf, sizeof(buf));
+			return verr(v, s, pc, "ret_range",
+				    "At callback return the register R0 has %s should have been in [%" PRId64 ", %" PRId64 "]",
+				    buf, c->ret_min, c->ret_max);
+		}
+	}
+	if (c->kind == CTX_CB_ASYNC) {
+		if (s->nrefs)
+			return verr(v, s, pc, "ref_leak", "Unreleased reference id=%u alloc_insn=%u (async callback)",
+				    s->refs[0].id, s->refs[0].insn);
+		return 0;
+	}
+	uint32_t callsite = c->callsite, parent = c->parent;
+	if (c->kind == CTX_CB_SYNC) {
+		/* the helper may call the callback again */
+		struct as_state again;
+		as_state_copy(&again, s);
+		struct as_reg args[5];
+		memcpy(args, as_cur(&again)->cb_args, sizeof(args));
+		as_pop_frame(&again);
+		as_push_frame(&again, (int32_t)callsite);
+		struct as_frame *f = as_cur(&again);
+		f->is_cb = 1;
+		memcpy(f->cb_args, args, sizeof(args));
+		for (int i = 0; i < 5; i++)
+			f->r[i + 1] = args[i];
+		propagate(v, ctx, v->g.funcs[c->func].entry, &again, true);
+	}
+	uint32_t base = as_cur(s)->iter_base;
+	as_pop_frame(s);
+	s->niter = base;
+	struct as_frame *f = as_cur(s);
+	for (int i = 1; i <= 5; i++)
+		as_reg_uninit(&f->r[i]);
+	if (c->kind == CTX_CALL)
+		f->r[0] = r0;
+	else
+		as_reg_unknown(&f->r[0]);
+	const struct cfg_block *from = &v->g.blocks[v->g.block_of[callsite]];
+	uint32_t to = v->g.block_of[callsite + 1];
+	uint32_t saved = v->cur_ctx;
+	v->cur_ctx = parent;
+	int r = edge_local(v, parent, from, to, s, pc);
+	v->cur_ctx = saved;
+	return r;
+}
+
+/* ------------------------------------------------------------ blocks */
+
+static void trace_insn(struct vctx *v, const struct as_state *s, size_t pc)
+{
+	char dis[128];
+	bg_insn_format(&v->insns[pc], dis, sizeof(dis));
+	fprintf(v->opts->trace, "ctx %u insn %zu: %s\n", v->cur_ctx, pc, dis);
+	as_state_print(s, v->opts->trace);
+}
+
+static int terminator(struct vctx *v, struct node *n, struct as_state *s, size_t pc)
+{
+	const struct bg_insn *in = &v->insns[pc];
+	const struct cfg_block *b = &v->g.blocks[n->block];
+	uint32_t ctx = n->ctx;
+	switch (in->kind) {
+	case BG_K_JCOND:
+	case BG_K_MAY_GOTO: {
+		if (in->kind == BG_K_JCOND && xfer_insn(v, s, pc))
+			return -1;
+		for (int taken = 0; taken <= 1; taken++) {
+			struct as_state o;
+			as_state_copy(&o, s);
+			bool dead = false;
+			if (xfer_branch(v, &o, pc, taken, &dead)) {
+				as_state_fini(&o);
+				return -1;
+			}
+			if (dead) {
+				as_state_fini(&o);
+				continue;
+			}
+			o.path = path_add(v, o.path, pc, taken);
+			uint32_t to = taken ? v->g.block_of[in->target] : v->g.block_of[b->end];
+			if (edge_local(v, ctx, b, to, &o, pc))
+				return -1;
+		}
+		return 0;
+	}
+	case BG_K_JA: {
+		struct as_state o;
+		as_state_copy(&o, s);
+		return edge_local(v, ctx, b, v->g.block_of[in->target], &o, pc);
+	}
+	case BG_K_EXIT: {
+		if (v->ctxs[ctx].kind == CTX_MAIN)
+			return xfer_exit_main(v, s, pc);
+		struct as_state o;
+		as_state_copy(&o, s);
+		int r = return_from(v, ctx, &o, pc);
+		as_state_fini(&o);
+		return r;
+	}
+	case BG_K_CALL:
+		if (in->pseudo == BG_CALL_LOCAL) {
+			for (int i = 1; i <= 5; i++)
+				(void)0;
+			return enter_function(v, ctx, s, pc, in->target, CTX_CALL);
+		} else {
+			struct as_state at;
+			as_state_copy(&at, s);
+			int32_t cb = -1;
+			int kind = 0;
+			if (xfer_call(v, s, pc, &cb, &kind)) {
+				as_state_fini(&at);
+				return -1;
+			}
+			int r = 0;
+			if (cb >= 0)
+				r = enter_function(v, ctx, &at, pc, cb, kind == 2 ? CTX_CB_ASYNC : CTX_CB_SYNC);
+			as_state_fini(&at);
+			if (r)
+				return r;
+			struct as_state o;
+			as_state_copy(&o, s);
+			return edge_local(v, ctx, b, v->g.block_of[b->end], &o, pc);
+		}
+	default: {
+		if (xfer_insn(v, s, pc))
+			return -1;
+		struct as_state o;
+		as_state_copy(&o, s);
+		return edge_local(v, ctx, b, v->g.block_of[b->end], &o, pc);
+	}
+	}
+}
+
+static int process(struct vctx *v, struct node *n, uint32_t d)
+{
+	struct as_state s;
+	n->d[d].queued = false;
+	n->d[d].visits++;
+	as_state_copy(&s, &n->d[d].st);
+	v->cur_ctx = n->ctx;
+	const struct cfg_block *b = &v->g.blocks[n->block];
+	uint32_t last = b->end - 1;
+	if (v->insns[last].kind == BG_K_LD_IMM64_HI && last > b->start)
+		last--;
+	int r = 0;
+	for (uint32_t pc = b->start; pc <= last && !r; pc++) {
+		if (v->insns[pc].kind == BG_K_LD_IMM64_HI)
+			continue;
+		v->steps++;
+		v->pc = pc;
+		if (v->opts->trace)
+			trace_insn(v, &s, pc);
+		if (pc == last) {
+			r = terminator(v, n, &s, pc);
+		} else if (v->insns[pc].kind == BG_K_CALL) {
+			int32_t cb;
+			int kind;
+			r = xfer_call(v, &s, pc, &cb, &kind);
+		} else {
+			r = xfer_insn(v, &s, pc);
+		}
+	}
+	as_state_fini(&s);
+	return r;
+}
+
+/* ------------------------------------------------------------ setup */
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+	return x < y ? -1 : x > y;
+}
+
+static void thresholds(struct vctx *v)
+{
+	size_t cap = 16, n = 0;
+	uint64_t *t = malloc(cap * sizeof(*t));
+	if (!t)
+		abort();
+	for (size_t i = 0; i < v->n; i++) {
+		const struct bg_insn *in = &v->insns[i];
+		if (in->kind != BG_K_JCOND && in->kind != BG_K_ALU)
+			continue;
+		if (in->src_is_reg)
+			continue;
+		int64_t k = in->imm;
+		uint64_t cand[3] = { (uint64_t)k, (uint64_t)(k + 1), (uint64_t)(k - 1) };
+		for (int j = 0; j < 3; j++) {
+			if (n + 1 >= cap) {
+				cap *= 2;
+				t = realloc(t, cap * sizeof(*t));
+				if (!t)
+					abort();
+			}
+			t[n++] = cand[j];
+		}
+	}
+	qsort(t, n, sizeof(*t), cmp_u64);
+	size_t w = 0;
+	for (size_t i = 0; i < n; i++)
+		if (!w || t[w - 1] != t[i])
+			t[w++] = t[i];
+	v->thr = t;
+	v->nthr = (unsigned)(w > 4096 ? 4096 : w);
+}
+
+static bool func_reached(struct vctx *v, uint8_t *freach, uint32_t f)
+{
+	(void)v;
+	return freach[f];
+}
+
+/* The kernel rejects code no path reaches ("unreachable insn N"). */
+static int check_reachable(struct vctx *v)
+{
+	uint8_t *freach = calloc(v->g.nfuncs, 1);
+	if (!freach)
+		return -ENOMEM;
+	freach[0] = 1;
+	bool changed = true;
+	while (changed) {
+		changed = false;
+		for (uint32_t b = 0; b < v->g.nblocks; b++) {
+			const struct cfg_block *bl = &v->g.blocks[b];
+			if (!bl->reachable || !func_reached(v, freach, bl->func))
+				continue;
+			for (uint32_t i = bl->start; i < bl->end; i++) {
+				const struct bg_insn *in = &v->insns[i];
+				int64_t t = -1;
+				if (in->kind == BG_K_CALL && in->pseudo == BG_CALL_LOCAL)
+					t = in->target;
+				else if (in->kind == BG_K_LD_IMM64 && in->pseudo == BG_PSEUDO_FUNC)
+					t = (int64_t)i + 1 + in->imm;
+				if (t < 0 || (size_t)t >= v->n)
+					continue;
+				uint32_t f = cfg_func_of(&v->g, (size_t)t);
+				if (!freach[f]) {
+					freach[f] = 1;
+					changed = true;
+				}
+			}
+		}
+	}
+	int r = 0;
+	for (uint32_t b = 0; b < v->g.nblocks && !r; b++) {
+		const struct cfg_block *bl = &v->g.blocks[b];
+		if (!bl->reachable || !freach[bl->func])
+			r = verr(v, NULL, bl->start, "unreachable", "unreachable insn %u", bl->start);
+	}
+	free(freach);
+	return r;
+}
+
+static int check_stack_depth(struct vctx *v)
+{
+	for (uint32_t i = 0; i < v->nctx; i++) {
+		uint32_t total = 0;
+		for (uint32_t c = i;; c = v->ctxs[c].parent) {
+			uint32_t d = v->ctxs[c].max_stack;
+			total += c == i || d ? ((d + 31) / 32) * 32 : 0;
+			if (c == 0)
+				break;
+		}
+		if (total > AS_STACK_SIZE)
+			return verr(v, NULL, v->ctxs[i].callsite, "stack_depth",
+				    "combined stack size of %u calls is %u. Too large", v->ctxs[i].depth, total);
+	}
+	return 0;
+}
+
+static void free_all(struct vctx *v)
+{
+	for (uint32_t i = 0; i < v->nctx; i++) {
+		struct actx *c = &v->ctxs[i];
+		for (uint32_t b = 0; b < c->nblocks; b++) {
+			struct node *n = c->nodes[b];
+			if (!n)
+				continue;
+			for (uint32_t d = 0; d < n->ndisj; d++)
+				as_state_fini(&n->d[d].st);
+			free(n->d);
+			free(n);
+		}
+		free(c->nodes);
+	}
+	free(v->ctxs);
+	free(v->heap);
+	free(v->paths);
+	free(v->thr);
+	cfg_free(&v->g);
+}
+
+static int run(struct vctx *v)
+{
+	struct as_state s;
+	as_state_init(&s);
+	as_push_frame(&s, -1);
+	struct as_reg *r1 = &as_cur(&s)->r[1];
+	as_reg_uninit(r1);
+	r1->type = T_CTX;
+	r1->v = bg_scalar_const(0);
+	s.path = 0;
+	if (ctx_get(v, 0, 0, 0, CTX_MAIN) < 0)
+		return -ENOMEM;
+	v->ctxs[0].parent = 0;
+	v->cur_ctx = 0;
+	if (edge_local(v, 0, NULL, v->g.funcs[0].entry, &s, 0))
+		return 0;
+	while (v->nheap && !v->failed) {
+		struct wl_item it = heap_pop(v);
+		if (!it.n->d[it.d].queued)
+			continue;
+		if (v->steps > v->max_steps) {
+			verr(v, &it.n->d[it.d].st, v->g.blocks[it.n->block].start, "too_complex",
+			     "program is too complex to analyse: more than %" PRIu64 " abstract steps",
+			     v->max_steps);
+			break;
+		}
+		process(v, it.n, it.d);
+	}
+	if (!v->failed)
+		check_stack_depth(v);
+	return 0;
+}
+
+static bool want_cb(const struct bg_insn *in)
+{
+	return call_is_cb(in);
+}
+
+static int setup(struct vctx *v, const struct bg_program *prog, const struct bg_verify_opts *opts)
+{
+	v->prog = prog;
+	v->obj = bg_program__object(prog);
+	v->insns = bg_program__insns(prog, &v->n);
+	v->opts = opts;
+	v->priv = !opts->unprivileged;
+	v->prog_type = bg_program__type(prog);
+	v->pol = bg_prog_policy(v->prog_type, bg_program__attach_type(prog));
+	v->max_steps = opts->max_steps ? opts->max_steps : DEFAULT_MAX_STEPS;
+	v->unroll = DEFAULT_UNROLL;
+	v->kdisj = DEFAULT_K;
+	const char *e = getenv("BG_CHECK_K");
+	if (e && atoi(e) > 0)
+		v->kdisj = (uint32_t)atoi(e);
+	as_names_set(prog);
+	call_prepare(v);
+	if (!v->insns || !v->n)
+		return verr(v, NULL, 0, "bad_insn", "program has no instructions");
+	size_t nf = bg_program__func_cnt(prog);
+	uint32_t *fs = calloc(nf + 1, sizeof(*fs));
+	if (!fs)
+		return -ENOMEM;
+	for (size_t i = 0; i < nf; i++)
+		fs[i] = (uint32_t)bg_program__func(prog, i)->insn;
+	const char *why = NULL;
+	size_t bad = 0;
+	int err = cfg_build(&v->g, v->insns, v->n, want_cb, call_is_iter_next, fs, nf, &why, &bad);
+	free(fs);
+	if (err == -ENOMEM)
+		return err;
+	if (err)
+		return verr(v, NULL, bad, "cfg", "%s", why);
+	for (size_t i = 0; i < nf; i++) {
+		const struct bg_func_info *fi = bg_program__func(prog, i);
+		uint32_t f = cfg_func_of(&v->g, fi->insn);
+		if (v->g.funcs[f].start == fi->insn) {
+			v->g.funcs[f].name = fi->name;
+			v->g.funcs[f].linkage = fi->linkage;
+		}
+	}
+	thresholds(v);
+	return check_reachable(v);
+}
+
+static double now_s(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+int bg_verify(const struct bg_program *prog, const struct bg_verify_opts *opts, struct bg_verify_result *res)
+{
+	struct bg_verify_opts def = { .sz = sizeof(def) };
+	if (!prog || !res)
+		return -EINVAL;
+	memset(res, 0, sizeof(*res));
+	if (!opts)
+		opts = &def;
+	double t0 = now_s();
+	struct vctx *v = calloc(1, sizeof(*v));
+	if (!v)
+		return -ENOMEM;
+	int err = setup(v, prog, opts);
+	if (!err && !v->failed) {
+		path_add(v, 0, 0, 0); /* node 0: the empty path */
+		err = run(v);
+	}
+	res->seconds = now_s() - t0;
+	res->steps = v->steps;
+	res->peak_bytes = v->peak_bytes;
+	if (err) {
+		free(v->diag.message);
+		free(v->diag.path);
+	} else if (v->failed) {
+		res->verdict = BG_VERDICT_REJECTED;
+		res->diag = v->diag;
+		if (v->diag.check && !strcmp(v->diag.check, "core"))
+			res->verdict = BG_VERDICT_UNAVAILABLE;
+	} else {
+		res->verdict = BG_VERDICT_ACCEPTED;
+	}
+	free_all(v);
+	as_names_set(NULL);
+	free(v);
+	return err;
+}
+
+void bg_verify_result__fini(struct bg_verify_result *res)
+{
+	if (!res)
+		return;
+	free(res->diag.message);
+	free(res->diag.path);
+	memset(res, 0, sizeof(*res));
+}

@@ -1,0 +1,1202 @@
+/* Transfer functions and checks for every non-call instruction: ALU (scalar
+ * domain and the pointer arithmetic rules), loads and stores per region
+ * (stack, ctx, packet, map value, memory, BTF pointers, sockets), atomics,
+ * ld_imm64, legacy packet loads, byte swaps, address-space casts, branch
+ * refinement (scalar bounds, NULL checks, packet bounds into the zone) and
+ * the exit checks (return range, leaked references, held locks).
+ * Messages follow the kernel's wording where one exists, so that a user who
+ * knows the kernel log recognises them. */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include <bpfgate/object.h>
+#include "analysis/names.h"
+#include "isa/exec.h"
+#include "analysis/vctx.h"
+
+#define MAX_VAR_OFF (1ll << 29)
+#define MAX_PACKET_OFF 0xffff
+#define LOST_BASE 0xffffffffu
+
+static inline struct as_reg *R(struct as_state *s, int i)
+{
+	return &as_cur(s)->r[i];
+}
+
+int fmt_reg(struct vctx *v, const struct as_state *s, int reg, char *buf, unsigned sz)
+{
+	(void)v;
+	int k = snprintf(buf, sz, "r%d = ", reg);
+	if (k < 0 || (unsigned)k >= sz)
+		return k;
+	return k + as_reg_fmt(&s->fr[s->nframes - 1].r[reg], s, buf + k, sz - (unsigned)k);
+}
+
+int check_reg_init(struct vctx *v, struct as_state *s, size_t pc, int reg)
+{
+	if (R(s, reg)->type == T_UNINIT)
+		return verr(v, s, pc, "uninit_reg", "R%d !read_ok: register r%d is read before it is initialized",
+			    reg, reg);
+	return 0;
+}
+
+static void each_reg(struct as_state *s, void (*fn)(struct as_reg *, void *), void *arg)
+{
+	for (uint32_t f = 0; f < s->nframes; f++) {
+		struct as_frame *fr = &s->fr[f];
+		for (int i = 0; i < 11; i++)
+			fn(&fr->r[i], arg);
+		for (uint32_t k = 0; k < fr->nslots; k++)
+			if (fr->slots[k].kind == SK_SPILL)
+				fn(&fr->slots[k].spill, arg);
+	}
+}
+
+struct id_arg {
+	uint32_t id;
+	void (*fn)(struct as_reg *, void *);
+	void *arg;
+};
+
+static void id_visit(struct as_reg *r, void *p)
+{
+	struct id_arg *a = p;
+	if (r->id == a->id && r->type != T_PKT && r->type != T_PKT_META)
+		a->fn(r, a->arg);
+}
+
+void mark_regs_id(struct as_state *s, uint32_t id, void (*fn)(struct as_reg *, void *), void *arg)
+{
+	struct id_arg a = { .id = id, .fn = fn, .arg = arg };
+	each_reg(s, id_visit, &a);
+}
+
+static void pkt_inval(struct as_reg *r, void *p)
+{
+	(void)p;
+	if (r->type == T_PKT || r->type == T_PKT_META || r->type == T_PKT_END)
+		as_reg_unknown(r);
+}
+
+void invalidate_pkt(struct as_state *s)
+{
+	each_reg(s, pkt_inval, NULL);
+	bg_zone_clear(&s->zone);
+}
+
+/* A new id is about to be given to a fresh value: older holders of the same id
+ * (the previous iteration of a loop) no longer share its facts. */
+static void clear_id(struct as_reg *r, void *p)
+{
+	uint32_t id = *(uint32_t *)p;
+	if (r->id != id)
+		return;
+	if (r->type == T_PKT || r->type == T_PKT_META) {
+		r->id = LOST_BASE;
+		r->delta = 0;
+	} else {
+		r->id = 0;
+	}
+}
+
+void as_forget_id(struct as_state *s, uint32_t id)
+{
+	each_reg(s, clear_id, &id);
+}
+#define release_id as_forget_id
+
+/* ---------------------------------------------------------------- ALU */
+
+static const char *alu_name(uint8_t op)
+{
+	static const char *n[16] = { "+=", "-=", "*=", "/=", "|=", "&=", "<<=", ">>=", "neg",
+				     "%=", "^=", "=", "s>>=", "endian", "?", "?" };
+	return n[op >> 4];
+}
+
+static struct bg_scalar imm_scalar(const struct bg_insn *in)
+{
+	if (in->alu64)
+		return bg_scalar_const((uint64_t)(int64_t)in->imm);
+	return bg_scalar_const((uint32_t)in->imm);
+}
+
+static int pkt_new_base(struct vctx *v, struct as_state *s, size_t pc, struct as_reg *d)
+{
+	uint32_t id = vid(v, pc, 2);
+	release_id(s, id);
+	bg_zone_forget(&s->zone, id, d->type == T_PKT_META);
+	d->id = id;
+	d->delta = 0;
+	return 0;
+}
+
+static bool ptr_arith_ok(uint8_t t)
+{
+	switch (t) {
+	case T_CTX:
+	case T_STACK:
+	case T_PKT:
+	case T_PKT_META:
+	case T_MAP_VALUE:
+	case T_MEM:
+	case T_RINGBUF_MEM:
+	case T_BTF_ID:
+	case T_ARENA:
+		return true;
+	default:
+		return false;
+	}
+}
+
+static int ptr_arith(struct vctx *v, struct as_state *s, size_t pc, const struct bg_insn *in, int dreg,
+		     struct as_reg *d, const struct bg_scalar *off)
+{
+	char buf[200];
+	uint8_t op = in->op;
+	if (!in->alu64)
+		return verr(v, s, pc, "ptr_arith", "R%d 32-bit pointer arithmetic prohibited", dreg);
+	if (op != BG_ALU_ADD && op != BG_ALU_SUB) {
+		fmt_reg(v, s, dreg, buf, sizeof(buf));
+		return verr(v, s, pc, "ptr_arith", "R%d pointer arithmetic with %s operator prohibited: %s",
+			    dreg, alu_name(op), buf);
+	}
+	if (d->flags & RF_NULL) {
+		fmt_reg(v, s, dreg, buf, sizeof(buf));
+		return verr(v, s, pc, "ptr_arith",
+			    "R%d pointer arithmetic on %s prohibited, null-check it first: %s", dreg,
+			    as_type_name(d->type, d->flags), buf);
+	}
+	if (!ptr_arith_ok(d->type)) {
+		fmt_reg(v, s, dreg, buf, sizeof(buf));
+		return verr(v, s, pc, "ptr_arith", "R%d pointer arithmetic on %s prohibited: %s", dreg,
+			    as_type_name(d->type, d->flags), buf);
+	}
+	uint64_t c;
+	bool known = bg_scalar_is_const(off, &c);
+	if (known && ((int64_t)c >= MAX_VAR_OFF || (int64_t)c <= -MAX_VAR_OFF))
+		return verr(v, s, pc, "ptr_arith", "value %" PRId64 " makes %s pointer be out of bounds",
+			    (int64_t)c, as_type_name(d->type, 0));
+	if (!known && (off->smin == INT64_MIN || off->smin <= -MAX_VAR_OFF || off->smax >= MAX_VAR_OFF)) {
+		char ob[160];
+		bg_scalar_fmt(off, ob, sizeof(ob));
+		return verr(v, s, pc, "ptr_arith",
+			    "math between %s pointer and register with unbounded min value is not allowed: offset = %s",
+			    as_type_name(d->type, 0), ob);
+	}
+	d->v = bg_scalar_alu(op, true, false, 0, &d->v, off);
+	if (d->type == T_PKT || d->type == T_PKT_META) {
+		if (known)
+			d->delta += (int32_t)(op == BG_ALU_ADD ? (int64_t)c : -(int64_t)c);
+		else
+			pkt_new_base(v, s, pc, d);
+	}
+	if (d->v.smin <= -MAX_VAR_OFF || d->v.smax >= MAX_VAR_OFF)
+		return verr(v, s, pc, "ptr_arith", "%s pointer offset is not allowed: r%d out of bounds",
+			    as_type_name(d->type, 0), dreg);
+	return 0;
+}
+
+static int alu_mov(struct vctx *v, struct as_state *s, size_t pc, const struct bg_insn *in)
+{
+	struct as_reg *d = R(s, in->dst);
+	if (!in->src_is_reg) {
+		struct bg_scalar k = imm_scalar(in);
+		as_reg_scalar(d, k);
+		return 0;
+	}
+	if (check_reg_init(v, s, pc, in->src))
+		return -1;
+	struct as_reg *sr = R(s, in->src);
+	if (in->ext_bits) {
+		struct bg_scalar r = sr->type == T_SCALAR ? sr->v : bg_scalar_unknown();
+		r = bg_scalar_alu(BG_ALU_MOV, in->alu64, false, in->ext_bits, &r, &r);
+		as_reg_scalar(d, r);
+		return 0;
+	}
+	if (!in->alu64) {
+		if (sr->type != T_SCALAR) {
+			as_reg_unknown(d);
+			d->v = bg_scalar_urange(0, UINT32_MAX);
+			return 0;
+		}
+		struct bg_scalar r = bg_scalar_alu(BG_ALU_MOV, false, false, 0, &sr->v, &sr->v);
+		uint64_t c;
+		/* a 32-bit move of a value known to fit keeps the link (kernel does too) */
+		uint32_t keep = (sr->v.umax <= UINT32_MAX && !bg_scalar_is_const(&sr->v, &c)) ? sr->id : 0;
+		as_reg_scalar(d, r);
+		if (keep) {
+			d->id = keep;
+		} else if (sr->v.umax <= UINT32_MAX && !bg_scalar_is_const(&sr->v, &c)) {
+			uint32_t id = vid(v, pc, 1);
+			release_id(s, id);
+			sr->id = id;
+			d->id = id;
+		}
+		return 0;
+	}
+	if (sr->type == T_SCALAR) {
+		uint64_t c;
+		if (!sr->id && !bg_scalar_is_const(&sr->v, &c)) {
+			uint32_t id = vid(v, pc, 1);
+			release_id(s, id);
+			sr->id = id;
+		}
+	}
+	*d = *sr;
+	return 0;
+}
+
+static int alu_checks(struct vctx *v, struct as_state *s, size_t pc, const struct bg_insn *in)
+{
+	if (in->src_is_reg || in->op == BG_ALU_NEG)
+		return 0;
+	if ((in->op == BG_ALU_DIV || in->op == BG_ALU_MOD) && in->imm == 0)
+		return verr(v, s, pc, "div_by_zero", "div by zero");
+	if (in->op == BG_ALU_LSH || in->op == BG_ALU_RSH || in->op == BG_ALU_ARSH) {
+		int w = in->alu64 ? 64 : 32;
+		if (in->imm < 0 || in->imm >= w)
+			return verr(v, s, pc, "bad_shift", "invalid shift %d", in->imm);
+	}
+	return 0;
+}
+
+static int xfer_alu(struct vctx *v, struct as_state *s, size_t pc, const struct bg_insn *in)
+{
+	char buf[200];
+	if (in->op == BG_ALU_MOV)
+		return alu_mov(v, s, pc, in);
+	if (alu_checks(v, s, pc, in) || check_reg_init(v, s, pc, in->dst))
+		return -1;
+	struct as_reg *d = R(s, in->dst);
+	if (in->op == BG_ALU_NEG) {
+		if (d->type != T_SCALAR) {
+			fmt_reg(v, s, in->dst, buf, sizeof(buf));
+			return verr(v, s, pc, "ptr_arith", "R%d pointer arithmetic with neg prohibited: %s",
+				    in->dst, buf);
+		}
+		struct bg_scalar r = bg_scalar_alu(BG_ALU_NEG, in->alu64, false, 0, &d->v, &d->v);
+		as_reg_scalar(d, r);
+		return 0;
+	}
+	struct as_reg srcv;
+	if (in->src_is_reg) {
+		if (check_reg_init(v, s, pc, in->src))
+			return -1;
+		srcv = *R(s, in->src);
+	} else {
+		as_reg_scalar(&srcv, imm_scalar(in));
+	}
+	if (d->type == T_SCALAR && srcv.type == T_SCALAR) {
+		struct bg_scalar r = bg_scalar_alu(in->op, in->alu64, in->is_signed, 0, &d->v, &srcv.v);
+		as_reg_scalar(d, r);
+		return 0;
+	}
+	if (d->type != T_SCALAR && srcv.type == T_SCALAR)
+		return ptr_arith(v, s, pc, in, in->dst, d, &srcv.v);
+	if (d->type == T_SCALAR) {
+		/* scalar op pointer */
+		if (in->op == BG_ALU_ADD && in->alu64) {
+			struct bg_scalar off = d->v;
+			*d = srcv;
+			return ptr_arith(v, s, pc, in, in->dst, d, &off);
+		}
+		if (in->op == BG_ALU_SUB)
+			return verr(v, s, pc, "ptr_arith", "R%d tried to subtract pointer from scalar",
+				    in->dst);
+		return ptr_arith(v, s, pc, in, in->src, &srcv, &d->v);
+	}
+	/* pointer op pointer */
+	if (in->op == BG_ALU_SUB && in->alu64 && v->priv) {
+		if ((d->type == T_PKT || d->type == T_PKT_META) && srcv.type == d->type &&
+		    srcv.id == d->id && d->id != LOST_BASE) {
+			as_reg_const(d, (uint64_t)(int64_t)(d->delta - srcv.delta));
+			return 0;
+		}
+		as_reg_unknown(d);
+		return 0;
+	}
+	return verr(v, s, pc, "ptr_arith", "R%d pointer %s pointer prohibited", in->dst, alu_name(in->op));
+}
+
+/* --------------------------------------------------------------- stack */
+
+static struct actx *cur_actx(struct vctx *v)
+{
+	return &v->ctxs[v->cur_ctx];
+}
+
+static void note_stack_depth(struct vctx *v, struct as_state *s, int frame, int64_t lo)
+{
+	if (frame != (int)s->nframes - 1)
+		return; /* a caller's frame: accounted in its own context */
+	struct actx *c = cur_actx(v);
+	if (lo < 0 && (uint64_t)-lo > c->max_stack)
+		c->max_stack = (uint32_t)-lo;
+}
+
+/* bytes [off, off+size) of frame f (off negative) */
+static void stack_write_bytes(struct as_frame *f, int off, int size, bool zero)
+{
+	for (int b = off; b < off + size; b++) {
+		int idx = (-b - 1) / 8;
+		int byte = b + 8 * (idx + 1);
+		struct as_slot *sl = as_slot_get(f, idx, true);
+		if (sl->kind != SK_NONE) {
+			if (sl->kind == SK_SPILL && sl->spill.type == T_SCALAR && sl->spill_size == 8) {
+				/* keep the remaining bytes initialized, forget the value */
+			}
+			sl->kind = SK_NONE;
+			sl->spill_size = 0;
+			as_reg_uninit(&sl->spill);
+		}
+		sl->init |= (uint8_t)(1u << byte);
+		if (zero)
+			sl->zero |= (uint8_t)(1u << byte);
+		else
+			sl->zero &= (uint8_t)~(1u << byte);
+	}
+}
+
+static bool reg_is_zero(const struct as_reg *r)
+{
+	uint64_t c;
+	return r->type == T_SCALAR && bg_scalar_is_const(&r->v, &c) && c == 0;
+}
+
+static int stack_write(struct vctx *v, struct as_state *s, size_t pc, int reg,
+		       const struct as_reg *p, int64_t lo, int64_t hi, int size,
+		       const struct as_reg *val)
+{
+	struct as_frame *f = &s->fr[p->frame];
+	if (lo != hi) {
+		/* variable offset write: every slot in range may be hit */
+		for (int64_t o = lo; o <= hi; o++)
+			stack_write_bytes(f, (int)o, size, false);
+		for (int64_t o = lo; o < hi + size; o++) {
+			struct as_slot *sl = as_slot_get(f, (int)((-o - 1) / 8), false);
+			if (sl)
+				sl->zero = 0;
+		}
+		return 0;
+	}
+	int off = (int)lo;
+	if (val && as_reg_is_ptr(val) && size != 8)
+		return verr(v, s, pc, "stack_spill", "invalid size of register spill: r%d, size %d", reg,
+			    size);
+	if (val && off % 8 == 0 && (size == 8 || val->type == T_SCALAR)) {
+		int idx = (-off - 1) / 8;
+		stack_write_bytes(f, off, size, reg_is_zero(val));
+		struct as_slot *sl = as_slot_get(f, idx, true);
+		sl->kind = SK_SPILL;
+		sl->spill_size = (uint8_t)size;
+		sl->spill = *val;
+		if (val->type == T_SCALAR && size < 8)
+			sl->spill.v = bg_scalar_cast(&val->v, (uint8_t)size, false);
+		return 0;
+	}
+	stack_write_bytes(f, off, size, val ? reg_is_zero(val) : false);
+	return 0;
+}
+
+static int stack_read(struct vctx *v, struct as_state *s, size_t pc, int reg,
+		      const struct as_reg *p, int64_t lo, int64_t hi, int size, struct as_reg *out,
+		      bool sign)
+{
+	struct as_frame *f = &s->fr[p->frame];
+	if (lo == hi && lo % 8 == 0) {
+		struct as_slot *sl = as_slot_get(f, (int)((-lo - 1) / 8), false);
+		if (sl && sl->kind == SK_SPILL) {
+			if (as_reg_is_ptr(&sl->spill)) {
+				if (size != 8)
+					return verr(v, s, pc, "stack_fill",
+						    "invalid size of register fill: r%d off=%" PRId64
+						    " size %d holds a spilled %s",
+						    reg, lo, size, as_type_name(sl->spill.type, sl->spill.flags));
+				if (out)
+					*out = sl->spill;
+				return 0;
+			}
+			if (sl->spill.type == T_SCALAR && size <= sl->spill_size) {
+				if (out) {
+					as_reg_scalar(out, bg_scalar_cast(&sl->spill.v, (uint8_t)size, sign));
+					if (size == sl->spill_size && size == 8 && !sign)
+						out->id = sl->spill.id;
+				}
+				return 0;
+			}
+		}
+	}
+	/* byte-level: initialized? all zero? */
+	bool all_zero = true, all_init = true;
+	for (int64_t o = lo; o < hi + size; o++) {
+		int idx = (int)((-o - 1) / 8);
+		int byte = (int)(o + 8 * (idx + 1));
+		struct as_slot *sl = as_slot_get(f, idx, false);
+		uint8_t init = sl ? sl->init : 0, zero = sl ? sl->zero : 0;
+		if (sl && sl->kind == SK_SPILL && byte < sl->spill_size) {
+			init |= (uint8_t)(1u << byte);
+			if (!reg_is_zero(&sl->spill))
+				zero &= (uint8_t)~(1u << byte);
+		}
+		if (!(init & (1u << byte)))
+			all_init = false;
+		if (!(zero & (1u << byte)))
+			all_zero = false;
+	}
+	if (!all_init && !v->priv)
+		return verr(v, s, pc, "stack_uninit",
+			    "invalid read from stack R%d off %" PRId64 "+0 size %d: bytes not initialized", reg,
+			    lo, size);
+	if (out) {
+		if (all_zero && all_init)
+			as_reg_const(out, 0);
+		else
+			as_reg_scalar(out, bg_scalar_load((uint8_t)size, sign));
+	}
+	return 0;
+}
+
+static int access_stack(struct vctx *v, struct as_state *s, size_t pc, int reg, const struct as_reg *p,
+			int off, int size, bool write, const struct as_reg *val, struct as_reg *out,
+			bool sign)
+{
+	int64_t lo = p->v.smin + off, hi = p->v.smax + off;
+	if (p->v.smin < -AS_STACK_SIZE * 8 || p->v.smax > AS_STACK_SIZE * 8 || lo < -AS_STACK_SIZE ||
+	    hi + size > 0) {
+		char buf[200];
+		fmt_reg(v, s, reg, buf, sizeof(buf));
+		return verr(v, s, pc, "stack_bounds",
+			    "invalid %s stack R%d off=%d size=%d: stack access out of bounds [-512,0): %s",
+			    write ? "write to" : "read from", reg, off, size, buf);
+	}
+	if (lo == hi && lo % size != 0)
+		return verr(v, s, pc, "stack_align", "misaligned stack access off %" PRId64 "+%d size %d",
+			    lo - off, off, size);
+	note_stack_depth(v, s, p->frame, lo);
+	if (write)
+		return stack_write(v, s, pc, reg, p, lo, hi, size, val);
+	return stack_read(v, s, pc, reg, p, lo, hi, size, out, sign);
+}
+
+/* ----------------------------------------------------------------- ctx */
+
+static int access_ctx(struct vctx *v, struct as_state *s, size_t pc, int reg, const struct as_reg *p,
+		      int off, int size, bool write, struct as_reg *out, bool sign)
+{
+	uint64_t c;
+	if (!bg_scalar_is_const(&p->v, &c) || c != 0) {
+		char buf[200];
+		fmt_reg(v, s, reg, buf, sizeof(buf));
+		return verr(v, s, pc, "ctx_modified", "dereference of modified ctx ptr R%d disallowed: %s",
+			    reg, buf);
+	}
+	const struct bg_ctx_layout *l = v->pol ? v->pol->ctx : NULL;
+	if (!l) {
+		if (out)
+			as_reg_scalar(out, bg_scalar_load((uint8_t)size, sign));
+		return 0;
+	}
+	const char *why = NULL;
+	const struct bg_ctx_field *fl = bg_ctx_field_at(l, off, size, write, &why);
+	if (!fl) {
+		if (l->any_read && !write && off >= 0 && (uint32_t)(off + size) <= l->size) {
+			if (out)
+				as_reg_scalar(out, bg_scalar_load((uint8_t)size, sign));
+			return 0;
+		}
+		return verr(v, s, pc, "ctx_access", "invalid bpf_context access off=%d size=%d (%s%s%s)",
+			    off, size, l->struct_name, why ? ": " : "", why ? why : "");
+	}
+	if (!out)
+		return 0;
+	as_reg_uninit(out);
+	switch (fl->val) {
+	case BG_CTXV_PKT:
+		out->type = T_PKT;
+		break;
+	case BG_CTXV_PKT_END:
+		out->type = T_PKT_END;
+		break;
+	case BG_CTXV_PKT_META:
+		out->type = T_PKT_META;
+		break;
+	case BG_CTXV_SOCK_COMMON_OR_NULL:
+		out->type = T_SOCK_COMMON;
+		out->flags = RF_NULL;
+		out->id = vid(v, pc, 5);
+		release_id(s, out->id);
+		break;
+	case BG_CTXV_SOCKET_OR_NULL:
+		out->type = T_SOCK;
+		out->flags = RF_NULL;
+		out->id = vid(v, pc, 5);
+		release_id(s, out->id);
+		break;
+	case BG_CTXV_BTF_ID:
+		out->type = T_BTF_ID;
+		out->btf = fl->btf;
+		break;
+	default:
+		as_reg_scalar(out, bg_scalar_load((uint8_t)size, sign));
+		return 0;
+	}
+	out->v = bg_scalar_const(0);
+	if (size != 8 && (fl->val == BG_CTXV_PKT || fl->val == BG_CTXV_PKT_END || fl->val == BG_CTXV_PKT_META) &&
+	    fl->size != size)
+		as_reg_scalar(out, bg_scalar_load((uint8_t)size, sign));
+	return 0;
+}
+
+/* -------------------------------------------------------------- packet */
+
+static int access_pkt(struct vctx *v, struct as_state *s, size_t pc, int reg, const struct as_reg *p,
+		      int off, int size, bool write, struct as_reg *out, bool sign)
+{
+	char buf[200];
+	if (write && v->pol && !v->pol->pkt_write)
+		return verr(v, s, pc, "pkt_write", "cannot write into packet");
+	bool meta = p->type == T_PKT_META;
+	uint32_t range = p->id == LOST_BASE ? 0 : bg_zone_range(&s->zone, p->id, meta);
+	int64_t lo = p->v.smin + off;
+	int64_t need = (int64_t)p->delta + off + size;
+	if (p->v.smin < 0 && p->id != 0) {
+		fmt_reg(v, s, reg, buf, sizeof(buf));
+		return verr(v, s, pc, "pkt_bounds",
+			    "R%d min value is negative, either use unsigned index or do a if (index >=0) check: %s",
+			    reg, buf);
+	}
+	if (lo < 0 || need > (int64_t)range || p->delta + off < 0 || p->id == LOST_BASE) {
+		fmt_reg(v, s, reg, buf, sizeof(buf));
+		return verr(v, s, pc, "pkt_bounds",
+			    "invalid access to %s, off=%d size=%d: %s out of bounds: %s, needs %s - base >= %" PRId64
+			    ", known >= %u",
+			    meta ? "packet metadata" : "packet", off, size, meta ? "packet metadata" : "packet",
+			    buf, meta ? "data" : "data_end", need, range);
+	}
+	if (out)
+		as_reg_scalar(out, bg_scalar_load((uint8_t)size, sign));
+	return 0;
+}
+
+/* ---------------------------------------------------------- map values */
+
+static bool map_readonly(struct vctx *v, int map)
+{
+	const struct bg_map_def *m = bg_object__map(v->obj, (size_t)map);
+	return m && (m->readonly || (m->map_flags & 0x80u /* BPF_F_RDONLY_PROG */));
+}
+
+static int bounded_region(struct vctx *v, struct as_state *s, size_t pc, int reg,
+			  const struct as_reg *p, int off, int size, uint64_t limit, const char *what,
+			  const char *check)
+{
+	char buf[200];
+	if (p->v.smin + off < 0) {
+		fmt_reg(v, s, reg, buf, sizeof(buf));
+		if (p->v.smin != p->v.smax)
+			return verr(v, s, pc, check,
+				    "R%d min value is negative, either use unsigned index or do a if (index >=0) check: %s",
+				    reg, buf);
+		return verr(v, s, pc, check, "invalid access to %s, size=%" PRIu64 " off=%" PRId64 " size=%d: %s",
+			    what, limit, p->v.smin + off, size, buf);
+	}
+	if (p->v.umax > limit || p->v.umax + (uint64_t)(int64_t)off + (uint64_t)size > limit) {
+		fmt_reg(v, s, reg, buf, sizeof(buf));
+		if (p->v.smin != p->v.smax)
+			return verr(v, s, pc, check,
+				    "invalid access to %s, size=%" PRIu64 " off=%d size=%d: R%d max value is outside of the allowed memory range: %s",
+				    what, limit, off, size, reg, buf);
+		return verr(v, s, pc, check, "invalid access to %s, size=%" PRIu64 " off=%" PRId64 " size=%d: %s",
+			    what, limit, p->v.smin + off, size, buf);
+	}
+	return 0;
+}
+
+static int access_map(struct vctx *v, struct as_state *s, size_t pc, int reg, const struct as_reg *p,
+		      int off, int size, bool write, struct as_reg *out, bool sign)
+{
+	const struct bg_map_def *m = bg_object__map(v->obj, (size_t)p->map);
+	if (!m)
+		return verr(v, s, pc, "map_value", "R%d map value of unknown map %d", reg, p->map);
+	if (write && (map_readonly(v, p->map) || (p->flags & RF_RDONLY)))
+		return verr(v, s, pc, "map_readonly", "write into map forbidden, value_size=%u off=%d size=%d (map %s is read-only)",
+			    m->value_size, off, size, m->name ? m->name : "?");
+	if (bounded_region(v, s, pc, reg, p, off, size, m->value_size, "map value", "map_bounds"))
+		return -1;
+	if (!out)
+		return 0;
+	uint64_t c;
+	if (map_readonly(v, p->map) && m->init_data && bg_scalar_is_const(&p->v, &c)) {
+		uint64_t val = 0;
+		memcpy(&val, (const uint8_t *)m->init_data + c + off, (size_t)size);
+		as_reg_const(out, bg_extend(val, (uint8_t)size, sign));
+		return 0;
+	}
+	as_reg_scalar(out, bg_scalar_load((uint8_t)size, sign));
+	return 0;
+}
+
+/* --------------------------------------------------------------- memory */
+
+int check_mem(struct vctx *v, struct as_state *s, size_t pc, int reg, int off, int size, bool write,
+	      const struct as_reg *val, struct as_reg *out, bool sign)
+{
+	char buf[200];
+	if (check_reg_init(v, s, pc, reg))
+		return -1;
+	struct as_reg p = *R(s, reg);
+	if (p.flags & RF_NULL) {
+		fmt_reg(v, s, reg, buf, sizeof(buf));
+		return verr(v, s, pc, "null_deref", "R%d invalid mem access '%s': NULL check missing: %s", reg,
+			    as_type_name(p.type, p.flags), buf);
+	}
+	switch (p.type) {
+	case T_STACK:
+		return access_stack(v, s, pc, reg, &p, off, size, write, val, out, sign);
+	case T_CTX:
+		return access_ctx(v, s, pc, reg, &p, off, size, write, out, sign);
+	case T_PKT:
+	case T_PKT_META:
+		return access_pkt(v, s, pc, reg, &p, off, size, write, out, sign);
+	case T_MAP_VALUE:
+		return access_map(v, s, pc, reg, &p, off, size, write, out, sign);
+	case T_MEM:
+	case T_RINGBUF_MEM:
+		if (write && (p.flags & RF_RDONLY))
+			return verr(v, s, pc, "mem_readonly", "cannot write into rdonly_mem");
+		if (bounded_region(v, s, pc, reg, &p, off, size, p.size, "memory", "mem_bounds"))
+			return -1;
+		if (out)
+			as_reg_scalar(out, bg_scalar_load((uint8_t)size, sign));
+		return 0;
+	case T_BTF_ID:
+		if (write)
+			return verr(v, s, pc, "btf_write", "only read is supported: R%d is %s%s", reg,
+				    as_type_name(p.type, 0), p.btf ? p.btf : "");
+		if (p.v.smin + off < 0)
+			return verr(v, s, pc, "btf_bounds", "R%d is ptr_%s invalid negative access: off=%" PRId64,
+				    reg, p.btf ? p.btf : "?", p.v.smin + off);
+		if (out) {
+			if (size == 8) {
+				as_reg_uninit(out);
+				out->type = T_BTF_ID;
+				out->flags = RF_UNTRUSTED;
+				out->v = bg_scalar_const(0);
+			} else {
+				as_reg_scalar(out, bg_scalar_load((uint8_t)size, sign));
+			}
+		}
+		return 0;
+	case T_SOCK:
+	case T_SOCK_COMMON:
+	case T_TCP_SOCK:
+		if (write)
+			return verr(v, s, pc, "sock_write", "cannot write into %s", as_type_name(p.type, 0));
+		if (bounded_region(v, s, pc, reg, &p, off, size, p.type == T_TCP_SOCK ? 112 : 96,
+				   as_type_name(p.type, 0), "sock_access"))
+			return -1;
+		if (out)
+			as_reg_scalar(out, bg_scalar_load((uint8_t)size, sign));
+		return 0;
+	case T_ARENA:
+		if (out)
+			as_reg_scalar(out, bg_scalar_load((uint8_t)size, sign));
+		return 0;
+	default:
+		fmt_reg(v, s, reg, buf, sizeof(buf));
+		return verr(v, s, pc, "bad_mem", "R%d invalid mem access '%s': %s", reg,
+			    as_type_name(p.type, p.flags), buf);
+	}
+}
+
+int check_mem_range(struct vctx *v, struct as_state *s, size_t pc, int reg, const struct bg_scalar *size,
+		    bool write, bool zero_ok, const char *what)
+{
+	char buf[200];
+	struct as_reg *p = R(s, reg);
+	if (size->umax == 0) {
+		if (zero_ok)
+			return 0;
+		return verr(v, s, pc, "helper_arg", "R%d invalid zero-sized %s", reg, what);
+	}
+	if (size->umin == 0 && !zero_ok)
+		return verr(v, s, pc, "helper_arg", "R%d invalid zero-sized read: size may be 0 (%s)", reg + 1,
+			    what);
+	if (size->umax >= (1u << 29)) {
+		char sb[160];
+		bg_scalar_fmt(size, sb, sizeof(sb));
+		return verr(v, s, pc, "helper_arg",
+			    "R%d unbounded memory access, use 'var &= const' or 'if (var < const)': size = %s",
+			    reg + 1, sb);
+	}
+	int sz = (int)size->umax;
+	if (p->type == T_STACK && !(p->flags & RF_NULL)) {
+		int64_t lo = p->v.smin, hi = p->v.smax + sz;
+		if (lo < -AS_STACK_SIZE || hi > 0) {
+			fmt_reg(v, s, reg, buf, sizeof(buf));
+			return verr(v, s, pc, "stack_bounds",
+				    "invalid indirect access to stack R%d off=%" PRId64 " size=%d: %s (%s)", reg, lo, sz,
+				    buf, what);
+		}
+		note_stack_depth(v, s, p->frame, lo);
+		struct as_frame *f = &s->fr[p->frame];
+		if (write) {
+			for (int64_t o = lo; o < hi; o++)
+				stack_write_bytes(f, (int)o, 1, false);
+			return 0;
+		}
+		if (!v->priv) {
+			for (int64_t o = lo; o < hi; o++) {
+				struct as_slot *sl = as_slot_get(f, (int)((-o - 1) / 8), false);
+				int byte = (int)(o + 8 * ((-o - 1) / 8 + 1));
+				bool ok = sl && ((sl->init >> byte) & 1);
+				if (!ok)
+					return verr(v, s, pc, "stack_uninit",
+						    "invalid indirect read from stack R%d off %" PRId64 "+0 size %d (%s)",
+						    reg, o, sz, what);
+			}
+		}
+		return 0;
+	}
+	/* other regions: check the first and last byte through check_mem */
+	int last = sz - 1;
+	if (check_mem(v, s, pc, reg, 0, 1, write, NULL, NULL, false))
+		return -1;
+	return check_mem(v, s, pc, reg, last, 1, write, NULL, NULL, false);
+}
+
+/* ------------------------------------------------------- loads/stores */
+
+static int xfer_ldx(struct vctx *v, struct as_state *s, size_t pc, const struct bg_insn *in)
+{
+	struct as_reg out;
+	as_reg_unknown(&out);
+	if (check_mem(v, s, pc, in->src, in->off, in->size, false, NULL, &out, in->is_signed))
+		return -1;
+	*R(s, in->dst) = out;
+	return 0;
+}
+
+static int xfer_st(struct vctx *v, struct as_state *s, size_t pc, const struct bg_insn *in)
+{
+	struct as_reg val;
+	if (in->kind == BG_K_STX) {
+		if (check_reg_init(v, s, pc, in->src))
+			return -1;
+		val = *R(s, in->src);
+	} else {
+		as_reg_const(&val, (uint64_t)(int64_t)in->imm);
+		if (R(s, in->dst)->type == T_CTX)
+			return verr(v, s, pc, "ctx_store", "BPF_ST stores into R%d ctx is not allowed", in->dst);
+	}
+	if (val.type == T_SCALAR && in->size < 8)
+		val.v = bg_scalar_cast(&val.v, in->size, false);
+	return check_mem(v, s, pc, in->dst, in->off, in->size, true, &val, NULL, false);
+}
+
+static int xfer_atomic(struct vctx *v, struct as_state *s, size_t pc, const struct bg_insn *in)
+{
+	uint16_t aop = in->atomic_op;
+	if (aop == BG_ATOMIC_LOAD_ACQ) {
+		struct as_reg out;
+		if (check_mem(v, s, pc, in->src, in->off, in->size, false, NULL, &out, false))
+			return -1;
+		*R(s, in->dst) = out;
+		return 0;
+	}
+	if (aop == BG_ATOMIC_STORE_REL) {
+		if (check_reg_init(v, s, pc, in->src))
+			return -1;
+		struct as_reg val = *R(s, in->src);
+		return check_mem(v, s, pc, in->dst, in->off, in->size, true, &val, NULL, false);
+	}
+	if (in->size != 4 && in->size != 8)
+		return verr(v, s, pc, "atomic", "invalid atomic operand size %d", in->size);
+	if (check_reg_init(v, s, pc, in->src) || check_reg_init(v, s, pc, in->dst))
+		return -1;
+	if (aop == BG_ATOMIC_CMPXCHG && check_reg_init(v, s, pc, 0))
+		return -1;
+	uint8_t t = R(s, in->dst)->type;
+	if (t == T_CTX || t == T_PKT || t == T_PKT_META || t == T_BTF_ID || t == T_SOCK ||
+	    t == T_SOCK_COMMON || t == T_TCP_SOCK)
+		return verr(v, s, pc, "atomic", "BPF_ATOMIC stores into R%d %s is not allowed", in->dst,
+			    as_type_name(t, 0));
+	if (R(s, in->src)->type != T_SCALAR && aop != BG_ATOMIC_XCHG && aop != BG_ATOMIC_CMPXCHG && !v->priv)
+		return verr(v, s, pc, "atomic", "R%d leaks addr into mem", in->src);
+	struct as_reg old;
+	if (check_mem(v, s, pc, in->dst, in->off, in->size, false, NULL, &old, false))
+		return -1;
+	struct as_reg unk;
+	as_reg_scalar(&unk, bg_scalar_load(in->size, false));
+	if (check_mem(v, s, pc, in->dst, in->off, in->size, true, &unk, NULL, false))
+		return -1;
+	if (aop == BG_ATOMIC_CMPXCHG)
+		as_reg_scalar(R(s, 0), bg_scalar_load(in->size, false));
+	else if (aop & BG_ATOMIC_FETCH)
+		as_reg_scalar(R(s, in->src), bg_scalar_load(in->size, false));
+	return 0;
+}
+
+static int xfer_ld_imm64(struct vctx *v, struct as_state *s, size_t pc, const struct bg_insn *in)
+{
+	struct as_reg *d = R(s, in->dst);
+	as_reg_uninit(d);
+	size_t nmaps = bg_object__map_cnt(v->obj);
+	switch (in->pseudo) {
+	case BG_PSEUDO_NONE:
+		as_reg_const(d, in->imm64);
+		return 0;
+	case BG_PSEUDO_MAP_IDX:
+	case BG_PSEUDO_MAP_FD:
+		if ((uint32_t)in->imm >= nmaps)
+			return verr(v, s, pc, "bad_map", "fd %d is not pointing to valid bpf_map", in->imm);
+		d->type = T_MAP_PTR;
+		d->map = in->imm;
+		d->v = bg_scalar_const(0);
+		return 0;
+	case BG_PSEUDO_MAP_IDX_VALUE:
+	case BG_PSEUDO_MAP_VALUE: {
+		if ((uint32_t)in->imm >= nmaps)
+			return verr(v, s, pc, "bad_map", "fd %d is not pointing to valid bpf_map", in->imm);
+		const struct bg_map_def *m = bg_object__map(v->obj, (size_t)in->imm);
+		uint32_t off = (uint32_t)(in->imm64 >> 32);
+		if (m && off >= m->value_size && m->value_size)
+			return verr(v, s, pc, "bad_map", "invalid access to map value pointer, value_size=%u off=%u",
+				    m->value_size, off);
+		d->type = T_MAP_VALUE;
+		d->map = in->imm;
+		d->v = bg_scalar_const(off);
+		if (map_readonly(v, in->imm))
+			d->flags |= RF_RDONLY;
+		return 0;
+	}
+	case BG_PSEUDO_FUNC:
+		d->type = T_FUNC;
+		d->map = (int32_t)(pc + 1 + (int64_t)in->imm);
+		d->v = bg_scalar_const(0);
+		return 0;
+	case BG_PSEUDO_BTF_ID:
+		d->type = T_MEM;
+		d->size = 8;
+		d->flags = RF_RDONLY;
+		d->v = bg_scalar_const(0);
+		return 0;
+	default:
+		return verr(v, s, pc, "bad_insn", "unsupported ld_imm64 source %u", in->pseudo);
+	}
+}
+
+static int xfer_ld_abs(struct vctx *v, struct as_state *s, size_t pc, const struct bg_insn *in)
+{
+	if (v->pol && !v->pol->pkt_access && v->prog_type != 1 /* socket_filter */)
+		return verr(v, s, pc, "ld_abs", "BPF_LD_[ABS|IND] instructions not allowed for this program type");
+	if (R(s, 6)->type != T_CTX)
+		return verr(v, s, pc, "ld_abs", "at the time of BPF_LD_ABS|IND R6 != pointer to skb");
+	if (s->lock != -1)
+		return verr(v, s, pc, "lock", "BPF_LD_[ABS|IND] cannot be used inside bpf_spin_lock-ed region");
+	if (in->kind == BG_K_LD_IND) {
+		if (check_reg_init(v, s, pc, in->src))
+			return -1;
+	}
+	if (s->nrefs)
+		return verr(v, s, pc, "ref_leak", "BPF_LD_[ABS|IND] would lead to reference leak");
+	for (int i = 1; i <= 5; i++)
+		as_reg_uninit(R(s, i));
+	as_reg_scalar(R(s, 0), bg_scalar_load(in->size, false));
+	return 0;
+}
+
+static int xfer_end(struct vctx *v, struct as_state *s, size_t pc, const struct bg_insn *in)
+{
+	if (check_reg_init(v, s, pc, in->dst))
+		return -1;
+	struct as_reg *d = R(s, in->dst);
+	if (d->type != T_SCALAR)
+		return verr(v, s, pc, "ptr_arith", "R%d pointer arithmetic prohibited (byte swap)", in->dst);
+	bool swap = in->alu64 || in->src_is_reg;
+	struct bg_scalar r = bg_scalar_end(&d->v, in->ext_bits, swap);
+	as_reg_scalar(d, r);
+	return 0;
+}
+
+static int xfer_addr_cast(struct vctx *v, struct as_state *s, size_t pc, const struct bg_insn *in)
+{
+	if (check_reg_init(v, s, pc, in->src))
+		return -1;
+	struct as_reg *d = R(s, in->dst);
+	uint32_t dst_as = (uint32_t)in->imm >> 16;
+	if (dst_as == 0) {
+		as_reg_scalar(d, bg_scalar_urange(0, UINT32_MAX));
+	} else {
+		as_reg_uninit(d);
+		d->type = T_ARENA;
+		d->v = bg_scalar_const(0);
+	}
+	return 0;
+}
+
+int xfer_insn(struct vctx *v, struct as_state *s, size_t pc)
+{
+	const struct bg_insn *in = &v->insns[pc];
+	switch (in->kind) {
+	case BG_K_ALU:
+		return xfer_alu(v, s, pc, in);
+	case BG_K_END:
+		return xfer_end(v, s, pc, in);
+	case BG_K_ADDR_CAST:
+		return xfer_addr_cast(v, s, pc, in);
+	case BG_K_LD_IMM64:
+		return xfer_ld_imm64(v, s, pc, in);
+	case BG_K_LD_IMM64_HI:
+		return 0;
+	case BG_K_LD_ABS:
+	case BG_K_LD_IND:
+		return xfer_ld_abs(v, s, pc, in);
+	case BG_K_LDX:
+		return xfer_ldx(v, s, pc, in);
+	case BG_K_ST:
+	case BG_K_STX:
+		return xfer_st(v, s, pc, in);
+	case BG_K_ATOMIC:
+		return xfer_atomic(v, s, pc, in);
+	case BG_K_JA:
+	case BG_K_MAY_GOTO:
+	case BG_K_EXIT:
+		return 0;
+	case BG_K_JCOND:
+		if (check_reg_init(v, s, pc, in->dst))
+			return -1;
+		if (in->src_is_reg && check_reg_init(v, s, pc, in->src))
+			return -1;
+		return 0;
+	case BG_K_CALLX:
+		return verr(v, s, pc, "bad_insn", "indirect calls (callx) are not supported by the kernel");
+	default:
+		return verr(v, s, pc, "bad_insn", "invalid instruction (%s)", bg_insn_kind_name(in->kind));
+	}
+}
+
+/* ---------------------------------------------------------- branches */
+
+struct null_arg {
+	bool is_null;
+	struct as_state *s;
+};
+
+static void null_mark(struct as_reg *r, void *p)
+{
+	struct null_arg *a = p;
+	if (!(r->flags & RF_NULL))
+		return;
+	if (a->is_null) {
+		as_reg_const(r, 0);
+	} else {
+		r->flags &= (uint8_t)~RF_NULL;
+	}
+}
+
+static int null_refine(struct vctx *v, struct as_state *s, int reg, bool is_null)
+{
+	(void)v;
+	struct as_reg *r = R(s, reg);
+	uint32_t id = r->id, ref = r->ref;
+	struct null_arg a = { .is_null = is_null, .s = s };
+	if (id)
+		mark_regs_id(s, id, null_mark, &a);
+	else
+		null_mark(r, &a);
+	if (is_null && ref)
+		as_ref_del(s, ref);
+	return 0;
+}
+
+static uint8_t swap_op(uint8_t op)
+{
+	switch (op) {
+	case BG_JMP_JGT: return BG_JMP_JLT;
+	case BG_JMP_JLT: return BG_JMP_JGT;
+	case BG_JMP_JGE: return BG_JMP_JLE;
+	case BG_JMP_JLE: return BG_JMP_JGE;
+	case BG_JMP_JSGT: return BG_JMP_JSLT;
+	case BG_JMP_JSLT: return BG_JMP_JSGT;
+	case BG_JMP_JSGE: return BG_JMP_JSLE;
+	case BG_JMP_JSLE: return BG_JMP_JSGE;
+	default: return op;
+	}
+}
+
+static uint8_t negate_op(uint8_t op)
+{
+	switch (op) {
+	case BG_JMP_JGT: return BG_JMP_JLE;
+	case BG_JMP_JLE: return BG_JMP_JGT;
+	case BG_JMP_JGE: return BG_JMP_JLT;
+	case BG_JMP_JLT: return BG_JMP_JGE;
+	case BG_JMP_JEQ: return BG_JMP_JNE;
+	case BG_JMP_JNE: return BG_JMP_JEQ;
+	default: return 0xff;
+	}
+}
+
+/* p <rel> end holds on this edge (p packet-like, e its end) */
+static void pkt_refine(struct as_state *s, const struct as_reg *p, uint8_t rel)
+{
+	if (p->id == LOST_BASE || p->delta <= 0 || p->delta > MAX_PACKET_OFF)
+		return;
+	if (p->id != 0 && p->v.umax > MAX_PACKET_OFF)
+		return;
+	uint32_t range;
+	if (rel == BG_JMP_JLE)
+		range = (uint32_t)p->delta;
+	else if (rel == BG_JMP_JLT)
+		range = (uint32_t)p->delta + 1;
+	else
+		return;
+	bg_zone_learn(&s->zone, p->id, p->type == T_PKT_META, range);
+}
+
+static bool is_end_of(const struct as_reg *p, const struct as_reg *e)
+{
+	if (p->type == T_PKT && e->type == T_PKT_END)
+		return true;
+	/* data_meta + n <= data: the end of a meta pointer is the packet start */
+	uint64_t c;
+	return p->type == T_PKT_META && e->type == T_PKT && e->id == 0 && bg_scalar_is_const(&e->v, &c) &&
+	       c == 0;
+}
+
+struct eq_arg {
+	uint32_t id;
+	struct bg_scalar v;
+};
+
+static void eq_set(struct as_reg *r, void *p)
+{
+	struct eq_arg *a = p;
+	if (r->type == T_SCALAR && r->id == a->id)
+		r->v = a->v;
+}
+
+static int scalar_branch(struct vctx *v, struct as_state *s, size_t pc, const struct bg_insn *in,
+			 bool taken, bool *dead)
+{
+	struct as_reg *d = R(s, in->dst);
+	struct as_reg tmp, *sr = &tmp;
+	if (in->src_is_reg) {
+		sr = R(s, in->src);
+	} else {
+		as_reg_const(&tmp, in->alu64 ? (uint64_t)(int64_t)in->imm : (uint64_t)(uint32_t)in->imm);
+		if (!in->alu64)
+			tmp.v = bg_scalar_const((uint64_t)(int64_t)in->imm);
+	}
+	int c = bg_scalar_cmp(in->op, in->alu64, &d->v, &sr->v);
+	if (c >= 0 && (c == 1) != taken) {
+		*dead = true;
+		return 0;
+	}
+	struct bg_scalar dv = d->v, sv = sr->v;
+	if (!bg_scalar_refine(in->op, in->alu64, taken, &dv, &sv)) {
+		*dead = true;
+		return 0;
+	}
+	d->v = dv;
+	if (in->src_is_reg && in->src != in->dst)
+		sr->v = sv;
+	if (d->id) {
+		struct eq_arg a = { .id = d->id, .v = d->v };
+		each_reg(s, eq_set, &a);
+	}
+	if (in->src_is_reg && sr->id && sr->id != d->id) {
+		struct eq_arg a = { .id = sr->id, .v = sr->v };
+		each_reg(s, eq_set, &a);
+	}
+	(void)v;
+	(void)pc;
+	return 0;
+}
+
+int xfer_branch(struct vctx *v, struct as_state *s, size_t pc, bool taken, bool *dead)
+{
+	const struct bg_insn *in = &v->insns[pc];
+	*dead = false;
+	if (in->kind == BG_K_MAY_GOTO || in->kind == BG_K_JA)
+		return 0;
+	struct as_reg *d = R(s, in->dst);
+	struct as_reg zero, *sr = &zero;
+	if (in->src_is_reg)
+		sr = R(s, in->src);
+	else
+		as_reg_const(&zero, (uint64_t)(int64_t)in->imm);
+	if (d->type == T_SCALAR && sr->type == T_SCALAR)
+		return scalar_branch(v, s, pc, in, taken, dead);
+	uint8_t op = in->op;
+	/* NULL checks: ptr ==/!= 0 */
+	bool eqne = op == BG_JMP_JEQ || op == BG_JMP_JNE;
+	const struct as_reg *ptr = NULL, *other = NULL;
+	int preg = -1;
+	if (as_reg_is_ptr(d) && sr->type == T_SCALAR) {
+		ptr = d;
+		other = sr;
+		preg = in->dst;
+	} else if (as_reg_is_ptr(sr) && d->type == T_SCALAR) {
+		ptr = sr;
+		other = d;
+		preg = in->src;
+	}
+	if (ptr && eqne && in->alu64) {
+		uint64_t c;
+		if (bg_scalar_is_const(&other->v, &c) && c == 0) {
+			bool eq_holds = (op == BG_JMP_JEQ) == taken;
+			if (ptr->flags & RF_NULL)
+				return null_refine(v, s, preg, eq_holds);
+			if (eq_holds && ptr->type != T_SCALAR)
+				*dead = true; /* a non-NULL pointer is never 0 */
+			return 0;
+		}
+	}
+	if (ptr || !in->alu64)
+		return 0;
+	/* packet pointer vs its end */
+	uint8_t rel = taken ? op : negate_op(op);
+	if (rel == 0xff)
+		return 0;
+	if (is_end_of(d, sr))
+		pkt_refine(s, d, rel);
+	else if (is_end_of(sr, d))
+		pkt_refine(s, sr, swap_op(rel));
+	return 0;
+}
+
+/* --------------------------------------------------------------- exit */
+
+int xfer_exit_main(struct vctx *v, struct as_state *s, size_t pc)
+{
+	char buf[200];
+	if (check_reg_init(v, s, pc, 0))
+		return -1;
+	if (s->lock != -1)
+		return verr(v, s, pc, "lock_held", "bpf_spin_unlock is missing: exiting with a bpf_spin_lock held");
+	if (s->nrefs)
+		return verr(v, s, pc, "ref_leak", "Unreleased reference id=%u alloc_insn=%u: %s acquired at insn %u is never released",
+			    s->refs[0].id, s->refs[0].insn, as_type_name(s->refs[0].type, 0), s->refs[0].insn);
+	const struct bg_prog_policy *p = v->pol;
+	if (!p || !p->check_ret)
+		return 0;
+	struct as_reg *r0 = R(s, 0);
+	fmt_reg(v, s, 0, buf, sizeof(buf));
+	if (r0->type != T_SCALAR)
+		return verr(v, s, pc, "ret_range", "At program exit the register R0 is not a known value (%s)",
+			    as_type_name(r0->type, r0->flags));
+	if (r0->v.smin < p->ret_min || r0->v.smax > p->ret_max) {
+		/* the kernel compares the 32-bit subregister for most types */
+		if (r0->v.s32min >= p->ret_min && r0->v.s32max <= p->ret_max && p->ret_min >= INT32_MIN &&
+		    p->ret_max <= INT32_MAX && r0->v.umax <= UINT32_MAX)
+			return 0;
+		return verr(v, s, pc, "ret_range",
+			    "At program exit the register R0 has %s should have been in [%" PRId64 ", %" PRId64 "]",
+			    buf, p->ret_min, p->ret_max);
+	}
+	return 0;
+}
