@@ -1,9 +1,436 @@
-/* bpfgate check: placeholder until its issue lands; owned by that issue's work. */
+/* bpfgate check: the static verifier on every program of one or more objects.
+ * Text (default), JSON (one array of per-program records) or SARIF 2.1.0
+ * (one run, a result per rejected program located at its source line).
+ * Exit 0 when every program is accepted, 1 when one is rejected, 2 on bad input. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <bpfgate/bpfgate.h>
 #include "cli.h"
+#include "core/json.h"
+
+#define MAX_PROGS 256
+#define MAX_OBJS 256
+
+struct check_args {
+	const char *objs[MAX_OBJS];
+	int nobjs;
+	const char *progs[MAX_PROGS];
+	int nprogs;
+	const char *btf, *dot, *profile;
+	bool json, sarif, verbose, unpriv, quiet;
+	uint64_t max_steps;
+	int used_prog[MAX_PROGS];
+};
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"usage: bpfgate check OBJ... [--prog NAME]... [--btf FILE] [-v] [--dot FILE]\n"
+		"                     [--json | --sarif] [--profile 6.18] [--unpriv] [--max-steps N]\n"
+		"Statically verify every program of each object (polynomial-time abstract\n"
+		"interpretation); print accepted/rejected and, for a rejection, where and why.\n"
+		"  --prog NAME     only this program (repeatable)\n"
+		"  --btf FILE      target BTF for CO-RE (default /sys/kernel/btf/vmlinux)\n"
+		"  -v              print the abstract state before every instruction\n"
+		"  --dot FILE      write the CFG (blocks, branches, source lines) as Graphviz\n"
+		"  --json          one JSON array of per-program records\n"
+		"  --sarif         SARIF 2.1.0 log, results at source lines\n"
+		"  --profile V     kernel profile (default 6.18)\n"
+		"  --unpriv        model unprivileged loading\n"
+		"  --max-steps N   resource limit; beyond it the verdict is 'too complex'\n"
+		"exit status: 0 all accepted, 1 a program rejected, 2 bad input\n");
+}
+
+static int parse(int argc, char **argv, struct check_args *a)
+{
+	for (int i = 1; i < argc; i++) {
+		const char *s = argv[i];
+		const char *next = i + 1 < argc ? argv[i + 1] : NULL;
+		if (!strcmp(s, "--json")) {
+			a->json = true;
+		} else if (!strcmp(s, "--sarif")) {
+			a->sarif = true;
+		} else if (!strcmp(s, "-v") || !strcmp(s, "--verbose")) {
+			a->verbose = true;
+		} else if (!strcmp(s, "-q") || !strcmp(s, "--quiet")) {
+			a->quiet = true;
+		} else if (!strcmp(s, "--unpriv")) {
+			a->unpriv = true;
+		} else if (!strcmp(s, "--prog") || !strcmp(s, "--btf") || !strcmp(s, "--dot") ||
+			   !strcmp(s, "--profile") || !strcmp(s, "--max-steps")) {
+			if (!next)
+				return cli_error("check", "%s needs an argument", s);
+			i++;
+			if (!strcmp(s, "--prog")) {
+				if (a->nprogs == MAX_PROGS)
+					return cli_error("check", "too many --prog");
+				a->progs[a->nprogs++] = next;
+			} else if (!strcmp(s, "--btf")) {
+				a->btf = next;
+			} else if (!strcmp(s, "--dot")) {
+				a->dot = next;
+			} else if (!strcmp(s, "--profile")) {
+				a->profile = next;
+			} else {
+				char *end;
+				a->max_steps = strtoull(next, &end, 10);
+				if (*end || !a->max_steps)
+					return cli_error("check", "--max-steps: not a positive number: %s", next);
+			}
+		} else if (s[0] == '-' && s[1]) {
+			return cli_error("check", "unknown option %s (see --help)", s);
+		} else {
+			if (a->nobjs == MAX_OBJS)
+				return cli_error("check", "too many objects");
+			a->objs[a->nobjs++] = s;
+		}
+	}
+	if (!a->nobjs)
+		return cli_error("check", "no object given (see --help)");
+	if (a->json && a->sarif)
+		return cli_error("check", "--json and --sarif are exclusive");
+	if (a->profile && strcmp(a->profile, "6.18"))
+		return cli_error("check", "unknown profile %s (known: 6.18)", a->profile);
+	return 0;
+}
+
+static bool selected(struct check_args *a, const char *name)
+{
+	if (!a->nprogs)
+		return true;
+	for (int i = 0; i < a->nprogs; i++)
+		if (!strcmp(a->progs[i], name)) {
+			a->used_prog[i] = 1;
+			return true;
+		}
+	return false;
+}
+
+static const char *base_name(const char *p)
+{
+	const char *s = p ? strrchr(p, '/') : NULL;
+	return s ? s + 1 : p;
+}
+
+static void print_loc(FILE *f, const struct bg_line *l)
+{
+	if (l && l->file)
+		fprintf(f, "%s:%u:%u: ", base_name(l->file), l->line, l->col);
+}
+
+static void print_text(const char *path, const struct bg_program *p, const struct bg_verify_result *r)
+{
+	size_t n = 0;
+	bg_program__insns(p, &n);
+	printf("%s: %s (section %s, %s, %zu insns): %s", path, bg_program__name(p),
+	       bg_program__section(p), bg_program__type_name(p), n, bg_verdict_name(r->verdict));
+	printf(" [%.2f ms, %llu steps]\n", r->seconds * 1e3, (unsigned long long)r->steps);
+	if (r->verdict == BG_VERDICT_ACCEPTED)
+		return;
+	const struct bg_diag *d = &r->diag;
+	printf("  ");
+	print_loc(stdout, d->line);
+	printf("%s [%s]\n", d->message ? d->message : "?", d->check ? d->check : "?");
+	if (d->line && d->line->text && d->line->text[0]) {
+		const char *t = d->line->text;
+		while (*t == ' ' || *t == '\t')
+			t++;
+		printf("  %5u | %s\n", d->line->line, t);
+	}
+	if (d->path_len) {
+		printf("  path to insn %zu:\n", d->insn);
+		const struct bg_insn *ins = bg_program__insns(p, &n);
+		for (size_t i = 0; i < d->path_len; i++) {
+			char dis[128] = "";
+			if (d->path[i].insn < n)
+				bg_insn_format(&ins[d->path[i].insn], dis, sizeof(dis));
+			printf("    ");
+			const struct bg_line *l = bg_program__line(p, d->path[i].insn);
+			print_loc(stdout, l);
+			printf("insn %zu (%s): %s\n", d->path[i].insn, dis,
+			       d->path[i].taken ? "taken" : "not taken");
+		}
+	}
+}
+
+static void json_line(struct bg_json *j, const struct bg_line *l)
+{
+	if (!l) {
+		return;
+	}
+	bg_json_kstr(j, "file", l->file);
+	bg_json_kuint(j, "line", l->line);
+	bg_json_kuint(j, "col", l->col);
+	bg_json_kstr(j, "source", l->text);
+}
+
+static void print_json(struct bg_json *j, const char *path, const struct bg_program *p,
+		       const struct bg_verify_result *r)
+{
+	size_t n = 0;
+	bg_program__insns(p, &n);
+	bg_json_obj_begin(j);
+	bg_json_kstr(j, "object", path);
+	bg_json_kstr(j, "program", bg_program__name(p));
+	bg_json_kstr(j, "section", bg_program__section(p));
+	bg_json_kstr(j, "type", bg_program__type_name(p));
+	bg_json_kstr(j, "verdict", bg_verdict_name(r->verdict));
+	bg_json_kuint(j, "insns", n);
+	bg_json_kdouble(j, "seconds", r->seconds);
+	bg_json_kuint(j, "steps", r->steps);
+	bg_json_kuint(j, "peak_bytes", r->peak_bytes);
+	if (r->verdict != BG_VERDICT_ACCEPTED) {
+		const struct bg_diag *d = &r->diag;
+		bg_json_kstr(j, "message", d->message);
+		bg_json_key(j, "diagnostic");
+		bg_json_obj_begin(j);
+		bg_json_kuint(j, "insn", d->insn);
+		bg_json_kstr(j, "check", d->check);
+		bg_json_kstr(j, "message", d->message);
+		json_line(j, d->line);
+		bg_json_key(j, "path");
+		bg_json_arr_begin(j);
+		for (size_t i = 0; i < d->path_len; i++) {
+			bg_json_obj_begin(j);
+			bg_json_kuint(j, "insn", d->path[i].insn);
+			bg_json_kbool(j, "taken", d->path[i].taken);
+			const struct bg_line *l = bg_program__line(p, d->path[i].insn);
+			if (l) {
+				bg_json_kstr(j, "file", l->file);
+				bg_json_kuint(j, "line", l->line);
+			}
+			bg_json_obj_end(j);
+		}
+		bg_json_arr_end(j);
+		bg_json_obj_end(j);
+	}
+	bg_json_obj_end(j);
+}
+
+static void sarif_result(struct bg_json *j, const char *path, const struct bg_program *p,
+			 const struct bg_verify_result *r)
+{
+	const struct bg_diag *d = &r->diag;
+	char text[1400];
+	snprintf(text, sizeof(text), "%s: %s", bg_program__name(p), d->message ? d->message : "rejected");
+	bg_json_obj_begin(j);
+	bg_json_kstr(j, "ruleId", d->check ? d->check : "rejected");
+	bg_json_kstr(j, "level", "error");
+	bg_json_key(j, "message");
+	bg_json_obj_begin(j);
+	bg_json_kstr(j, "text", text);
+	bg_json_obj_end(j);
+	bg_json_key(j, "locations");
+	bg_json_arr_begin(j);
+	bg_json_obj_begin(j);
+	bg_json_key(j, "physicalLocation");
+	bg_json_obj_begin(j);
+	bg_json_key(j, "artifactLocation");
+	bg_json_obj_begin(j);
+	bg_json_kstr(j, "uri", d->line && d->line->file ? d->line->file : path);
+	bg_json_obj_end(j);
+	if (d->line && d->line->line) {
+		bg_json_key(j, "region");
+		bg_json_obj_begin(j);
+		bg_json_kuint(j, "startLine", d->line->line);
+		if (d->line->col)
+			bg_json_kuint(j, "startColumn", d->line->col);
+		bg_json_obj_end(j);
+	}
+	bg_json_obj_end(j);
+	bg_json_obj_end(j);
+	bg_json_arr_end(j);
+	bg_json_key(j, "properties");
+	bg_json_obj_begin(j);
+	bg_json_kstr(j, "object", path);
+	bg_json_kstr(j, "program", bg_program__name(p));
+	bg_json_kstr(j, "section", bg_program__section(p));
+	bg_json_kuint(j, "insn", d->insn);
+	bg_json_obj_end(j);
+	bg_json_obj_end(j);
+}
+
+static void dot_program(FILE *f, const struct bg_program *p, const struct bg_verify_result *r)
+{
+	size_t n = 0;
+	const struct bg_insn *ins = bg_program__insns(p, &n);
+	const char *name = bg_program__name(p);
+	fprintf(f, "  subgraph \"cluster_%s\" {\n    label=\"%s: %s\";\n", name, name,
+		bg_verdict_name(r->verdict));
+	uint8_t *leader = calloc(n + 1, 1);
+	if (!leader)
+		return;
+	if (n)
+		leader[0] = 1;
+	for (size_t i = 0; i < n; i++) {
+		const struct bg_insn *in = &ins[i];
+		if (in->kind == BG_K_JA || in->kind == BG_K_JCOND || in->kind == BG_K_MAY_GOTO ||
+		    in->kind == BG_K_EXIT) {
+			leader[i + in->slots] = 1;
+			if (in->target >= 0 && (size_t)in->target < n)
+				leader[in->target] = 1;
+		}
+	}
+	size_t start = 0;
+	for (size_t i = 0; i <= n; i++) {
+		if (i != n && (!leader[i] || i == 0))
+			continue;
+		if (i == start)
+			continue;
+		fprintf(f, "    \"%s_%zu\" [shape=box,fontname=monospace,label=\"", name, start);
+		for (size_t k = start; k < i; k++) {
+			if (ins[k].kind == BG_K_LD_IMM64_HI)
+				continue;
+			char dis[128];
+			bg_insn_format(&ins[k], dis, sizeof(dis));
+			for (char *c = dis; *c; c++)
+				if (*c == '"')
+					*c = '\'';
+			const struct bg_line *l = bg_program__line(p, k);
+			fprintf(f, "%zu: %s%s%s%s\\l", k, dis, l ? "  ; " : "", l ? base_name(l->file) : "",
+				"");
+		}
+		fprintf(f, "\"%s];\n", r->verdict != BG_VERDICT_ACCEPTED && r->diag.insn >= start &&
+						  r->diag.insn < i ? ",color=red" : "");
+		size_t last = i - 1;
+		while (last > start && ins[last].kind == BG_K_LD_IMM64_HI)
+			last--;
+		const struct bg_insn *t = &ins[last];
+		if (t->kind != BG_K_EXIT && t->kind != BG_K_JA && i < n)
+			fprintf(f, "    \"%s_%zu\" -> \"%s_%zu\";\n", name, start, name, i);
+		if ((t->kind == BG_K_JA || t->kind == BG_K_JCOND || t->kind == BG_K_MAY_GOTO) && t->target >= 0)
+			fprintf(f, "    \"%s_%zu\" -> \"%s_%d\" [label=%s];\n", name, start, name, t->target,
+				t->kind == BG_K_JA ? "\"\"" : "taken");
+		start = i;
+	}
+	free(leader);
+	fprintf(f, "  }\n");
+}
+
+struct sink {
+	struct bg_json j;
+	FILE *dot;
+	int worst;
+};
+
+static int check_object(struct check_args *a, const char *path, struct sink *out)
+{
+	char err[512] = "";
+	struct bg_open_opts oo = { .sz = sizeof(oo), .btf_path = a->btf };
+	struct bg_object *obj = bg_object__open(path, &oo, err, sizeof(err));
+	if (!obj) {
+		cli_error("check", "%s", err[0] ? err : strerror(errno));
+		return EXIT_BAD;
+	}
+	int rc = EXIT_OK;
+	for (size_t i = 0; i < bg_object__prog_cnt(obj); i++) {
+		const struct bg_program *p = bg_object__prog(obj, i);
+		if (!selected(a, bg_program__name(p)))
+			continue;
+		struct bg_verify_opts vo = { .sz = sizeof(vo), .profile = a->profile, .unprivileged = a->unpriv,
+					     .trace = a->verbose ? stderr : NULL, .max_steps = a->max_steps };
+		if (a->verbose)
+			fprintf(stderr, "=== %s: %s\n", path, bg_program__name(p));
+		struct bg_verify_result r;
+		int e = bg_verify(p, &vo, &r);
+		if (e) {
+			cli_error("check", "%s: %s: internal error: %s", path, bg_program__name(p), strerror(-e));
+			rc = EXIT_BAD;
+			continue;
+		}
+		if (a->json)
+			print_json(&out->j, path, p, &r);
+		else if (a->sarif) {
+			if (r.verdict == BG_VERDICT_REJECTED)
+				sarif_result(&out->j, path, p, &r);
+		} else if (!a->quiet || r.verdict != BG_VERDICT_ACCEPTED)
+			print_text(path, p, &r);
+		if (out->dot)
+			dot_program(out->dot, p, &r);
+		if (r.verdict == BG_VERDICT_REJECTED && rc == EXIT_OK)
+			rc = EXIT_REJECTED;
+		bg_verify_result__fini(&r);
+	}
+	bg_object__free(obj);
+	return rc;
+}
+
+static void sarif_begin(struct bg_json *j)
+{
+	bg_json_obj_begin(j);
+	bg_json_kstr(j, "$schema", "https://json.schemastore.org/sarif-2.1.0.json");
+	bg_json_kstr(j, "version", "2.1.0");
+	bg_json_key(j, "runs");
+	bg_json_arr_begin(j);
+	bg_json_obj_begin(j);
+	bg_json_key(j, "tool");
+	bg_json_obj_begin(j);
+	bg_json_key(j, "driver");
+	bg_json_obj_begin(j);
+	bg_json_kstr(j, "name", "bpfgate check");
+	bg_json_kstr(j, "version", BPFGATE_VERSION);
+	bg_json_kstr(j, "informationUri", "https://example.invalid/bpfgate");
+	bg_json_obj_end(j);
+	bg_json_obj_end(j);
+	bg_json_key(j, "results");
+	bg_json_arr_begin(j);
+}
+
+static void sarif_end(struct bg_json *j)
+{
+	bg_json_arr_end(j);
+	bg_json_obj_end(j);
+	bg_json_arr_end(j);
+	bg_json_obj_end(j);
+}
 
 int cmd_check(int argc, char **argv)
 {
-	(void)argc;
-	(void)argv;
-	return cli_error("check", "not implemented yet");
+	if (cli_wants_help(argc, argv)) {
+		usage(stdout);
+		return EXIT_OK;
+	}
+	struct check_args a;
+	memset(&a, 0, sizeof(a));
+	if (parse(argc, argv, &a))
+		return EXIT_BAD;
+	struct sink out = { 0 };
+	if (a.dot) {
+		out.dot = fopen(a.dot, "w");
+		if (!out.dot)
+			return cli_error("check", "%s: %s", a.dot, strerror(errno));
+		fprintf(out.dot, "digraph bpfgate {\n");
+	}
+	if (a.json || a.sarif) {
+		bg_json_init(&out.j, stdout, true);
+		if (a.json)
+			bg_json_arr_begin(&out.j);
+		else
+			sarif_begin(&out.j);
+	}
+	int rc = EXIT_OK;
+	for (int i = 0; i < a.nobjs; i++) {
+		int r = check_object(&a, a.objs[i], &out);
+		if (r > rc)
+			rc = r;
+	}
+	if (a.json) {
+		bg_json_arr_end(&out.j);
+		printf("\n");
+	} else if (a.sarif) {
+		sarif_end(&out.j);
+		printf("\n");
+	}
+	if (out.dot) {
+		fprintf(out.dot, "}\n");
+		fclose(out.dot);
+	}
+	for (int i = 0; i < a.nprogs; i++)
+		if (!a.used_prog[i]) {
+			cli_error("check", "no program named %s", a.progs[i]);
+			rc = EXIT_BAD;
+		}
+	return rc;
 }

@@ -61,7 +61,6 @@ const char *kfunc_name(struct vctx *v, const struct bg_insn *in)
 	return kfunc_name_btf(tl_kbtf, in->imm);
 }
 
-void call_prepare(struct vctx *v);
 void call_prepare(struct vctx *v)
 {
 	tl_kbtf = bg_object__target_btf(v->obj);
@@ -411,8 +410,9 @@ static void set_r0(struct vctx *v, struct as_state *s, size_t pc, struct call_in
 	r0->type = type;
 	r0->flags = RF_NULL;
 	r0->v = bg_scalar_const(0);
-	r0->id = vid(v, pc, 3);
-	as_forget_id(s, r0->id);
+	uint32_t id = vid(v, pc, 3);
+	as_forget_id(s, id);
+	r0->id = id;
 	(void)ci;
 }
 

@@ -13,6 +13,7 @@
 #include <bpfgate/object.h>
 #include "analysis/names.h"
 #include "isa/exec.h"
+#include "analysis/btfarg.h"
 #include "analysis/vctx.h"
 
 #define MAX_VAR_OFF (1ll << 29)
@@ -538,9 +539,25 @@ static int access_ctx(struct vctx *v, struct as_state *s, size_t pc, int reg, co
 		out->type = T_BTF_ID;
 		out->btf = fl->btf;
 		break;
+	case BG_CTXV_CTX_ARG: {
+		const char *tn = NULL;
+		bool isp = false;
+		if (size == 8 && btf_ctx_arg(v->prog, off, &tn, &isp) && isp && tn) {
+			out->type = T_BTF_ID;
+			out->btf = tn;
+			break;
+		}
+		as_reg_scalar(out, bg_scalar_load((uint8_t)size, sign));
+		return 0;
+	}
 	default:
 		as_reg_scalar(out, bg_scalar_load((uint8_t)size, sign));
 		return 0;
+	}
+	if (fl->val == BG_CTXV_BTF_ID && !strcmp(fl->name, "obj")) {
+		out->flags |= RF_NULL; /* iterator object: NULL at the end */
+		out->id = vid(v, pc, 5);
+		release_id(s, out->id);
 	}
 	out->v = bg_scalar_const(0);
 	if (size != 8 && (fl->val == BG_CTXV_PKT || fl->val == BG_CTXV_PKT_END || fl->val == BG_CTXV_PKT_META) &&
@@ -679,10 +696,18 @@ int check_mem(struct vctx *v, struct as_state *s, size_t pc, int reg, int off, i
 			return verr(v, s, pc, "btf_bounds", "R%d is ptr_%s invalid negative access: off=%" PRId64,
 				    reg, p.btf ? p.btf : "?", p.v.smin + off);
 		if (out) {
-			if (size == 8) {
+			const char *tn = NULL;
+			bool isp = false;
+			uint64_t c;
+			bool known = p.btf && bg_scalar_is_const(&p.v, &c) &&
+				     btf_field_load(v->prog, p.btf, (int)(c + (uint64_t)(int64_t)off), size, &tn, &isp);
+			if (known && !isp) {
+				as_reg_scalar(out, bg_scalar_load((uint8_t)size, sign));
+			} else if (size == 8) {
 				as_reg_uninit(out);
 				out->type = T_BTF_ID;
 				out->flags = RF_UNTRUSTED;
+				out->btf = tn;
 				out->v = bg_scalar_const(0);
 			} else {
 				as_reg_scalar(out, bg_scalar_load((uint8_t)size, sign));
