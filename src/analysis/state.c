@@ -12,6 +12,10 @@
 #include "analysis/state.h"
 #include "analysis/names.h"
 
+#define LOST_BASE 0xffffffffu
+#define JOIN_PENDING 0xfffffffeu
+#define JOIN_BIT 0x80000000u
+
 static const char *type_names[T__MAX] = {
 	[T_UNINIT] = "uninit", [T_SCALAR] = "scalar", [T_CTX] = "ctx", [T_STACK] = "fp",
 	[T_PKT] = "pkt", [T_PKT_META] = "pkt_meta", [T_PKT_END] = "pkt_end",
@@ -101,8 +105,12 @@ bool as_reg_leq(const struct as_reg *a, const struct as_reg *b)
 		return bg_scalar_leq(&a->v, &b->v);
 	if (a->map != b->map || a->ref != b->ref || a->frame != b->frame)
 		return false;
-	if ((a->type == T_PKT || a->type == T_PKT_META) && (a->id != b->id || a->delta != b->delta))
-		return false;
+	if ((a->type == T_PKT || a->type == T_PKT_META) && (a->id != b->id || a->delta != b->delta)) {
+		/* a base made by a join (no facts of its own beyond the zone's) covers any
+		 * pointer whose offset it covers */
+		if (!((b->id & JOIN_BIT) && b->id != LOST_BASE && b->delta == 0))
+			return false;
+	}
 	if (a->size < b->size)
 		return false;
 	if (!btf_eq(a->btf, b->btf) && b->btf)
@@ -110,7 +118,6 @@ bool as_reg_leq(const struct as_reg *a, const struct as_reg *b)
 	return bg_scalar_leq(&a->v, &b->v);
 }
 
-#define LOST_BASE 0xffffffffu
 
 struct as_reg as_reg_join(const struct as_reg *a, const struct as_reg *b, bool widen,
 			  const uint64_t *thr, unsigned nthr)
@@ -131,8 +138,11 @@ struct as_reg as_reg_join(const struct as_reg *a, const struct as_reg *b, bool w
 	if (a->id != b->id)
 		r.id = 0;
 	if (a->type == T_PKT || a->type == T_PKT_META) {
-		if (a->id != b->id || a->delta != b->delta) {
+		if (a->id == LOST_BASE || b->id == LOST_BASE) {
 			r.id = LOST_BASE;
+			r.delta = 0;
+		} else if (a->id != b->id || a->delta != b->delta) {
+			r.id = JOIN_PENDING;
 			r.delta = 0;
 		}
 	}
@@ -377,8 +387,105 @@ static void frame_join(struct as_frame *a, const struct as_frame *b, bool widen,
 	a->nslots = w;
 }
 
+/* Pointers joined from different packet bases get a fresh base named by
+ * the join point and their location, so later bounds checks on them work;
+ * the new base inherits the weaker of the two sides' known ranges. */
+static uint32_t join_base_id(uint32_t salt, uint32_t f, uint32_t loc)
+{
+	return JOIN_BIT | ((salt * 131u + f * 2048u + loc * 2u) & 0x7ffffffeu) | 1u;
+}
+
+static int64_t pkt_room(const struct as_state *s, const struct as_reg *r)
+{
+	if (r->id == LOST_BASE)
+		return 0;
+	return (int64_t)bg_zone_range(&s->zone, r->id, r->type == T_PKT_META) - r->delta;
+}
+
+struct join_fact {
+	uint32_t id;
+	bool meta;
+	int64_t room;
+};
+
+static void join_one(const struct as_state *a, const struct as_state *b, const struct as_reg *ra,
+		     const struct as_reg *rb, uint32_t id, struct join_fact *out, uint32_t *n)
+{
+	if (ra->type != rb->type || (ra->type != T_PKT && ra->type != T_PKT_META))
+		return;
+	if (ra->id == rb->id && ra->delta == rb->delta)
+		return;
+	if (ra->id == LOST_BASE || rb->id == LOST_BASE)
+		return;
+	int64_t x = pkt_room(a, ra), y = pkt_room(b, rb);
+	int64_t m = x < y ? x : y;
+	if (m > 0 && *n < 64)
+		out[(*n)++] = (struct join_fact){ .id = id, .meta = ra->type == T_PKT_META, .room = m };
+}
+
+static uint32_t collect_join_facts(const struct as_state *a, const struct as_state *b, uint32_t salt,
+				   struct join_fact *out)
+{
+	uint32_t n = 0;
+	for (uint32_t f = 0; f < a->nframes && f < b->nframes; f++) {
+		const struct as_frame *fa = &a->fr[f], *fb = &b->fr[f];
+		for (int i = 0; i < 11; i++)
+			join_one(a, b, &fa->r[i], &fb->r[i], join_base_id(salt, f, (uint32_t)i), out, &n);
+		for (uint32_t k = 0; k < fa->nslots; k++) {
+			const struct as_slot *sa = &fa->slots[k];
+			const struct as_slot *sb = as_slot_get((struct as_frame *)fb, sa->idx, false);
+			if (sa->kind == SK_SPILL && sb && sb->kind == SK_SPILL)
+				join_one(a, b, &sa->spill, &sb->spill, join_base_id(salt, f, 16u + sa->idx), out, &n);
+		}
+	}
+	return n;
+}
+
+static void name_join_bases(struct as_state *s, uint32_t salt)
+{
+	for (uint32_t f = 0; f < s->nframes; f++) {
+		struct as_frame *fr = &s->fr[f];
+		for (int i = 0; i < 11; i++)
+			if (fr->r[i].id == JOIN_PENDING && (fr->r[i].type == T_PKT || fr->r[i].type == T_PKT_META))
+				fr->r[i].id = join_base_id(salt, f, (uint32_t)i);
+		for (uint32_t k = 0; k < fr->nslots; k++) {
+			struct as_reg *r = &fr->slots[k].spill;
+			if (r->id == JOIN_PENDING && (r->type == T_PKT || r->type == T_PKT_META))
+				r->id = join_base_id(salt, f, 16u + fr->slots[k].idx);
+		}
+	}
+}
+
+static bool base_used(const struct as_state *s, uint32_t id, bool meta)
+{
+	uint8_t t = meta ? T_PKT_META : T_PKT;
+	for (uint32_t f = 0; f < s->nframes; f++) {
+		const struct as_frame *fr = &s->fr[f];
+		for (int i = 0; i < 11; i++)
+			if (fr->r[i].type == t && fr->r[i].id == id)
+				return true;
+		for (uint32_t k = 0; k < fr->nslots; k++)
+			if (fr->slots[k].kind == SK_SPILL && fr->slots[k].spill.type == t &&
+			    fr->slots[k].spill.id == id)
+				return true;
+	}
+	return false;
+}
+
+void as_zone_gc(struct as_state *s)
+{
+	for (uint32_t i = 0; i < s->zone.n;) {
+		const struct bg_zone_ent *e = &s->zone.e[i];
+		if (e->base != 0 && !base_used(s, e->base, e->meta)) {
+			bg_zone_forget(&s->zone, e->base, e->meta);
+			continue;
+		}
+		i++;
+	}
+}
+
 bool as_state_join(struct as_state *a, const struct as_state *b, bool widen, const uint64_t *thr,
-		   unsigned nthr)
+		   unsigned nthr, uint32_t salt)
 {
 	if (b->bottom || as_state_leq(b, a))
 		return false;
@@ -387,14 +494,26 @@ bool as_state_join(struct as_state *a, const struct as_state *b, bool widen, con
 		as_state_copy(a, b);
 		return true;
 	}
+	struct join_fact facts[64];
+	uint32_t nf = collect_join_facts(a, b, salt, facts);
 	for (uint32_t i = 0; i < a->nframes && i < b->nframes; i++)
 		frame_join(&a->fr[i], &b->fr[i], widen, thr, nthr);
 	a->zone = widen ? bg_zone_widen(&a->zone, &b->zone) : bg_zone_join(&a->zone, &b->zone);
+	for (uint32_t i = 0; i < nf; i++)
+		if (facts[i].room > 0 && facts[i].room <= 0xffff) {
+			uint32_t have = bg_zone_range(&a->zone, facts[i].id, facts[i].meta);
+			if (widen && have && have > (uint32_t)facts[i].room)
+				bg_zone_forget(&a->zone, facts[i].id, facts[i].meta);
+			else if (!widen || have)
+				bg_zone_learn(&a->zone, facts[i].id, facts[i].meta, (uint32_t)facts[i].room);
+		}
 	for (uint32_t i = 0; i < b->nrefs; i++)
 		if (!as_ref_held(a, b->refs[i].id))
 			as_ref_add(a, b->refs[i].id, b->refs[i].insn, b->refs[i].type);
 	if (a->lock != b->lock)
 		a->lock = -2; /* maybe held: any lock operation or exit is an error */
+	name_join_bases(a, salt);
+	as_zone_gc(a);
 	return true;
 }
 

@@ -141,7 +141,9 @@ void as_slot_del(struct as_frame *f, int idx);
 /* Lattice. join/widen write into a (a := a join/widen b). Return true when a changed. */
 bool as_state_leq(const struct as_state *a, const struct as_state *b);
 bool as_state_join(struct as_state *a, const struct as_state *b, bool widen, const uint64_t *thr,
-		   unsigned nthr);
+		   unsigned nthr, uint32_t salt);
+/* Drop zone facts about bases no register or spill refers to. */
+void as_zone_gc(struct as_state *s);
 /* Partition keys: full (includes small constants) and weak (types, locks, refs). */
 uint64_t as_state_key(const struct as_state *s, bool weak);
 /* References. */

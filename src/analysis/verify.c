@@ -317,6 +317,7 @@ static bool no_progress(const struct node *n, const struct as_state *s, uint32_t
 static void propagate(struct vctx *v, uint32_t ctx, uint32_t block, struct as_state *s, bool widen)
 {
 	struct node *n = node_get(v, ctx, block);
+	as_zone_gc(s);
 	uint64_t key = as_state_key(s, false), wkey = as_state_key(s, true);
 	uint32_t same = 0, target = UINT32_MAX, weak = UINT32_MAX, first = UINT32_MAX;
 	for (uint32_t i = 0; i < n->ndisj; i++) {
@@ -336,7 +337,7 @@ static void propagate(struct vctx *v, uint32_t ctx, uint32_t block, struct as_st
 	if (target != UINT32_MAX) {
 		struct disj *d = &n->d[target];
 		size_t before = as_state_bytes(&d->st);
-		if (as_state_join(&d->st, s, widen, v->thr, v->nthr)) {
+		if (as_state_join(&d->st, s, widen, v->thr, v->nthr, ctx * 65599u + block)) {
 			d->key = as_state_key(&d->st, false);
 			d->wkey = as_state_key(&d->st, true);
 			track_bytes(v, (ssize_t)as_state_bytes(&d->st) - (ssize_t)before);
