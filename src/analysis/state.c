@@ -402,57 +402,99 @@ static int64_t pkt_room(const struct as_state *s, const struct as_reg *r)
 	return (int64_t)bg_zone_range(&s->zone, r->id, r->type == T_PKT_META) - r->delta;
 }
 
-struct join_fact {
-	uint32_t id;
-	bool meta;
+/* Registers that share a base on both sides, with the same delta shift,
+ * keep sharing one (new) base after the join, so relations such as
+ * "r4 = r3 + 1" survive: the group's first member defines the base. */
+struct join_plan {
+	uint32_t f, loc;
+	uint32_t aid, bid;
+	int64_t shift;    /* a.delta - b.delta */
+	int32_t adelta;
+	uint32_t id;      /* the joined base */
+	int32_t delta;    /* delta from it */
+	bool meta, lead;
 	int64_t room;
 };
 
-static void join_one(const struct as_state *a, const struct as_state *b, const struct as_reg *ra,
-		     const struct as_reg *rb, uint32_t id, struct join_fact *out, uint32_t *n)
+static const struct as_reg *loc_reg(const struct as_state *s, uint32_t f, uint32_t loc)
 {
-	if (ra->type != rb->type || (ra->type != T_PKT && ra->type != T_PKT_META))
-		return;
-	if (ra->id == rb->id && ra->delta == rb->delta)
-		return;
-	if (ra->id == LOST_BASE || rb->id == LOST_BASE)
-		return;
-	int64_t x = pkt_room(a, ra), y = pkt_room(b, rb);
-	int64_t m = x < y ? x : y;
-	if (m > 0 && *n < 64)
-		out[(*n)++] = (struct join_fact){ .id = id, .meta = ra->type == T_PKT_META, .room = m };
+	const struct as_frame *fr = &s->fr[f];
+	if (loc < 11)
+		return &fr->r[loc];
+	const struct as_slot *sl = as_slot_get((struct as_frame *)fr, (int)(loc - 16), false);
+	return sl && sl->kind == SK_SPILL ? &sl->spill : NULL;
 }
 
-static uint32_t collect_join_facts(const struct as_state *a, const struct as_state *b, uint32_t salt,
-				   struct join_fact *out)
+static void plan_one(const struct as_state *a, const struct as_state *b, uint32_t f, uint32_t loc,
+		     uint32_t salt, struct join_plan *pl, uint32_t *n)
+{
+	const struct as_reg *ra = loc_reg(a, f, loc), *rb = loc_reg(b, f, loc);
+	if (!ra || !rb || ra->type != rb->type || (ra->type != T_PKT && ra->type != T_PKT_META))
+		return;
+	if ((ra->id == rb->id && ra->delta == rb->delta) || ra->id == LOST_BASE || rb->id == LOST_BASE)
+		return;
+	if (*n >= 64)
+		return;
+	struct join_plan *p = &pl[*n];
+	*p = (struct join_plan){ .f = f, .loc = loc, .aid = ra->id, .bid = rb->id,
+				 .shift = (int64_t)ra->delta - rb->delta, .adelta = ra->delta,
+				 .meta = ra->type == T_PKT_META };
+	for (uint32_t i = 0; i < *n; i++) {
+		struct join_plan *q = &pl[i];
+		if (q->lead && q->aid == p->aid && q->bid == p->bid && q->shift == p->shift && q->meta == p->meta) {
+			p->id = q->id;
+			p->delta = ra->delta - q->adelta;
+			(*n)++;
+			return;
+		}
+	}
+	int64_t x = pkt_room(a, ra), y = pkt_room(b, rb);
+	p->lead = true;
+	p->id = join_base_id(salt, f, loc);
+	p->delta = 0;
+	p->room = x < y ? x : y;
+	(*n)++;
+}
+
+static uint32_t plan_join(const struct as_state *a, const struct as_state *b, uint32_t salt,
+			  struct join_plan *pl)
 {
 	uint32_t n = 0;
 	for (uint32_t f = 0; f < a->nframes && f < b->nframes; f++) {
-		const struct as_frame *fa = &a->fr[f], *fb = &b->fr[f];
-		for (int i = 0; i < 11; i++)
-			join_one(a, b, &fa->r[i], &fb->r[i], join_base_id(salt, f, (uint32_t)i), out, &n);
-		for (uint32_t k = 0; k < fa->nslots; k++) {
-			const struct as_slot *sa = &fa->slots[k];
-			const struct as_slot *sb = as_slot_get((struct as_frame *)fb, sa->idx, false);
-			if (sa->kind == SK_SPILL && sb && sb->kind == SK_SPILL)
-				join_one(a, b, &sa->spill, &sb->spill, join_base_id(salt, f, 16u + sa->idx), out, &n);
-		}
+		for (uint32_t i = 0; i < 11; i++)
+			plan_one(a, b, f, i, salt, pl, &n);
+		for (uint32_t k = 0; k < a->fr[f].nslots; k++)
+			plan_one(a, b, f, 16u + a->fr[f].slots[k].idx, salt, pl, &n);
 	}
 	return n;
 }
 
-static void name_join_bases(struct as_state *s, uint32_t salt)
+static void apply_plan(struct as_state *s, const struct join_plan *pl, uint32_t n, bool widen)
 {
+	for (uint32_t i = 0; i < n; i++) {
+		struct as_reg *r = (struct as_reg *)loc_reg(s, pl[i].f, pl[i].loc);
+		if (!r || r->id != JOIN_PENDING)
+			continue;
+		r->id = pl[i].id;
+		r->delta = pl[i].delta;
+	}
+	for (uint32_t i = 0; i < n; i++) {
+		if (!pl[i].lead || pl[i].room <= 0 || pl[i].room > 0xffff)
+			continue;
+		uint32_t have = bg_zone_range(&s->zone, pl[i].id, pl[i].meta);
+		if (widen && have > (uint32_t)pl[i].room)
+			bg_zone_forget(&s->zone, pl[i].id, pl[i].meta);
+		else if (!widen || have)
+			bg_zone_learn(&s->zone, pl[i].id, pl[i].meta, (uint32_t)pl[i].room);
+	}
+	/* anything left pending had no plan (capacity): lose it */
 	for (uint32_t f = 0; f < s->nframes; f++) {
-		struct as_frame *fr = &s->fr[f];
-		for (int i = 0; i < 11; i++)
-			if (fr->r[i].id == JOIN_PENDING && (fr->r[i].type == T_PKT || fr->r[i].type == T_PKT_META))
-				fr->r[i].id = join_base_id(salt, f, (uint32_t)i);
-		for (uint32_t k = 0; k < fr->nslots; k++) {
-			struct as_reg *r = &fr->slots[k].spill;
-			if (r->id == JOIN_PENDING && (r->type == T_PKT || r->type == T_PKT_META))
-				r->id = join_base_id(salt, f, 16u + fr->slots[k].idx);
-		}
+		for (uint32_t i = 0; i < 11; i++)
+			if (s->fr[f].r[i].id == JOIN_PENDING)
+				s->fr[f].r[i].id = LOST_BASE;
+		for (uint32_t k = 0; k < s->fr[f].nslots; k++)
+			if (s->fr[f].slots[k].spill.id == JOIN_PENDING)
+				s->fr[f].slots[k].spill.id = LOST_BASE;
 	}
 }
 
@@ -494,25 +536,17 @@ bool as_state_join(struct as_state *a, const struct as_state *b, bool widen, con
 		as_state_copy(a, b);
 		return true;
 	}
-	struct join_fact facts[64];
-	uint32_t nf = collect_join_facts(a, b, salt, facts);
+	struct join_plan plan[64];
+	uint32_t np = plan_join(a, b, salt, plan);
 	for (uint32_t i = 0; i < a->nframes && i < b->nframes; i++)
 		frame_join(&a->fr[i], &b->fr[i], widen, thr, nthr);
 	a->zone = widen ? bg_zone_widen(&a->zone, &b->zone) : bg_zone_join(&a->zone, &b->zone);
-	for (uint32_t i = 0; i < nf; i++)
-		if (facts[i].room > 0 && facts[i].room <= 0xffff) {
-			uint32_t have = bg_zone_range(&a->zone, facts[i].id, facts[i].meta);
-			if (widen && have && have > (uint32_t)facts[i].room)
-				bg_zone_forget(&a->zone, facts[i].id, facts[i].meta);
-			else if (!widen || have)
-				bg_zone_learn(&a->zone, facts[i].id, facts[i].meta, (uint32_t)facts[i].room);
-		}
+	apply_plan(a, plan, np, widen);
 	for (uint32_t i = 0; i < b->nrefs; i++)
 		if (!as_ref_held(a, b->refs[i].id))
 			as_ref_add(a, b->refs[i].id, b->refs[i].insn, b->refs[i].type);
 	if (a->lock != b->lock)
 		a->lock = -2; /* maybe held: any lock operation or exit is an error */
-	name_join_bases(a, salt);
 	as_zone_gc(a);
 	return true;
 }

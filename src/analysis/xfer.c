@@ -584,7 +584,7 @@ static int access_pkt(struct vctx *v, struct as_state *s, size_t pc, int reg, co
 			    "R%d min value is negative, either use unsigned index or do a if (index >=0) check: %s",
 			    reg, buf);
 	}
-	if (lo < 0 || need > (int64_t)range || p->delta + off < 0 || p->id == LOST_BASE) {
+	if (lo < 0 || need > (int64_t)range || (p->id == 0 && p->delta + off < 0) || p->id == LOST_BASE) {
 		fmt_reg(v, s, reg, buf, sizeof(buf));
 		return verr(v, s, pc, "pkt_bounds",
 			    "invalid access to %s, off=%d size=%d: %s out of bounds: %s, needs %s - base >= %" PRId64
