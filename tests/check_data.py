@@ -1,0 +1,238 @@
+#!/usr/bin/env python3
+"""Data-file tests of `bpfgate check` (tests/data/check/*.t).
+
+A .t file holds cases of BPF assembly (the llvm/kernel syntax) that share a
+program type and maps. File header lines (before the first case):
+  # prog-type: xdp                 SEC() name of every case (a case may override)
+  # map: NAME TYPE key=4 value=8 entries=4 [flags=N]   (TYPE: array, hash,
+  #      percpu_array, lru_hash, ringbuf, prog_array, perf_event_array,
+  #      array_of_maps...; value may be a C type: value=struct lockval)
+  # c: <a line of C>                e.g. a struct, `const volatile int cfg = 1;`
+Each case:
+  # case: NAME                      a C identifier (also the program name)
+  # expect: accept|reject
+  # message: REGEX                  must match our rejection message (optional)
+  # section: SEC                    overrides prog-type for this case
+  # xfail: REASON                   we knowingly differ from the kernel here
+  # kernel: skip REASON             the kernel cannot judge it here
+  asm lines; `name:` labels and `goto name`; `call bpf_xxx` (helper by name);
+  `%[map]` / `%[cfg]` for ld_imm64 of a map / global.
+The runner compiles each file with clang-19 into one object (one naked
+function per case), runs `bpfgate check --json` and, when bpf() works,
+`bpfgate kload --json`, and prints PASS/FAIL/XFAIL per case: our verdict must
+equal the expectation, and the kernel's too (the expectation is checked
+against the running kernel, never trusted blindly).
+"""
+import json
+import os
+import re
+import subprocess
+import sys
+import tempfile
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+BUILD = os.environ.get("BG_BUILD", os.path.join(ROOT, "build"))
+NORMAL = os.environ.get("BG_NORMAL_BUILD", BUILD)
+BPFGATE = os.path.join(BUILD, "bpfgate")
+VMLINUX = os.path.join(NORMAL, "vmlinux.h")
+CLANG = os.environ.get("BG_CLANG_ASM", "clang-19")
+
+MAP_TYPES = {
+    "hash": "BPF_MAP_TYPE_HASH", "array": "BPF_MAP_TYPE_ARRAY",
+    "prog_array": "BPF_MAP_TYPE_PROG_ARRAY", "perf_event_array": "BPF_MAP_TYPE_PERF_EVENT_ARRAY",
+    "percpu_hash": "BPF_MAP_TYPE_PERCPU_HASH", "percpu_array": "BPF_MAP_TYPE_PERCPU_ARRAY",
+    "lru_hash": "BPF_MAP_TYPE_LRU_HASH", "ringbuf": "BPF_MAP_TYPE_RINGBUF",
+    "array_of_maps": "BPF_MAP_TYPE_ARRAY_OF_MAPS", "hash_of_maps": "BPF_MAP_TYPE_HASH_OF_MAPS",
+    "stack_trace": "BPF_MAP_TYPE_STACK_TRACE", "devmap": "BPF_MAP_TYPE_DEVMAP",
+    "sk_storage": "BPF_MAP_TYPE_SK_STORAGE", "queue": "BPF_MAP_TYPE_QUEUE",
+}
+
+
+def helper_ids():
+    ids = {}
+    try:
+        text = open("/usr/include/linux/bpf.h").read()
+    except OSError:
+        return ids
+    m = re.search(r"#define ___BPF_FUNC_MAPPER\(FN, ctx\.\.\.\)(.*?)\n/\*", text, re.S) or \
+        re.search(r"#define __BPF_FUNC_MAPPER\(FN\)(.*?)\n/\*", text, re.S)
+    if not m:
+        return ids
+    for i, name in enumerate(re.findall(r"FN\((\w+)", m.group(1))):
+        ids["bpf_" + name] = i
+    return ids
+
+
+def parse(path):
+    head = {"prog-type": "socket", "maps": [], "c": []}
+    cases = []
+    cur = None
+    for ln, line in enumerate(open(path), 1):
+        s = line.rstrip("\n")
+        m = re.match(r"\s*#\s*([a-z-]+):\s*(.*)$", s)
+        if m:
+            k, v = m.group(1), m.group(2).strip()
+            if k == "case":
+                cur = {"name": v, "asm": [], "line": ln, "expect": None, "message": None,
+                       "section": None, "xfail": None, "kernel": None}
+                cases.append(cur)
+            elif cur is None:
+                if k == "map":
+                    head["maps"].append(v)
+                elif k == "c":
+                    head["c"].append(v)
+                else:
+                    head[k] = v
+            else:
+                cur[k] = v
+            continue
+        if re.match(r"\s*(#|//|;)", s) or not s.strip():
+            continue
+        if cur is None:
+            raise SystemExit("%s:%d: instruction before the first '# case:'" % (path, ln))
+        cur["asm"].append(s.strip())
+    return head, cases
+
+
+def map_c(spec):
+    f = spec.split()
+    name, typ, kv = f[0], f[1], dict(x.split("=", 1) for x in f[2:])
+    lines = ["struct {", "\t__uint(type, %s);" % MAP_TYPES.get(typ, typ)]
+    if "entries" in kv:
+        lines.append("\t__uint(max_entries, %s);" % kv["entries"])
+    for k, field in (("key", "key"), ("value", "value")):
+        if k in kv:
+            if kv[k].isdigit():
+                lines.append("\t__uint(%s_size, %s);" % (field, kv[k]))
+            else:
+                lines.append("\t__type(%s, %s);" % (field, kv[k].replace("_", " ", 1) if kv[k].startswith("struct_") else kv[k]))
+    if "flags" in kv:
+        lines.append("\t__uint(map_flags, %s);" % kv["flags"])
+    lines.append("} %s SEC(\".maps\");" % name)
+    return "\n".join(lines)
+
+
+def case_c(case, head, hids):
+    sec = case["section"] or head["prog-type"]
+    body, refs, calls = [], [], []
+    labels = set()
+    for a in case["asm"]:
+        m = re.match(r"^(\w+):$", a)
+        if m:
+            labels.add(m.group(1))
+    for a in case["asm"]:
+        a = re.sub(r"%(?!\[)", "%%", a)
+        m = re.match(r"^(\w+):$", a)
+        if m:
+            body.append("%s_%%=:" % m.group(1))
+            continue
+        a = re.sub(r"\bgoto\s+(\w+)\b", lambda mm: "goto %s_%%=" % mm.group(1) if mm.group(1) in labels else mm.group(0), a)
+        a = re.sub(r"\bgotol\s+(\w+)\b", lambda mm: "gotol %s_%%=" % mm.group(1) if mm.group(1) in labels else mm.group(0), a)
+        m = re.match(r"^call\s+(bpf_\w+)$", a)
+        if m and m.group(1) in hids:
+            a = "call %d" % hids[m.group(1)]
+        elif m:
+            calls.append(m.group(1))
+            a = "call %%[%s]" % m.group(1)
+        for r in re.findall(r"%\[(\w+)\]", a):
+            if r not in refs and r not in calls:
+                refs.append(r)
+        body.append(a)
+    ops = ["[%s]\"i\"(&%s)" % (r, r) for r in refs] + ["[%s]\"i\"(%s)" % (c, c) for c in calls]
+    asm = "\n".join("\t\t\"%s\\n\"" % b.replace("\\", "\\\\").replace('"', '\\"') for b in body)
+    return ("SEC(\"%s\") __attribute__((naked)) int %s(void)\n{\n\tasm volatile(\n%s\n\t\t:: %s : \"memory\");\n}\n"
+            % (sec, case["name"], asm, ", ".join(ops)))
+
+
+def build(path, head, cases, tmp, hids):
+    src = ['#include "vmlinux.h"', "#include <bpf/bpf_helpers.h>", ""]
+    src += head["c"]
+    src += [map_c(m) for m in head["maps"]]
+    for c in cases:
+        src.append(case_c(c, head, hids))
+    src.append('char _license[] SEC("license") = "GPL";')
+    base = os.path.join(tmp, os.path.basename(path)[:-2])
+    open(base + ".c", "w").write("\n".join(src) + "\n")
+    cmd = [CLANG, "-O2", "-g", "-target", "bpf", "-mcpu=v4", "-I", os.path.dirname(VMLINUX),
+           "-I/usr/include/x86_64-linux-gnu", "-c", base + ".c", "-o", base + ".o"]
+    r = subprocess.run(cmd, capture_output=True, text=True)
+    if r.returncode:
+        return None, r.stderr
+    return base + ".o", None
+
+
+def run_json(args):
+    r = subprocess.run([BPFGATE] + args, capture_output=True, text=True)
+    try:
+        recs = json.loads(r.stdout)
+    except ValueError:
+        return None, (r.stderr or r.stdout)[-400:]
+    return {x["program"]: x for x in recs}, None
+
+
+def kernel_ok():
+    r = subprocess.run([BPFGATE, "kload", "--probe"], capture_output=True, text=True)
+    return r.returncode == 0
+
+
+def main():
+    files = sys.argv[1:] or sorted(
+        os.path.join(ROOT, "tests/data/check", f) for f in os.listdir(os.path.join(ROOT, "tests/data/check"))
+        if f.endswith(".t"))
+    hids = helper_ids()
+    kern = kernel_ok() and os.environ.get("BG_CHECK_NO_KERNEL") is None
+    if not kern:
+        print("SKIP check_data_kernel: bpf() unavailable: expectations not checked against the kernel")
+    failed = 0
+    with tempfile.TemporaryDirectory() as tmp:
+        for path in files:
+            head, cases = parse(path)
+            tname = os.path.basename(path)[:-2]
+            obj, err = build(path, head, cases, tmp, hids)
+            if not obj:
+                print("FAIL %s: does not compile: %s" % (tname, err.strip().splitlines()[-1] if err.strip() else "?"))
+                failed += 1
+                continue
+            ours, err = run_json(["check", "--json", obj])
+            if ours is None:
+                print("FAIL %s: bpfgate check failed: %s" % (tname, err))
+                failed += 1
+                continue
+            theirs = run_json(["kload", "--json", obj])[0] if kern else None
+            for c in cases:
+                failed += judge(tname, c, ours.get(c["name"]), theirs.get(c["name"]) if theirs else None)
+    return 1 if failed else 0
+
+
+def judge(tname, c, o, k):
+    name = "%s/%s" % (tname, c["name"])
+    want = {"accept": "accepted", "reject": "rejected"}.get(c["expect"])
+    if not want:
+        print("FAIL %s: no '# expect: accept|reject'" % name)
+        return 1
+    if not o:
+        print("FAIL %s: no result from bpfgate check" % name)
+        return 1
+    problems = []
+    if o["verdict"] != want:
+        problems.append("bpfgate %s (%s), expected %s" % (o["verdict"], o.get("message") or "", want))
+    if c["message"] and o["verdict"] == "rejected" and not re.search(c["message"], o.get("message") or ""):
+        problems.append("message %r does not match /%s/" % (o.get("message"), c["message"]))
+    kver = k["verdict"] if k else None
+    if kver and kver != "unavailable" and not (c["kernel"] or "").startswith("skip") and kver != want:
+        problems.append("kernel %s (%s), expected %s" % (kver, (k.get("message") or "").strip()[-120:], want))
+    if problems and c["xfail"]:
+        print("XFAIL %s: %s [%s]" % (name, c["xfail"], "; ".join(problems)))
+        return 0
+    if problems:
+        print("FAIL %s: %s" % (name, "; ".join(problems)))
+        return 1
+    if c["xfail"]:
+        print("FAIL %s: marked xfail (%s) but passes" % (name, c["xfail"]))
+        return 1
+    print("PASS %s%s" % (name, "" if kver in ("accepted", "rejected") else " (no kernel verdict)"))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
