@@ -17,17 +17,6 @@
 #include "cli.h"
 #include "core/json.h"
 
-#pragma weak bg_object__open
-#pragma weak bg_object__free
-#pragma weak bg_object__find_prog
-#pragma weak bg_object__prog
-#pragma weak bg_object__prog_cnt
-#pragma weak bg_object__map
-#pragma weak bg_program__name
-#pragma weak bg_program__object
-#pragma weak bg_program__section
-#pragma weak bg_program__type_name
-#pragma weak bg_prog_decode
 
 static void usage(FILE *f)
 {
@@ -166,10 +155,6 @@ static int conformance_plugin(int argc, char **argv)
 			fprintf(stderr, "bpfgate run: memory hex is malformed at offset %zu\n", bad);
 			return EXIT_BAD;
 		}
-	}
-	if (!bg_prog_decode) {
-		fprintf(stderr, "bpfgate run: instruction decoder not built in\n");
-		return EXIT_BAD;
 	}
 	n = (size_t)len / 8;
 	ins = calloc(n ? n : 1, sizeof(*ins));
@@ -713,8 +698,6 @@ int cmd_run(int argc, char **argv)
 	rc = parse_args(argc, argv, &a);
 	if (rc)
 		return rc;
-	if (!bg_object__open)
-		return cli_error("run", "object loading is not built in");
 	obj = bg_object__open(a.obj, NULL, err, sizeof(err));
 	if (!obj)
 		return cli_error("run", "%s", err[0] ? err : strerror(errno));

@@ -273,7 +273,7 @@ int vm_ctx_load(struct bg_vm *vm, uint64_t off, uint32_t size, uint64_t *val)
 			return ctx_fault(vm, off, size, false,
 					 "packet pointer fields must be loaded whole (4 bytes)");
 		*val = p;
-		return 0;
+		return 1; /* the kernel rewrites this load into a 64-bit pointer load */
 	}
 	if (k == CTX_SKB && (off == offsetof(struct __sk_buff, sk) ||
 			     off == offsetof(struct __sk_buff, flow_keys))) {

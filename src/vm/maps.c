@@ -17,8 +17,6 @@
 
 #include "vm/vm_int.h"
 
-#pragma weak bg_object__map_cnt
-#pragma weak bg_object__map
 
 bool vm_map_is_array(const struct vm_map *m)
 {

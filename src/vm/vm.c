@@ -11,15 +11,6 @@
 #include "core/log.h"
 #include "vm/vm_int.h"
 
-/* The object module may land after this one: weak references keep the
- * library linkable; bg_vm__new() is only reachable with a program from it. */
-#pragma weak bg_program__line
-#pragma weak bg_program__object
-#pragma weak bg_program__type
-#pragma weak bg_program__insns
-#pragma weak bg_program__name
-#pragma weak bg_object__prog_cnt
-#pragma weak bg_object__prog
 
 /* ---------- faults ---------- */
 
@@ -126,27 +117,32 @@ static int mem_fault(struct bg_vm *vm, uint64_t a, uint64_t size, bool write)
 	int err = vm_fault(vm, BG_VM_FAULT_MEM, a, (uint32_t)size, "%s of %llu bytes at 0x%llx",
 			   write ? "store" : "load", (unsigned long long)size,
 			   (unsigned long long)a);
-	const struct bg_vm_fault *f = &vm->fault;
+	struct bg_vm_fault *f = &vm->fault;
 	size_t n;
+	long long rel;
+	unsigned long long len;
 
 	nearest_region(vm, a);
 	if (!f->region)
 		return err;
-	n = strlen(vm->fault.msg);
+	n = strlen(f->msg);
+	rel = (long long)(a - f->region_lo);
+	len = (unsigned long long)(f->region_hi - f->region_lo);
 	if (a >= f->region_hi)
-		snprintf(vm->fault.msg + n, sizeof(vm->fault.msg) - n,
-			 " is %llu bytes past the end of %s [0x%llx, 0x%llx)",
-			 (unsigned long long)(a - f->region_hi), f->region,
-			 (unsigned long long)f->region_lo, (unsigned long long)f->region_hi);
+		snprintf(f->msg + n, sizeof(f->msg) - n,
+			 " (%s%+lld) is %llu bytes past the end of %s [0x%llx, 0x%llx), %llu bytes",
+			 f->region, rel, (unsigned long long)(a - f->region_hi), f->region,
+			 (unsigned long long)f->region_lo, (unsigned long long)f->region_hi, len);
 	else if (a < f->region_lo)
-		snprintf(vm->fault.msg + n, sizeof(vm->fault.msg) - n,
-			 " is %llu bytes before %s [0x%llx, 0x%llx)",
-			 (unsigned long long)(f->region_lo - a), f->region,
-			 (unsigned long long)f->region_lo, (unsigned long long)f->region_hi);
+		snprintf(f->msg + n, sizeof(f->msg) - n,
+			 " (%s%+lld) is %llu bytes before %s [0x%llx, 0x%llx), %llu bytes", f->region,
+			 rel, (unsigned long long)(f->region_lo - a), f->region,
+			 (unsigned long long)f->region_lo, (unsigned long long)f->region_hi, len);
 	else
-		snprintf(vm->fault.msg + n, sizeof(vm->fault.msg) - n,
-			 " crosses the end of %s [0x%llx, 0x%llx)", f->region,
-			 (unsigned long long)f->region_lo, (unsigned long long)f->region_hi);
+		snprintf(f->msg + n, sizeof(f->msg) - n,
+			 " (%s%+lld) crosses the end of %s [0x%llx, 0x%llx), %llu bytes", f->region,
+			 rel, f->region, (unsigned long long)f->region_lo,
+			 (unsigned long long)f->region_hi, len);
 	return err;
 }
 
@@ -267,7 +263,7 @@ int vm_atomic(struct bg_vm *vm, const struct vinsn *ip, uint64_t *r)
 
 	if (op == BG_ATOMIC_LOAD_ACQ) {
 		a = r[ip->src] + (uint64_t)(int64_t)ip->off;
-		if (vm_load(vm, a, sz, &old))
+		if (vm_load(vm, a, sz, &old) < 0)
 			return -EFAULT;
 		r[ip->dst] = old;
 		return 0;
@@ -790,6 +786,7 @@ void bg_vm__free(struct bg_vm *vm)
 	free(vm->ctx_in);
 	free(vm->pkt_in);
 	free(vm->pktbuf);
+	free(vm->out_pkt);
 	free(vm);
 }
 

@@ -198,6 +198,8 @@ int vm_add_region(struct bg_vm *vm, uint64_t lo, uint64_t hi, int kind, bool wri
 void *vm_ptr(struct bg_vm *vm, uint64_t addr, uint64_t size, bool write);
 /* Same but a read also requires initialised stack bytes when sanitizing. */
 void *vm_ptr_read_init(struct bg_vm *vm, uint64_t addr, uint64_t size);
+/* Returns 0, 1 when *val is a full 64-bit pointer (ctx packet fields), or
+ * a negative error after recording a fault. */
 int vm_load(struct bg_vm *vm, uint64_t addr, uint32_t size, uint64_t *val);
 int vm_store(struct bg_vm *vm, uint64_t addr, uint32_t size, uint64_t val);
 /* Run a callback (bpf_loop): BPF function at slot target with r1..r5. */

@@ -1,0 +1,129 @@
+#!/usr/bin/env bash
+# bpfgate run: the conformance plugin protocol, runs of the examples on
+# crafted packets (text, JSON, pcap), sanitizer reports with source lines,
+# exit codes on bad input.
+source "$(dirname "$0")/lib/common.sh"
+T=$(mktemp -d /tmp/bg-vm-test.XXXXXX)
+trap 'rm -rf "$T"' EXIT
+
+# ---- conformance plugin protocol ----
+plugin() { # NAME ASM EXPECTED_STDOUT [MEMHEX]
+  local name=$1 src=$2 want=$3 mem=${4:-}
+  printf '%s\n' "$src" >"$T/p.s"
+  if ! "$BPFGATE" asm "$T/p.s" -o "$T/p.bin" --raw >"$T/asm.out" 2>&1; then
+    fail "$name" "assembler: $(head -2 "$T/asm.out")"; return; fi
+  local hex out rc
+  hex=$(od -An -v -tx1 "$T/p.bin" | tr -s ' \n' ' ' | sed 's/ \([0-9a-f][0-9a-f]\)/\1  /g')
+  if [ -n "$mem" ]; then out=$(printf '%s' "$hex" | "$BPFGATE" run --conformance-plugin "$mem" 2>"$T/err"); rc=$?
+  else out=$(printf '%s' "$hex" | "$BPFGATE" run --conformance-plugin 2>"$T/err"); rc=$?; fi
+  if [ "$want" = ERROR ]; then
+    if [ $rc -ne 0 ] && [ -s "$T/err" ] && [ -z "$out" ]; then pass "$name"
+    else fail "$name" "want non-zero exit with a message, got rc=$rc out='$out'"; fi
+  elif [ $rc -eq 0 ] && [ "$out" = "$want" ]; then pass "$name"
+  else fail "$name" "want '$want', got '$out' rc=$rc $(head -c 200 "$T/err")"; fi
+}
+plugin plugin/mov "r0 = 42
+exit" 2a
+plugin plugin/mem "r0 = *(u32 *)(r1 + 0)
+r0 += r2
+exit" 4030205 "01 02 03 04"
+plugin plugin/mem-packed "r0 = *(u16 *)(r1 + 2)
+exit" 403 "01020304"
+plugin plugin/div0 "r0 = 7
+r1 = 0
+r0 /= r1
+exit" 0
+plugin plugin/helper5 "r1 = 9
+call 5
+exit" 9
+plugin plugin/fault "r0 = *(u64 *)(r10 - 8)
+exit" ERROR
+out=$(printf 'zz 00' | "$BPFGATE" run --conformance-plugin 2>&1); rc=$?
+[ $rc -eq 2 ] && [[ "$out" == *offset* ]] && pass plugin/bad-hex || fail plugin/bad-hex "rc=$rc $out"
+
+# ---- crafted packets ----
+python3 - "$T" <<'EOF'
+import struct, sys
+t = sys.argv[1]
+eth = bytes.fromhex('020000000002' '020000000001' '0800')
+def ip(proto, l4):
+    h = bytearray(bytes.fromhex('45000000123400004000' '0000' 'c0a8010a' 'c0a80114'))
+    h[9] = proto
+    h[2:4] = struct.pack('>H', 20 + len(l4))
+    s = sum(struct.unpack('>10H', bytes(h)))
+    while s >> 16: s = (s & 0xffff) + (s >> 16)
+    h[10:12] = struct.pack('>H', ~s & 0xffff)
+    return eth + bytes(h) + l4
+tcp = ip(6, bytes.fromhex('c3500050000000010000000050027210000000000000'))
+dns = ip(17, bytes.fromhex('d4310035001c0000123401000001000000000000037777770765780000010001'))
+open(t + '/tcp.bin', 'wb').write(tcp)
+open(t + '/dns.bin', 'wb').write(dns)
+with open(t + '/mix.pcap', 'wb') as f:
+    f.write(struct.pack('<IHHiIII', 0xa1b2c3d4, 2, 4, 0, 0, 65535, 1))
+    for p in (tcp, dns, tcp, eth + b'\x00' * 4):
+        f.write(struct.pack('<IIII', 0, 0, len(p), len(p)) + p)
+open(t + '/bad.pcap', 'wb').write(b'not a pcap at all, really')
+EOF
+
+EX=$BG_EXAMPLES
+if [ ! -f "$EX/xdp_parse.bpf.o" ]; then
+  skip run/examples "no built examples in $EX"
+else
+  out=$("$BPFGATE" run "$EX/xdp_parse.bpf.o" --packet "$T/tcp.bin" 2>&1); rc=$?
+  [ $rc -eq 0 ] && [[ "$out" == *XDP_PASS* ]] && [[ "$out" == *"map proto_counts"* ]] \
+    && pass run/xdp-text || fail run/xdp-text "rc=$rc $out"
+  out=$("$BPFGATE" run "$EX/xdp_parse.bpf.o" --packet "$T/tcp.bin" --json 2>&1); rc=$?
+  if [ $rc -eq 0 ] && printf '%s' "$out" | python3 -c '
+import json, sys
+d = json.load(sys.stdin)
+assert d["verdict"] == "accepted" and d["action"] == "XDP_PASS" and d["r0"] == 2, d
+assert d["object"] and d["program"] == "xdp_parse" and d["type"] and d["section"], d
+assert d["insns"] > 10 and d["map_changes"], d
+'; then pass run/xdp-json; else fail run/xdp-json "rc=$rc $out"; fi
+  out=$("$BPFGATE" run "$EX/xdp_parse.bpf.o" --pcap "$T/mix.pcap" 2>&1); rc=$?
+  [ $rc -eq 0 ] && [[ "$out" == *"4 packets"* ]] && [[ "$out" == *XDP_PASS* ]] \
+    && pass run/pcap || fail run/pcap "rc=$rc $out"
+  out=$("$BPFGATE" run "$EX/xdp_parse.bpf.o" --pcap "$T/mix.pcap" --json 2>&1); rc=$?
+  if [ $rc -eq 0 ] && printf '%s' "$out" | python3 -c '
+import json, sys
+d = json.load(sys.stdin)
+assert d["packets"] == 4 and sum(d["actions"].values()) == 4, d'; then pass run/pcap-json
+  else fail run/pcap-json "rc=$rc $out"; fi
+  out=$("$BPFGATE" run "$EX/xdp_parse.bpf.o" --pcap "$T/bad.pcap" 2>&1); rc=$?
+  [ $rc -eq 2 ] && [[ "$out" == *bad.pcap*offset* ]] && pass run/bad-pcap || fail run/bad-pcap "rc=$rc $out"
+  out=$("$BPFGATE" run "$EX/socket_dns.bpf.o" --packet "$T/dns.bin" 2>&1); rc=$?
+  [ $rc -eq 0 ] && [[ "$out" == *"map dns_seen"* ]] && pass run/socket-filter || fail run/socket-filter "rc=$rc $out"
+  out=$("$BPFGATE" run "$EX/xdp_parse.bpf.o" --packet "$T/tcp.bin" --repeat 1000 --no-sanitize 2>&1); rc=$?
+  [ $rc -eq 0 ] && [[ "$out" == *"proto_counts key 01000000: 0000000000000000 -> e803000000000000"* ]] \
+    && pass run/repeat || fail run/repeat "rc=$rc $out"
+  out=$("$BPFGATE" run "$EX/xdp_parse.bpf.o" --prog nosuch --packet "$T/tcp.bin" 2>&1); rc=$?
+  [ $rc -eq 2 ] && pass run/no-such-prog || fail run/no-such-prog "rc=$rc $out"
+  out=$("$BPFGATE" run "$T/tcp.bin" 2>&1); rc=$?
+  [ $rc -eq 2 ] && pass run/not-an-object || fail run/not-an-object "rc=$rc $out"
+fi
+
+# ---- a sanitizer report names the source line ----
+cat >"$T/oob.bpf.c" <<'EOF'
+#include <linux/bpf.h>
+#include <bpf/bpf_helpers.h>
+SEC("xdp")
+int oob(struct xdp_md *ctx)
+{
+	unsigned char *data = (void *)(long)ctx->data;
+	return data[100]; /* no bounds check: the kernel rejects this */
+}
+char LICENSE[] SEC("license") = "GPL";
+EOF
+CL=$(command -v clang-14 || command -v clang || true)
+if [ -z "$CL" ]; then
+  skip run/oob-report "no clang"
+else
+  "$CL" -O2 -g -target bpf -I/usr/include/x86_64-linux-gnu -c "$T/oob.bpf.c" -o "$T/oob.bpf.o" 2>"$T/cc.err"
+  out=$("$BPFGATE" run "$T/oob.bpf.o" --packet "$T/tcp.bin" 2>&1); rc=$?
+  [ $rc -eq 1 ] && [[ "$out" == *oob.bpf.c:7:* ]] && [[ "$out" == *"past the end of packet"* ]] \
+    && pass run/oob-report || fail run/oob-report "rc=$rc $out"
+  out=$("$BPFGATE" run "$T/oob.bpf.o" --packet "$T/tcp.bin" --no-sanitize 2>&1); rc=$?
+  [ $rc -eq 1 ] && [[ "$out" == *"past the end of packet"* ]] \
+    && pass run/oob-no-sanitize || fail run/oob-no-sanitize "rc=$rc $out"
+fi
+exit 0
