@@ -149,8 +149,8 @@ get_current_cgroup_id  int   |                          |                 | 4.18
 get_local_storage      mv    | map any                  |                 | 4.19
 sk_select_reuseport    int   | ctx map key any          |                 | 4.19
 skb_ancestor_cgroup_id int   | ctx any                  |                 | 4.19
-sk_lookup_tcp          sockn | ctx mem sz any any       | acq             | 4.20
-sk_lookup_udp          sockn | ctx mem sz any any       | acq             | 4.20
+sk_lookup_tcp          sockn | ctx mem sz0 any any       | acq             | 4.20
+sk_lookup_udp          sockn | ctx mem sz0 any any       | acq             | 4.20
 sk_release             int   | bskc                     | rel=1           | 4.20
 map_push_elem          int   | map val any              |                 | 4.20
 map_pop_elem           int   | map uval                 |                 | 4.20
@@ -164,7 +164,7 @@ sk_fullsock            sockn | skc                      |                 | 5.1
 tcp_sock               tcpn  | skc                      |                 | 5.1
 skb_ecn_set_ce         int   | ctx                      |                 | 5.1
 get_listener_sock      sockn | skc                      |                 | 5.1
-skc_lookup_tcp         skcn  | ctx mem sz any any       | acq             | 5.2
+skc_lookup_tcp         skcn  | ctx mem sz0 any any       | acq             | 5.2
 tcp_check_syncookie    int   | bskc mem sz mem sz       |                 | 5.2
 sysctl_get_name        int   | ctx umem sz any          |                 | 5.2
 sysctl_get_current_value int | ctx umem sz              |                 | 5.2
@@ -244,7 +244,7 @@ task_pt_regs           btf:pt_regs | btf:task_struct    |                 | 5.15
 get_branch_snapshot    int   | umem sz0 any             |                 | 5.16
 trace_vprintk          int   | mem sz memn sz0          |                 | 5.16
 skc_to_unix_sock       btfn:unix_sock | bskc            |                 | 5.16
-kallsyms_lookup_name   int   | mem sz any long          |                 | 5.16
+kallsyms_lookup_name   int   | mem sz0 any long          |                 | 5.16
 find_vma               int   | btf:task_struct any fn stkn any | cb       | 5.17
 loop                   int   | any fn stkn any          | cb              | 5.17
 strncmp                int   | mem sz str               |                 | 5.17
@@ -269,14 +269,14 @@ ringbuf_discard_dynptr void  | dyn any                  | rel=1           | 5.19
 dynptr_read            int   | umem sz0 dyn any any     |                 | 5.19
 dynptr_write           int   | dyn any mem sz0 any      |                 | 5.19
 dynptr_data            dynmemn | dyn any asz0           |                 | 5.19
-tcp_raw_gen_syncookie_ipv4 int | fixed:20 mem sz        |                 | 6.0
-tcp_raw_gen_syncookie_ipv6 int | fixed:40 mem sz        |                 | 6.0
+tcp_raw_gen_syncookie_ipv4 int | fixed:20 mem sz0       |                 | 6.0
+tcp_raw_gen_syncookie_ipv6 int | fixed:40 mem sz0       |                 | 6.0
 tcp_raw_check_syncookie_ipv4 int | fixed:20 fixed:20    |                 | 6.0
 tcp_raw_check_syncookie_ipv6 int | fixed:40 fixed:20    |                 | 6.0
 ktime_get_tai_ns       int   |                          |                 | 6.1
 user_ringbuf_drain     int   | map fn stkn any          | cb              | 6.1
-cgrp_storage_get       mvn   | map btf:cgroup valn any  |                 | 6.2
-cgrp_storage_delete    int   | map btf:cgroup           |                 | 6.2
+cgrp_storage_get       mvn   | map btfn:cgroup valn any  |                 | 6.2
+cgrp_storage_delete    int   | map btfn:cgroup          |                 | 6.2
 """
 
 # Program types that cannot be loaded on this machine (EPERM before

@@ -489,6 +489,224 @@ static void check_ctx(void)
 	printf("# ctx accesses: %u/%u (layout, offset, size, direction) agree\n", agree_all, total_all);
 }
 
+/* ---- helper argument kinds ----
+ * For each helper and each argument i: fill args 1..i-1 with a value the
+ * table says the argument accepts, args i..5 with one probe value (the ctx
+ * pointer, the scalar 0, an initialized stack pointer, a map pointer) and
+ * see which register the kernel complains about. A complaint about arg i
+ * means the kind refuses the probe value, none (or a later arg) means it
+ * accepts it; a complaint about an earlier arg means the table's "valid"
+ * value was refused. The table's kind must predict the same. */
+enum probe_val { PV_CTX, PV_ZERO, PV_FP, PV_MAP, PV_EIGHT, PV__N, PV_NONE = -1 };
+static const char *const pv_names[] = { "ctx", "0", "stack pointer", "map pointer", "8" };
+
+/* Does an argument of kind k accept v?  1 yes, 0 no, -1 unknown. */
+static int kind_accepts(uint8_t k, enum probe_val v)
+{
+	switch (k) {
+	case BG_ARG_ANYTHING:
+		return 1;
+	case BG_ARG_SCALAR:
+	case BG_ARG_CONST_SIZE_OR_ZERO:
+	case BG_ARG_CONST_ALLOC_SIZE_OR_ZERO:
+		return v == PV_ZERO || v == PV_EIGHT;
+	case BG_ARG_CONST_SIZE:
+		return v == PV_EIGHT;
+	case BG_ARG_CONST_MAP_PTR:
+		return v == PV_MAP;
+	case BG_ARG_CTX:
+		return v == PV_CTX;
+	case BG_ARG_CTX_OR_NULL:
+		return v == PV_CTX || v == PV_ZERO;
+	case BG_ARG_MEM:
+	case BG_ARG_UNINIT_MEM:
+	case BG_ARG_MAP_KEY:
+	case BG_ARG_MAP_VALUE:
+	case BG_ARG_UNINIT_MAP_VALUE:
+	case BG_ARG_LONG:
+	case BG_ARG_INT:
+	case BG_ARG_FIXED_MEM:
+	case BG_ARG_STACK:
+		return v == PV_FP;
+	case BG_ARG_MEM_OR_NULL:
+	case BG_ARG_MAP_VALUE_OR_NULL:
+	case BG_ARG_STACK_OR_NULL:
+		return v == PV_FP || v == PV_ZERO;
+	case BG_ARG_SOCKET_OR_NULL:
+	case BG_ARG_BTF_ID_OR_NULL:
+		return v == PV_ZERO ? -1 : 0;
+	case BG_ARG_DYNPTR:
+		return v == PV_FP ? -1 : 0;
+	default: /* sockets, BTF pointers, locks, timers, callbacks, kptrs, const strings */
+		return 0;
+	}
+}
+
+/* A value the table says arg kind k accepts (PV_NONE: none we can build). */
+static enum probe_val valid_for(uint8_t k)
+{
+	static const enum probe_val order[] = { PV_EIGHT, PV_CTX, PV_MAP, PV_FP, PV_ZERO };
+	for (unsigned i = 0; i < sizeof(order) / sizeof(order[0]); i++)
+		if (kind_accepts(k, order[i]) == 1)
+			return order[i];
+	return PV_NONE;
+}
+
+static int probe_map_fd = -1;
+
+static int set_reg(struct bpf_insn *in, int n, int reg, enum probe_val v)
+{
+	switch (v) {
+	case PV_CTX:
+		in[n++] = insn(BPF_ALU64 | BPF_MOV | BPF_X, (uint8_t)reg, 6, 0, 0);
+		break;
+	case PV_ZERO:
+	case PV_EIGHT:
+		in[n++] = insn(BPF_ALU64 | BPF_MOV | BPF_K, (uint8_t)reg, 0, 0, v == PV_EIGHT ? 8 : 0);
+		break;
+	case PV_FP:
+		in[n++] = insn(BPF_ALU64 | BPF_MOV | BPF_X, (uint8_t)reg, 10, 0, 0);
+		in[n++] = insn(BPF_ALU64 | BPF_ADD | BPF_K, (uint8_t)reg, 0, 0, -64);
+		break;
+	case PV_MAP:
+		in[n++] = insn(BPF_LD | BPF_DW | BPF_IMM, (uint8_t)reg, BPF_PSEUDO_MAP_FD, 0, probe_map_fd);
+		in[n++] = insn(0, 0, 0, 0, 0);
+		break;
+	default:
+		break;
+	}
+	return n;
+}
+
+/* Load "args = vals; call h" in type t; return the 1-based argument the
+ * kernel complains about, 0 when none, -1 when the log names none. */
+static int arg_complaint(uint32_t t, uint32_t attach, int ret, uint32_t h, const enum probe_val *vals)
+{
+	struct bpf_insn in[40];
+	int n = 0;
+	enum verdict v;
+	const char *call, *m;
+
+	in[n++] = insn(BPF_ALU64 | BPF_MOV | BPF_X, 6, 1, 0, 0);
+	for (int off = -64; off < 0; off += 8)
+		in[n++] = insn(BPF_ST | BPF_MEM | BPF_DW, 10, 0, (int16_t)off, 0);
+	for (int r = 1; r <= 5; r++)
+		n = set_reg(in, n, r, vals[r - 1]);
+	in[n++] = insn(BPF_JMP | BPF_CALL, 0, 0, 0, (int32_t)h);
+	in[n++] = insn(BPF_ALU64 | BPF_MOV | BPF_K, 0, 0, 0, ret);
+	in[n++] = insn(BPF_JMP | BPF_EXIT, 0, 0, 0, 0);
+	v = load(t, attach, in, n, "GPL");
+	if (v == V_OK)
+		return 0;
+	if (v == V_NO_HELPER || v == V_INVALID_FUNC)
+		return -1;
+	call = strstr(vlog, ") call ");
+	if (!call)
+		return -1;
+	call = strchr(call, '\n');
+	if (!call)
+		return -1;
+	call++;
+	if (!strncmp(call, "processed", 9) || strstr(call, "cannot pass map_type") ||
+	    strstr(call, "Unreleased reference") || strstr(call, "unreleased") ||
+	    strstr(call, "R0 ") == call)
+		return 0;
+	if ((m = strstr(call, "arg #")) && m[5] >= '1' && m[5] <= '5')
+		return m[5] - '0';
+	if ((m = strstr(call, "arg#")) && m[4] >= '0' && m[4] <= '4')
+		return m[4] - '0' + 1;
+	for (m = call; *m && *m != '\n'; m++)
+		if (m[0] == 'R' && m[1] >= '1' && m[1] <= '5' && (m[2] == ' ' || m[2] == '='))
+			return m[1] - '0';
+	return -1;
+}
+
+static int first_type_of(const struct bg_helper_proto *h, uint32_t *attach)
+{
+	/* tc first: several base helpers have a ctx-less variant elsewhere
+	 * (bpf_get_cgroup_classid) and the table keeps the skb form */
+	static const uint32_t pref[] = { BPF_PROG_TYPE_SCHED_CLS, BPF_PROG_TYPE_XDP, BPF_PROG_TYPE_KPROBE,
+					 BPF_PROG_TYPE_SOCKET_FILTER };
+	for (unsigned i = 0; i < sizeof(pref) / sizeof(pref[0]); i++)
+		if (h->prog_types & (1ull << pref[i])) {
+			*attach = 0;
+			return (int)pref[i];
+		}
+	for (unsigned i = 0; i < NTARGETS; i++)
+		if ((h->prog_types & (1ull << targets[i].type)) && ok_ret(targets[i].type, targets[i].attach) >= 0) {
+			*attach = targets[i].attach;
+			return (int)targets[i].type;
+		}
+	return -1;
+}
+
+static void check_args(void)
+{
+	unsigned n, agree = 0, total = 0, unknown = 0, bad_h = 0;
+	const struct bg_helper_proto *tab = bg_helpers(&n);
+	char first[512] = "";
+
+	probe_map_fd = bpf_map_create(BPF_MAP_TYPE_ARRAY, "bg_probe", 4, 64, 1, NULL);
+	if (probe_map_fd < 0) {
+		T_SKIP("platform/kernel/args", "cannot create a map: %s", strerror(errno));
+		return;
+	}
+	for (unsigned hi = 0; hi < n; hi++) {
+		const struct bg_helper_proto *h = &tab[hi];
+		uint32_t attach = 0;
+		int t = first_type_of(h, &attach), ret, bad = 0;
+		enum probe_val vals[5];
+		if (t < 0 || (ret = ok_ret((uint32_t)t, attach)) < 0)
+			continue;
+		for (int i = 0; i < h->nargs; i++) {
+			bool stop = false;
+			for (int x = 0; x < PV__N; x++) {
+				int want = kind_accepts(h->args[i], (enum probe_val)x), got;
+				for (int j = 0; j < 5; j++)
+					vals[j] = j < i ? valid_for(h->args[j]) : (enum probe_val)x;
+				got = arg_complaint((uint32_t)t, attach, ret, h->id, vals);
+				if (got < 0 || want < 0) {
+					unknown++;
+					continue;
+				}
+				total++;
+				if (got > 0 && got <= i) { /* an earlier, "valid" argument was refused */
+					if (!bad++) {
+						size_t l = strlen(first);
+						snprintf(first + l, sizeof(first) - l, " %s arg%d(%s) refuses %s;",
+							 h->name, got, bg_arg_type_name(h->args[got - 1]),
+							 pv_names[vals[got - 1]]);
+					}
+					stop = true;
+					break;
+				}
+				if ((got == i + 1) == !want) {
+					agree++;
+				} else if (!bad++) {
+					size_t l = strlen(first);
+					snprintf(first + l, sizeof(first) - l, " %s arg%d(%s) kernel %s %s;",
+						 h->name, i + 1, bg_arg_type_name(h->args[i]),
+						 got == i + 1 ? "refuses" : "accepts", pv_names[x]);
+				}
+			}
+			if (stop || valid_for(h->args[i]) == PV_NONE)
+				break;
+		}
+		bad_h += bad > 0;
+		if (bad) {
+			char name[96];
+			snprintf(name, sizeof(name), "platform/kernel/args/%s", h->name);
+			T_FAIL(name, "%s", first);
+			first[0] = 0;
+		}
+	}
+	close(probe_map_fd);
+	printf("# helper argument kinds: %u/%u probes agree (%u undetermined), %u helpers disagree\n",
+	       agree, total, unknown, bad_h);
+	T_CHECK(bad_h == 0, "platform/kernel/args", "%u helpers with argument kinds the kernel contradicts",
+		bad_h);
+}
+
 static void check_ret(void)
 {
 	static const int64_t ks[] = { -1, 0, 1, 2, 3, 4, 5, 7, 8, 100, 0x100000000ll };
@@ -549,5 +767,6 @@ int main(int argc, char **argv)
 	check_helpers();
 	check_ctx();
 	check_ret();
+	check_args();
 	T_EXIT();
 }
