@@ -121,3 +121,34 @@ else
   [ $bad -eq 0 ] && pass "isa-cli/asm-objdump-listing (${#ex[@]} objects, $tot insns)" ||
     fail isa-cli/asm-objdump-listing "$bad objects: $why"
 fi
+
+# subprograms: local call targets become .text functions (as clang lays them
+# out); libbpf (bpftool) and bpfgate's loader both accept the object, and our
+# interpreter computes 20*2+2 == 42 through the two calls (r0 = 0).
+"$BPFGATE" asm "$D/call_socket.s" -o "$tmp/cs.o" --type socket 2>"$tmp/err" &&
+  "$BPFGATE" disasm "$tmp/cs.o" >"$tmp/cs.dis" 2>&1
+if [ $? -ne 0 ]; then
+  fail isa-cli/asm-subprograms "$(head -2 "$tmp/err" "$tmp/cs.dis" 2>/dev/null | tr '\n' ' ')"
+else
+  grep -q "call pc+5" "$tmp/cs.dis" && grep -q "call pc+1" "$tmp/cs.dis" &&
+    [ "$(grep -c '^ *[0-9]*: ' "$tmp/cs.dis")" = 13 ] && pass isa-cli/asm-subprograms ||
+    fail isa-cli/asm-subprograms "prepared program: $(tr '\n' ' ' <"$tmp/cs.dis" | head -c 300)"
+  head -c 64 /dev/zero >"$tmp/pkt"
+  if "$BPFGATE" run --help >/dev/null 2>&1; then
+    out=$("$BPFGATE" run "$tmp/cs.o" --prog socket --packet "$tmp/pkt" 2>&1)
+    echo "$out" | grep -q "r0 = 0 (0x0)" && pass isa-cli/asm-subprograms-run ||
+      fail isa-cli/asm-subprograms-run "$(echo "$out" | head -3 | tr '\n' ' ')"
+  fi
+  if command -v bpftool >/dev/null && [ "$(id -u)" = 0 ] && [ -d /sys/fs/bpf ]; then
+    pin=/sys/fs/bpf/bg_isa_cs_$$
+    if bpftool prog loadall "$tmp/cs.o" "$pin" 2>"$tmp/err"; then
+      rm -rf "$pin"; pass isa-cli/asm-subprograms-libbpf-load
+    elif grep -qiE 'operation not permitted' "$tmp/err"; then
+      skip isa-cli/asm-subprograms-libbpf-load "bpf() unavailable: $(head -1 "$tmp/err")"
+    else
+      rm -rf "$pin"; fail isa-cli/asm-subprograms-libbpf-load "$(grep -v Warning "$tmp/err" | head -3 | tr '\n' ' ')"
+    fi
+  else
+    skip isa-cli/asm-subprograms-libbpf-load "bpf() unavailable: needs bpftool, root and bpffs"
+  fi
+fi

@@ -163,6 +163,16 @@ BG_API int bg_insn_format_opts(const struct bg_insn *in, char *buf, size_t sz, u
  * A leading "N:" index and a trailing "<...>" (llvm-objdump output) are ignored. */
 BG_API int bg_asm(const char *text, struct bg_raw_insn **out, char *err, size_t errsz);
 
+/* bg_asm() that also returns the labels (malloc'd array, sorted by name;
+ * caller frees), e.g. to name functions at local call targets. */
+struct bg_asm_label {
+	char name[128];
+	size_t slot; /* slot index the label points at */
+	int line;
+};
+BG_API int bg_asm_labels(const char *text, struct bg_raw_insn **out, struct bg_asm_label **labels,
+			 size_t *nlabels, char *err, size_t errsz);
+
 /* Name of a kind, for diagnostics. */
 BG_API const char *bg_insn_kind_name(enum bg_insn_kind k);
 

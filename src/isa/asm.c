@@ -20,11 +20,8 @@
 #define MAX_LINE 1024
 #define MAX_LABEL 128
 
-struct label {
-	char name[MAX_LABEL];
-	size_t slot;
-	int line;
-};
+#define label bg_asm_label
+_Static_assert(sizeof(((struct bg_asm_label *)0)->name) == MAX_LABEL, "label size");
 
 /* A parse of one instruction against one template. */
 struct parse {
@@ -524,6 +521,12 @@ static int asm_line(struct asm_state *st, char *s, int line)
 
 int bg_asm(const char *text, struct bg_raw_insn **out, char *err, size_t errsz)
 {
+	return bg_asm_labels(text, out, NULL, NULL, err, errsz);
+}
+
+int bg_asm_labels(const char *text, struct bg_raw_insn **out, struct bg_asm_label **labels,
+		  size_t *nlabels, char *err, size_t errsz)
+{
 	struct asm_state st = { .err = err, .errsz = errsz };
 	const char *p = text;
 	char buf[MAX_LINE];
@@ -534,6 +537,10 @@ int bg_asm(const char *text, struct bg_raw_insn **out, char *err, size_t errsz)
 	if (!text || !out)
 		return -EINVAL;
 	*out = NULL;
+	if (labels) {
+		*labels = NULL;
+		*nlabels = 0;
+	}
 	while (*p && !rc) {
 		const char *nl = strchr(p, '\n');
 		size_t len = nl ? (size_t)(nl - p) : strlen(p);
@@ -555,6 +562,11 @@ int bg_asm(const char *text, struct bg_raw_insn **out, char *err, size_t errsz)
 		rc = resolve(&st);
 	if (!rc && st.n > INT32_MAX)
 		rc = fail(&st, line, "program too large");
+	if (!rc && labels) {
+		*labels = st.labels;
+		*nlabels = st.nlabels;
+		st.labels = NULL;
+	}
 	free(st.labels);
 	free(st.refs);
 	if (rc) {
