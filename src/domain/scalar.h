@@ -76,4 +76,6 @@ bool bg_scalar_refine_kernel(uint8_t jmp_op, bool alu64, bool taken, struct bg_s
 			     struct bg_scalar *src);
 int bg_scalar_cmp_kernel(uint8_t jmp_op, bool alu64, const struct bg_scalar *dst,
 			 const struct bg_scalar *src);
+/* The kernel verifier log's notation: "42", "scalar(smin=smin32=0,smax=umax=100,var_off=(0x0; 0x7f))". */
+int bg_scalar_fmt_kernel(const struct bg_scalar *a, char *buf, unsigned sz);
 #endif

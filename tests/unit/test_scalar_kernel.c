@@ -156,7 +156,32 @@ static const char *insn_line(int idx)
 }
 
 /* Parse "Rn=..." from a log line into a scalar; false if absent. */
+static long fmt_checked, fmt_equal;
+
+static bool parse_reg_raw(const char *line, int reg, struct bg_scalar *out, char *text, size_t tsz);
+
+/* Parse "Rn=..." from a log line into a (reduced) scalar; false if absent.
+ * Also checks that bg_scalar_fmt_kernel prints the unreduced value as the
+ * kernel did. */
 static bool parse_reg(const char *line, int reg, struct bg_scalar *out)
+{
+	char text[256], mine[256];
+	struct bg_scalar raw;
+
+	if (!parse_reg_raw(line, reg, &raw, text, sizeof(text)))
+		return false;
+	bg_scalar_fmt_kernel(&raw, mine, sizeof(mine));
+	fmt_checked++;
+	if (!strcmp(mine, text))
+		fmt_equal++;
+	else if (fmt_checked - fmt_equal <= 5)
+		printf("    format differs: kernel %s, ours %s\n", text, mine);
+	*out = raw;
+	bg_scalar_reduce(out);
+	return !out->bottom;
+}
+
+static bool parse_reg_raw(const char *line, int reg, struct bg_scalar *out, char *text, size_t tsz)
 {
 	char key[8], *e;
 	const char *p, *end = strchr(line, '\n');
@@ -167,6 +192,18 @@ static bool parse_reg(const char *line, int reg, struct bg_scalar *out)
 	if (!p || (end && p > end))
 		return false;
 	p += strlen(key);
+	{
+		const char *q = p;
+		int depth = 0;
+
+		while (*q && *q != '\n' && (depth || *q != ' ')) {
+			depth += (*q == '(') - (*q == ')');
+			q++;
+		}
+		snprintf(text, tsz, "%.*s", (int)(q - p), p);
+	}
+	if (getenv("BG_KERNEL_DUMP"))
+		printf("    raw: %s\n", text);
 	if (strncmp(p, "scalar(", 7)) {
 		uint64_t v = p[0] == '-' ? (uint64_t)strtoll(p, &e, 0) : strtoull(p, &e, 0);
 
@@ -175,6 +212,12 @@ static bool parse_reg(const char *line, int reg, struct bg_scalar *out)
 		*out = bg_scalar_const(v);
 		return true;
 	}
+	if (!strncmp(text, "scalar(id=", 10)) { /* ids are the kernel's, not values */
+		char *q = strpbrk(text + 7, ",)");
+
+		memmove(text + 7, q + (*q == ','), strlen(q + (*q == ',')) + 1);
+	}
+
 	p += 7;
 	while (*p && *p != ')') {
 		const char *names[8];
@@ -216,9 +259,8 @@ static bool parse_reg(const char *line, int reg, struct bg_scalar *out)
 		if (*p == ',')
 			p++;
 	}
-	bg_scalar_reduce(&s);
 	*out = s;
-	return !s.bottom;
+	return true;
 }
 
 /* ---- cases -------------------------------------------------------------- */
@@ -536,5 +578,10 @@ int main(void)
 		alu_family(k);
 	for (unsigned k = 0; k < sizeof(jmp) / sizeof(jmp[0]); k++)
 		jmp_family(k);
+	T_CHECK(fmt_checked && fmt_equal == fmt_checked, "scalar-fmt-kernel-notation",
+		"%ld of %ld values printed differently from the kernel", fmt_checked - fmt_equal,
+		fmt_checked);
+	printf("    scalar-fmt-kernel-notation: %ld of %ld kernel log values reprinted identically\n",
+	       fmt_equal, fmt_checked);
 	T_EXIT();
 }

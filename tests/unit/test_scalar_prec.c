@@ -351,11 +351,15 @@ static void run_case(const char *c)
 /* Formatting in the kernel log's style. */
 static void test_fmt(void)
 {
+	struct bg_scalar f0 = bg_scalar_unknown(), f1 = bg_scalar_const(~0xfULL);
 	struct { struct bg_scalar v; const char *want; } f[] = {
 		{bg_scalar_const(42), "42"},
 		{bg_scalar_const((uint64_t)-1), "-1"},
 		{bg_scalar_urange(0, 255), "[0,255]"},
 		{bg_scalar_srange(-3, 7), "[-3,7]"},
+		{bg_scalar_unknown(), "unknown"},
+		{bg_scalar_load(4, true), "[-2147483648,2147483647]"},
+		{bg_scalar_alu(BG_ALU_AND, true, false, 0, &f0, &f1), "smax=0x7ffffffffffffff0,umax=0xfffffffffffffff0,smax32=0x7ffffff0,umax32=0xfffffff0,var_off=(0x0; 0xfffffffffffffff0)"},
 	};
 	char buf[128], name[160];
 
