@@ -110,6 +110,8 @@ static void print_text(const struct bg_program *p, const struct bg_kload_result 
 			printf("    %.*s\n", len, s);
 			s += len + (e ? 1 : 0);
 		}
+		if (r->fail_source && *r->fail_source)
+			printf("    source: %s\n", r->fail_source);
 	}
 	if (log && r->log && *r->log)
 		printf("--- verifier log of %s ---\n%s%s--- end of log ---\n", bg_program__name(p), r->log,
@@ -133,6 +135,15 @@ static void print_json(struct bg_json *j, const char *path, const struct bg_prog
 	bg_json_kint(j, "verif_time_us", r->verif_time_usec);
 	bg_json_kint(j, "errno", -r->err);
 	bg_json_kstr(j, "message", r->verdict == BG_VERDICT_ACCEPTED ? NULL : r->reason);
+	if (r->verdict == BG_VERDICT_REJECTED && (r->fail_insn >= 0 || r->fail_line)) {
+		bg_json_key(j, "location");
+		bg_json_obj_begin(j);
+		bg_json_kint(j, "insn", r->fail_insn);
+		bg_json_kstr(j, "file", r->fail_file);
+		bg_json_kuint(j, "line", r->fail_line);
+		bg_json_kstr(j, "source", r->fail_source);
+		bg_json_obj_end(j);
+	}
 	if (log)
 		bg_json_kstr(j, "log", r->log);
 	bg_json_obj_end(j);

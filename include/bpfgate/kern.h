@@ -45,6 +45,12 @@ struct bg_kload_result {
 	int *map_fds;           /* with keep_fd: fds indexed like bg_object__map (-1 for maps
 				   the program does not reference), else NULL */
 	size_t map_cnt;
+	/* rejected: where the verifier stopped (from its log; line info needed for
+	 * file/line/source) */
+	long fail_insn;         /* last instruction the verifier printed, -1 unknown */
+	char *fail_file;        /* source file, NULL when unknown */
+	uint32_t fail_line;     /* 0 when unknown */
+	char *fail_source;      /* the source line's text, NULL when unknown */
 };
 
 /* Returns 1 when bpf(BPF_PROG_LOAD) works on this machine, 0 otherwise

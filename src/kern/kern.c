@@ -150,6 +150,38 @@ static char *first_core_failure(const struct bg_program *prog)
 	return strdup(buf);
 }
 
+/* The rejection message, prefixed with where it happened:
+ * "file.c:12: insn 7: invalid access to packet ...". */
+static void set_rejection(struct bg_kload_result *res, const char *log)
+{
+	struct bg_klog_where w;
+	char *msg = bg_klog_message(log, MESSAGE_LINES);
+	char prefix[320] = "";
+	size_t n;
+
+	if (!bg_klog_where(log, &w)) {
+		res->fail_insn = w.insn;
+		if (w.line) {
+			res->fail_file = strdup(w.file);
+			res->fail_line = w.line;
+			res->fail_source = strdup(w.source);
+			snprintf(prefix, sizeof(prefix), "%s:%u: ", w.file, w.line);
+		}
+		if (w.insn >= 0) {
+			n = strlen(prefix);
+			snprintf(prefix + n, sizeof(prefix) - n, "insn %ld: ", w.insn);
+		}
+	}
+	if (!msg || !*prefix) {
+		res->reason = msg;
+		return;
+	}
+	res->reason = malloc(strlen(prefix) + strlen(msg) + 1);
+	if (res->reason)
+		strcat(strcpy(res->reason, prefix), msg);
+	free(msg);
+}
+
 /* Classify a failed load from its errno and log. */
 static void classify_failure(const struct kload *k, int err, struct bg_kload_result *res)
 {
@@ -171,7 +203,7 @@ static void classify_failure(const struct kload *k, int err, struct bg_kload_res
 		res->reason = strdup(buf);
 	} else {
 		res->verdict = BG_VERDICT_REJECTED;
-		res->reason = bg_klog_message(log, MESSAGE_LINES);
+		set_rejection(res, log);
 	}
 }
 
@@ -204,6 +236,7 @@ static void result_init(struct bg_kload_result *res)
 	res->prog_fd = -1;
 	res->insns_processed = -1;
 	res->verif_time_usec = -1;
+	res->fail_insn = -1;
 }
 
 /* Everything before BPF_PROG_LOAD; returns 0 or fills res as unavailable. */
@@ -289,6 +322,8 @@ void bg_kload_result__fini(struct bg_kload_result *res)
 		return;
 	free(res->reason);
 	free(res->log);
+	free(res->fail_file);
+	free(res->fail_source);
 	if (res->prog_fd >= 0)
 		close(res->prog_fd);
 	for (size_t i = 0; res->map_fds && i < res->map_cnt; i++)
@@ -297,4 +332,5 @@ void bg_kload_result__fini(struct bg_kload_result *res)
 	free(res->map_fds);
 	memset(res, 0, sizeof(*res));
 	res->prog_fd = -1;
+	res->fail_insn = -1;
 }

@@ -59,13 +59,35 @@ static int is_blank(const char *l, size_t len)
 	return 1;
 }
 
+/* Trace lines of a level-1 log: instruction dumps and register states
+ * ("12: (bf) r1 = r6", "12: R1=ctx()"), source comments ("; x = y @ f.c:3"),
+ * branch headers ("from 4 to 9: ..."). Everything else is a message. */
+static int is_trace_line(const char *l, size_t len)
+{
+	size_t i = 0;
+
+	if (len && l[0] == ';')
+		return 1;
+	if (len >= 5 && !strncmp(l, "from ", 5))
+		return 1;
+	while (i < len && isdigit((unsigned char)l[i]))
+		i++;
+	return i > 0 && i + 1 < len && l[i] == ':' && l[i + 1] == ' ';
+}
+
 int bg_klog_is_empty(const char *log)
 {
-	char *m = bg_klog_message(log, 1);
-	int empty = !m;
+	const char *s = log, *e;
 
-	free(m);
-	return empty;
+	while (s && *s) {
+		e = strchr(s, '\n');
+		size_t len = e ? (size_t)(e - s) : strlen(s);
+
+		if (!is_blank(s, len) && !is_stats_line(s, len))
+			return 0;
+		s += len + (e ? 1 : 0);
+	}
+	return 1;
 }
 
 char *bg_klog_message(const char *log, int max_lines)
@@ -79,7 +101,8 @@ char *bg_klog_message(const char *log, int max_lines)
 		return NULL;
 	if (max_lines > 16)
 		max_lines = 16;
-	/* walk backwards line by line collecting message lines */
+	/* walk backwards collecting the trailing run of message lines; a trace
+	 * line ends the run (or is the message when nothing follows it) */
 	end = log + strlen(log);
 	while (end > log && n < max_lines) {
 		const char *s = end;
@@ -88,12 +111,16 @@ char *bg_klog_message(const char *log, int max_lines)
 		while (s > log && s[-1] != '\n')
 			s--;
 		len = (size_t)(end - s);
-		if (!is_blank(s, len) && !is_stats_line(s, len)) {
-			starts[n] = s;
-			lens[n] = len;
-			n++;
-		}
 		end = s > log ? s - 1 : log;
+		if (is_blank(s, len) || is_stats_line(s, len))
+			continue;
+		if (is_trace_line(s, len) && n)
+			break;
+		starts[n] = s;
+		lens[n] = len;
+		n++;
+		if (is_trace_line(s, len))
+			break;
 	}
 	if (!n)
 		return NULL;
@@ -111,4 +138,65 @@ char *bg_klog_message(const char *log, int max_lines)
 	}
 	*w = 0;
 	return out;
+}
+
+/* Copy [s, s+len) into dst (bounded, NUL-terminated). */
+static void copy_bounded(char *dst, size_t dstsz, const char *s, size_t len)
+{
+	if (!dstsz)
+		return;
+	if (len >= dstsz)
+		len = dstsz - 1;
+	memcpy(dst, s, len);
+	dst[len] = 0;
+}
+
+/* "; text @ file:line" -> fills w's source fields; returns 1 when parsed. */
+static int parse_source_line(const char *l, size_t len, struct bg_klog_where *w)
+{
+	const char *at = NULL, *colon = NULL;
+	char *endp;
+	unsigned long line;
+
+	for (size_t i = 2; i + 3 <= len; i++)
+		if (!strncmp(l + i, " @ ", 3))
+			at = l + i;
+	if (!at)
+		return 0;
+	for (const char *p = at + 3; p < l + len; p++)
+		if (*p == ':')
+			colon = p;
+	if (!colon || !isdigit((unsigned char)colon[1]))
+		return 0;
+	line = strtoul(colon + 1, &endp, 10);
+	if (endp > l + len || line > UINT32_MAX)
+		return 0;
+	w->line = (uint32_t)line;
+	copy_bounded(w->file, sizeof(w->file), at + 3, (size_t)(colon - at - 3));
+	copy_bounded(w->source, sizeof(w->source), l + 2, (size_t)(at - l - 2));
+	return 1;
+}
+
+int bg_klog_where(const char *log, struct bg_klog_where *w)
+{
+	const char *s = log, *e;
+
+	memset(w, 0, sizeof(*w));
+	w->insn = -1;
+	while (s && *s) {
+		e = strchr(s, '\n');
+		size_t len = e ? (size_t)(e - s) : strlen(s);
+
+		if (len > 2 && s[0] == ';' && s[1] == ' ')
+			parse_source_line(s, len, w);
+		else if (is_trace_line(s, len) && isdigit((unsigned char)s[0])) {
+			const char *c = memchr(s, ':', len);
+
+			/* "N: (op) ..." is an instruction; "N: R..." only a state */
+			if (c && (size_t)(c - s) + 2 < len && c[2] == '(')
+				w->insn = strtol(s, NULL, 10);
+		}
+		s += len + (e ? 1 : 0);
+	}
+	return w->insn >= 0 || w->line ? 0 : -1;
 }

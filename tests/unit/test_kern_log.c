@@ -20,6 +20,40 @@ static const char accepted_log[] =
 	"verification time 123 usec\n"
 	"stack depth 0+0\n";
 
+static const char gpl_log[] =
+	"0: R1=ctx() R10=fp0\n"
+	"; bpf_probe_read_kernel(&v, sizeof(v), ctx); @ gpl_only_helper.bpf.c:11\n"
+	"5: (b7) r2 = 8                        ; R2=8\n"
+	"6: (85) call bpf_probe_read_kernel#113\n"
+	"cannot call GPL-restricted function from non-GPL compatible program\n"
+	"verification time 71 usec\n"
+	"stack depth 8\n"
+	"processed 7 insns (limit 1000000) max_states_per_insn 0 total_states 0\n";
+
+static void check_where(void)
+{
+	struct bg_klog_where w;
+	char *m;
+
+	m = bg_klog_message(gpl_log, 2);
+	T_CHECK(m && !strcmp(m, "cannot call GPL-restricted function from non-GPL compatible program"),
+		"kern_log/message_stops_at_trace", "got '%s'", m ? m : "(null)");
+	free(m);
+	T_CHECK(!bg_klog_where(gpl_log, &w) && w.insn == 6 && w.line == 11 &&
+			!strcmp(w.file, "gpl_only_helper.bpf.c") &&
+			!strcmp(w.source, "bpf_probe_read_kernel(&v, sizeof(v), ctx);"),
+		"kern_log/where", "insn %ld line %u file '%s' source '%s'", w.insn, w.line, w.file,
+		w.source);
+	T_CHECK(bg_klog_where("no trace at all\n", &w) == -1 && w.insn == -1,
+		"kern_log/where_none", "found something in a plain log");
+	m = bg_klog_message("0: R1=ctx() R10=fp0\n1: (61) r2 = *(u32 *)(r1 +0)\n", 2);
+	T_CHECK(m && !strcmp(m, "1: (61) r2 = *(u32 *)(r1 +0)"), "kern_log/message_trace_only",
+		"got '%s'", m ? m : "(null)");
+	free(m);
+	T_CHECK(!bg_klog_is_empty("0: R1=ctx() R10=fp0\n"), "kern_log/trace_not_empty",
+		"a log with trace lines is not empty");
+}
+
 int main(void)
 {
 	char *m;
@@ -53,6 +87,8 @@ int main(void)
 	T_CHECK(m && !strcmp(m, "no newline at end"), "kern_log/no_trailing_newline", "got '%s'",
 		m ? m : "(null)");
 	free(m);
+
+	check_where();
 
 	char name[32];
 	bg_kern_objname(name, sizeof(name), "a-very-long.program:name!");

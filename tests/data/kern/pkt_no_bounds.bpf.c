@@ -1,4 +1,4 @@
-/* EXPECT: rejected | invalid access to packet */
+/* EXPECT: rejected | ^pkt_no_bounds.bpf.c:12: insn 1: invalid access to packet */
 /* Reads the EtherType without checking it lies before data_end. */
 #include <linux/bpf.h>
 #include <linux/if_ether.h>
