@@ -1,0 +1,184 @@
+/* kjudge - ask the running kernel for the verdict of every program of a
+ * BPF object, one program at a time, through libbpf (independent of
+ * bpfgate's own loader, so the recorded expectations do not depend on the
+ * code they are used to test).
+ *
+ * usage: kjudge OBJ...
+ * prints one TSV line per program:
+ *   object  program  section  type  verdict  insns_processed  verif_usec  message
+ * verdict: accepted | rejected | unavailable (libbpf failed before the
+ * kernel judged, or the kernel refused with an empty log, e.g. EPERM for
+ * fentry/LSM on this machine). Exit 0, or 2 when an object cannot be opened.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <bpf/libbpf.h>
+
+#define LOG_SZ (32u << 20)
+
+static char *logbuf;
+
+static int quiet_print(enum libbpf_print_level lvl, const char *fmt, va_list ap)
+{
+	(void)lvl;
+	(void)fmt;
+	(void)ap;
+	return 0;
+}
+
+static long stat_after(const char *log, const char *key)
+{
+	const char *p = log ? strstr(log, key) : NULL;
+
+	return p ? strtol(p + strlen(key), NULL, 10) : -1;
+}
+
+static int trailer_line(const char *s, size_t n)
+{
+	static const char *const skip[] = {"processed ", "verification time ", "stack depth ",
+					   "mark_precise", "func#", "last_idx", "parent ",
+					   "regs=", "Validating ", "insn_idx", "cur state:",
+					   "old state:"};
+	for (size_t i = 0; i < sizeof(skip) / sizeof(skip[0]); i++)
+		if (n >= strlen(skip[i]) && !strncmp(s, skip[i], strlen(skip[i])))
+			return 1;
+	return 0;
+}
+
+/* The kernel's reason: the last log line that is not a statistics trailer. */
+static void reason(const char *log, char *out, size_t outsz)
+{
+	const char *end = log + strlen(log), *best = NULL;
+	size_t best_n = 0;
+
+	out[0] = 0;
+	while (end > log) {
+		const char *e = end, *b;
+		while (e > log && (e[-1] == '\n' || e[-1] == ' '))
+			e--;
+		b = e;
+		while (b > log && b[-1] != '\n')
+			b--;
+		if (e > b && !trailer_line(b, (size_t)(e - b))) {
+			best = b;
+			best_n = (size_t)(e - b);
+			break;
+		}
+		end = b;
+	}
+	if (!best)
+		return;
+	for (size_t i = 1; i + 18 < best_n; i++) /* "...tail callverification time" */
+		if (!strncmp(best + i, "verification time ", 18)) {
+			best_n = i;
+			break;
+		}
+	if (best_n >= outsz)
+		best_n = outsz - 1;
+	for (size_t i = 0; i < best_n; i++)
+		out[i] = best[i] == '\t' ? ' ' : best[i];
+	out[best_n] = 0;
+}
+
+/* Load program idx of path alone; returns the load error (0 accepted). */
+static int load_one(const char *path, size_t idx, unsigned level, char *name, char *sec,
+		    char *type, int *opened)
+{
+	struct bpf_object *obj = bpf_object__open_file(path, NULL);
+	struct bpf_program *p, *target = NULL;
+	size_t i = 0;
+	int err;
+
+	*opened = obj != NULL;
+	if (!obj)
+		return -errno;
+	bpf_object__for_each_program(p, obj)
+	{
+		bpf_program__set_autoload(p, i == idx);
+		if (i == idx)
+			target = p;
+		i++;
+	}
+	if (!target) {
+		bpf_object__close(obj);
+		return -ENOENT;
+	}
+	snprintf(name, 256, "%s", bpf_program__name(target));
+	snprintf(sec, 256, "%s", bpf_program__section_name(target));
+	snprintf(type, 64, "%s", libbpf_bpf_prog_type_str(bpf_program__type(target)) ?: "?");
+	logbuf[0] = 0;
+	bpf_program__set_log_buf(target, logbuf, LOG_SZ);
+	bpf_program__set_log_level(target, level);
+	err = bpf_object__load(obj);
+	bpf_object__close(obj);
+	return err;
+}
+
+static size_t prog_count(const char *path)
+{
+	struct bpf_object *obj = bpf_object__open_file(path, NULL);
+	struct bpf_program *p;
+	size_t n = 0;
+
+	if (!obj)
+		return (size_t)-1;
+	bpf_object__for_each_program(p, obj) n++;
+	bpf_object__close(obj);
+	return n;
+}
+
+static void judge(const char *path, size_t idx)
+{
+	char name[256] = "", sec[256] = "", type[64] = "", msg[512] = "";
+	const char *verdict = "accepted";
+	long insns, usec;
+	int opened, err = load_one(path, idx, 4, name, sec, type, &opened);
+
+	insns = stat_after(logbuf, "processed ");
+	usec = stat_after(logbuf, "verification time ");
+	if (err) {
+		err = load_one(path, idx, 1 | 4, name, sec, type, &opened);
+		if (!err) {
+			verdict = "accepted"; /* flaky first load: trust the second */
+		} else if (logbuf[0]) {
+			verdict = "rejected";
+			reason(logbuf, msg, sizeof(msg));
+			insns = stat_after(logbuf, "processed ");
+			usec = stat_after(logbuf, "verification time ");
+		} else {
+			verdict = "unavailable";
+			snprintf(msg, sizeof(msg), "load failed before verification: %s", strerror(-err));
+		}
+	}
+	printf("%s\t%s\t%s\t%s\t%s\t%ld\t%ld\t%s\n", path, name, sec, type, verdict, insns, usec,
+	       msg);
+	fflush(stdout);
+}
+
+int main(int argc, char **argv)
+{
+	int rc = 0;
+
+	if (argc < 2) {
+		fprintf(stderr, "usage: kjudge OBJ...\n");
+		return 2;
+	}
+	libbpf_set_print(quiet_print);
+	logbuf = malloc(LOG_SZ);
+	if (!logbuf)
+		return 2;
+	for (int a = 1; a < argc; a++) {
+		size_t n = prog_count(argv[a]);
+		if (n == (size_t)-1) {
+			fprintf(stderr, "kjudge: %s: cannot open: %s\n", argv[a], strerror(errno));
+			rc = 2;
+			continue;
+		}
+		for (size_t i = 0; i < n; i++)
+			judge(argv[a], i);
+	}
+	free(logbuf);
+	return rc;
+}
