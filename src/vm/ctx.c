@@ -92,7 +92,9 @@ static int build_packet(struct bg_vm *vm, enum ctx_kind k)
 		vm->pktbuf = b;
 		vm->pktbuf_size = need;
 	}
-	memset(vm->pktbuf, 0, vm->pktbuf_size);
+	/* headroom is visible after bpf_xdp_adjust_head; bytes past the end are
+	 * zeroed by bpf_xdp_adjust_tail when it grows the packet */
+	memset(vm->pktbuf, 0, VM_PKT_HEADROOM);
 	if (len)
 		memcpy(vm->pktbuf + VM_PKT_HEADROOM, vm->pkt_in, len);
 	vm->data = vm->pktbuf + VM_PKT_HEADROOM;
@@ -163,8 +165,6 @@ int vm_ctx_reset(struct bg_vm *vm, uint64_t *r)
 	memset(vm->ctx, 0, sz ? sz : 1);
 	if (vm->ctx_in_len)
 		memcpy(vm->ctx, vm->ctx_in, vm->ctx_in_len < sz ? vm->ctx_in_len : sz);
-	free(vm->out_pkt);
-	vm->out_pkt = NULL;
 	vm->out_pkt_len = 0;
 	if (k == CTX_RAW) {
 		/* r1 = memory, r2 = its length; legacy packet loads read it too */
@@ -209,9 +209,14 @@ void vm_ctx_finish(struct bg_vm *vm)
 	if (!vm->has_pkt || !vm->data)
 		return;
 	len = (size_t)(vm->data_end - vm->data) + vm->l2_hidden;
-	vm->out_pkt = malloc(len ? len : 1);
-	if (!vm->out_pkt)
-		return;
+	if (len > vm->out_pkt_cap || !vm->out_pkt) {
+		uint8_t *o = realloc(vm->out_pkt, len ? len : 1);
+
+		if (!o)
+			return;
+		vm->out_pkt = o;
+		vm->out_pkt_cap = len;
+	}
 	/* the kernel's test run pushes a zeroed L2 header back for socket filters */
 	memset(vm->out_pkt, 0, vm->l2_hidden);
 	memcpy(vm->out_pkt + vm->l2_hidden, vm->data, len - vm->l2_hidden);

@@ -196,12 +196,12 @@ static void *region_ptr(struct bg_vm *vm, uint64_t a, uint64_t size, bool write,
 	if (r->kind == VM_R_STACK) {
 		uint8_t *s = vm->shadow + (a - (uint64_t)vm->stack);
 
-		if (write)
-			memset(s, 1, size);
-		else if (need_init && vm->sanitize && !vm_shadow_ok(vm, a, (uint32_t)size)) {
+		if (need_init && vm->sanitize && !vm_shadow_ok(vm, a, (uint32_t)size)) {
 			uninit_fault(vm, a, size);
 			return NULL;
 		}
+		if (write)
+			memset(s, 1, size);
 	}
 	return (void *)a;
 }
@@ -276,8 +276,8 @@ int vm_atomic(struct bg_vm *vm, const struct vinsn *ip, uint64_t *r)
 	if (a % sz)
 		return vm_fault(vm, BG_VM_FAULT_MEM, a, sz, "misaligned atomic access at 0x%llx",
 				(unsigned long long)a);
-	p = vm_ptr_read_init(vm, a, sz);
-	if (!p || !vm_ptr(vm, a, sz, true))
+	p = region_ptr(vm, a, sz, true, true); /* read-modify-write */
+	if (!p)
 		return -EFAULT;
 	memcpy(&old, p, sz);
 	switch (op & ~(uint32_t)BG_ATOMIC_FETCH) {
@@ -890,9 +890,12 @@ static void reset_run(struct bg_vm *vm)
 	vm->stop = false;
 	vm->cur = 0;
 	vm->cur_changed = false;
+	if (vm->faulted)
+		memset(&vm->fault, 0, sizeof(vm->fault));
 	vm->faulted = false;
-	memset(&vm->fault, 0, sizeof(vm->fault));
-	memset(vm->shadow, 0, VM_MAX_FRAMES * VM_STACK_SIZE);
+	/* frame 0 starts uninitialized; deeper frames are cleared when entered */
+	if (vm->sanitize)
+		memset(vm->shadow + (VM_MAX_FRAMES - 1) * VM_STACK_SIZE, 0, VM_STACK_SIZE);
 	for (i = 0; i < vm->nmaps; i++)
 		if (vm->maps[i].region >= 0 && (size_t)vm->maps[i].region >= vm->nfixed)
 			vm->maps[i].region = -1;
@@ -935,7 +938,7 @@ uint64_t bg_vm__insn_count(const struct bg_vm *vm)
 
 const void *bg_vm__packet(const struct bg_vm *vm, size_t *len)
 {
-	if (!vm || !vm->out_pkt) {
+	if (!vm || !vm->out_pkt || !vm->has_pkt || vm->faulted) {
 		if (len)
 			*len = 0;
 		return NULL;

@@ -149,7 +149,7 @@ struct bg_vm {
 	bool pkt_writable;
 	bool has_pkt;            /* program type sees a packet */
 	uint8_t *out_pkt;        /* packet as it left the last run */
-	size_t out_pkt_len;
+	size_t out_pkt_len, out_pkt_cap;
 	size_t l2_hidden;        /* socket filter: bytes of Ethernet header before data */
 	struct vm_region *regions;
 	size_t nregions, cap_regions;
