@@ -5,6 +5,7 @@
  * clobbered by every call. */
 #include <errno.h>
 #include <inttypes.h>
+#include <stdlib.h>
 #include <string.h>
 #include <linux/bpf.h>
 #include <bpf/btf.h>
@@ -642,6 +643,11 @@ void call_set_cb_args(struct vctx *v, struct as_state *s, size_t pc, const struc
 	struct as_frame *f = as_cur(s);
 	const struct bg_insn *in = &v->insns[pc];
 	const struct bg_map_def *m = NULL;
+	if (!f->cb_args) {
+		f->cb_args = malloc(5 * sizeof(*f->cb_args));
+		if (!f->cb_args)
+			abort();
+	}
 	for (int i = 0; i < 5; i++)
 		as_reg_uninit(&f->cb_args[i]);
 	switch (in->imm) {

@@ -436,3 +436,70 @@ void cfg_free(struct cfg *g)
 	free(g->loop_pool);
 	memset(g, 0, sizeof(*g));
 }
+
+static uint16_t insn_blive(const struct bg_insn *in, uint16_t live)
+{
+	uint16_t d = (uint16_t)(1u << in->dst), sr = (uint16_t)(1u << in->src);
+	switch (in->kind) {
+	case BG_K_JCOND:
+		return (uint16_t)(live | d | (in->src_is_reg ? sr : 0));
+	case BG_K_ALU:
+		/* a register added to another may be a pointer offset: its constant
+		 * value decides the pointer's offset (packet range, map bounds) */
+		if ((in->op == BG_ALU_ADD || in->op == BG_ALU_SUB) && in->src_is_reg && in->alu64)
+			live |= sr;
+		if (!(live & d))
+			return live;
+		if (in->op == BG_ALU_MOV) {
+			live &= (uint16_t)~d;
+			return (uint16_t)(live | (in->src_is_reg ? sr : 0));
+		}
+		return (uint16_t)(live | (in->src_is_reg ? sr : 0));
+	case BG_K_END:
+		return live;
+	case BG_K_LDX:
+	case BG_K_LD_IMM64:
+	case BG_K_ADDR_CAST:
+		return (uint16_t)(live & ~d);
+	case BG_K_CALL:
+		return (uint16_t)((live & ~0x3fu) | 0x3eu);
+	case BG_K_CALLX:
+	case BG_K_LD_ABS:
+	case BG_K_LD_IND:
+		return (uint16_t)(live & ~0x3fu);
+	default:
+		return live;
+	}
+}
+
+void cfg_branch_live(struct cfg *g)
+{
+	for (uint32_t b = 0; b < g->nblocks; b++)
+		g->blocks[b].blive = 0;
+	bool changed = true;
+	while (changed) {
+		changed = false;
+		for (uint32_t b = g->nblocks; b-- > 0;) {
+			struct cfg_block *bl = &g->blocks[b];
+			uint16_t live = 0;
+			for (uint32_t k = 0; k < bl->nsucc; k++)
+				live |= g->blocks[bl->succ[k]].blive;
+			for (uint32_t i = bl->end; i-- > bl->start;)
+				if (g->insns[i].kind != BG_K_LD_IMM64_HI)
+					live = insn_blive(&g->insns[i], live);
+			if (live != bl->blive) {
+				bl->blive = live;
+				changed = true;
+			}
+		}
+	}
+	for (uint32_t b = 0; b < g->nblocks; b++)
+		g->blocks[b].npred = 0;
+	for (uint32_t b = 0; b < g->nblocks; b++) {
+		for (uint32_t k = 0; k < g->blocks[b].nsucc; k++)
+			g->blocks[g->blocks[b].succ[k]].npred++;
+		uint32_t last = g->blocks[b].end - 1;
+		if (g->insns[last].kind == BG_K_CALL && b + 1 < g->nblocks)
+			g->blocks[b + 1].after_call = true;
+	}
+}

@@ -21,6 +21,9 @@ struct cfg_block {
 	uint32_t *loops;       /* loop indexes */
 	int32_t head_of;       /* loop index when this block heads a loop, else -1 */
 	bool reachable;        /* statically reachable from its function entry */
+	uint16_t blive;        /* registers whose value a later branch tests (live-in mask) */
+	uint32_t npred;
+	bool after_call;       /* follows a call: callee exits join here */
 };
 
 struct cfg_loop {
@@ -55,6 +58,9 @@ int cfg_build(struct cfg *g, const struct bg_insn *insns, size_t n,
 	      bool (*is_cb_call)(const struct bg_insn *), bool (*is_iter_next)(const struct bg_insn *),
 	      const uint32_t *func_starts, size_t nfunc_starts, const char **why, size_t *bad);
 void cfg_free(struct cfg *g);
+/* Backward analysis: registers whose value flows (through moves and ALU) into
+ * a later conditional jump without being redefined ("branch-live"). */
+void cfg_branch_live(struct cfg *g);
 /* Function containing slot i. */
 uint32_t cfg_func_of(const struct cfg *g, size_t i);
 #endif

@@ -163,6 +163,8 @@ void as_state_init(struct as_state *s)
 
 static void frame_fini(struct as_frame *f)
 {
+	free(f->cb_args);
+	f->cb_args = NULL;
 	free(f->slots);
 	f->slots = NULL;
 	f->nslots = f->cap = 0;
@@ -187,6 +189,12 @@ static void frame_copy(struct as_frame *d, const struct as_frame *f)
 		if (!d->slots)
 			abort();
 		memcpy(d->slots, f->slots, f->nslots * sizeof(*d->slots));
+	}
+	if (f->cb_args) {
+		d->cb_args = malloc(5 * sizeof(*d->cb_args));
+		if (!d->cb_args)
+			abort();
+		memcpy(d->cb_args, f->cb_args, 5 * sizeof(*d->cb_args));
 	}
 }
 
@@ -311,7 +319,7 @@ static bool frame_leq(const struct as_frame *a, const struct as_frame *b)
 		if (!slot_leq(sa, sb))
 			return false;
 	}
-	if (a->is_cb) {
+	if (a->cb_args && b->cb_args) {
 		for (int i = 0; i < 5; i++)
 			if (!as_reg_leq(&a->cb_args[i], &b->cb_args[i]))
 				return false;
@@ -370,7 +378,7 @@ static void frame_join(struct as_frame *a, const struct as_frame *b, bool widen,
 {
 	for (int i = 0; i < 11; i++)
 		a->r[i] = as_reg_join(&a->r[i], &b->r[i], widen, thr, nthr);
-	if (a->is_cb)
+	if (a->cb_args && b->cb_args)
 		for (int i = 0; i < 5; i++)
 			a->cb_args[i] = as_reg_join(&a->cb_args[i], &b->cb_args[i], widen, thr, nthr);
 	uint32_t w = 0;
@@ -568,7 +576,7 @@ static uint64_t reg_key(const struct as_reg *r, bool weak)
 	return h;
 }
 
-uint64_t as_state_key(const struct as_state *s, bool weak)
+uint64_t as_state_key(const struct as_state *s, bool weak, uint16_t live)
 {
 	uint64_t h = mix(s->nframes, (uint64_t)(int64_t)s->lock);
 	for (uint32_t i = 0; i < s->nrefs; i++)
@@ -576,7 +584,8 @@ uint64_t as_state_key(const struct as_state *s, bool weak)
 	for (uint32_t f = 0; f < s->nframes; f++) {
 		const struct as_frame *fr = &s->fr[f];
 		for (int i = 0; i < 10; i++)
-			h = mix(h, reg_key(&fr->r[i], weak));
+			if (weak || f + 1 < s->nframes || (live >> i) & 1)
+				h = mix(h, reg_key(&fr->r[i], weak));
 		for (uint32_t k = 0; k < fr->nslots; k++)
 			if (fr->slots[k].kind == SK_SPILL)
 				h = mix(h, fr->slots[k].idx * 1024u + reg_key(&fr->slots[k].spill, weak));

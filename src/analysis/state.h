@@ -87,7 +87,7 @@ struct as_frame {
 	int32_t callsite;  /* insn of the call that created this frame, -1 main */
 	uint32_t iter_base;/* iteration vector length at entry */
 	uint8_t is_cb;     /* callback frame (r0 range checked at exit) */
-	struct as_reg cb_args[5]; /* callback arguments, to re-enter the callback */
+	struct as_reg *cb_args;   /* callback frames: the 5 arguments, to re-enter; else NULL */
 };
 
 struct as_ref {
@@ -145,7 +145,7 @@ bool as_state_join(struct as_state *a, const struct as_state *b, bool widen, con
 /* Drop zone facts about bases no register or spill refers to. */
 void as_zone_gc(struct as_state *s);
 /* Partition keys: full (includes small constants) and weak (types, locks, refs). */
-uint64_t as_state_key(const struct as_state *s, bool weak);
+uint64_t as_state_key(const struct as_state *s, bool weak, uint16_t live);
 /* References. */
 int as_ref_add(struct as_state *s, uint32_t id, uint32_t insn, uint8_t type);
 bool as_ref_del(struct as_state *s, uint32_t id);

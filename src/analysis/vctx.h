@@ -40,6 +40,11 @@ struct node {
 	struct disj *d;
 };
 
+struct direct_item {
+	uint32_t ctx, block;
+	struct as_state st;
+};
+
 struct path_node {
 	uint32_t parent;
 	uint32_t insn;
@@ -65,6 +70,8 @@ struct vctx {
 	/* worklist (binary heap of node/disjunct refs) */
 	struct wl_item *heap;
 	size_t nheap, capheap;
+	struct direct_item *direct; /* states of single-predecessor blocks, LIFO */
+	size_t ndirect, capdirect;
 	/* path arena */
 	struct path_node *paths;
 	uint32_t npaths, cappaths;

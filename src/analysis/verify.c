@@ -314,11 +314,39 @@ static bool no_progress(const struct node *n, const struct as_state *s, uint32_t
 	return false;
 }
 
+/* A block with one predecessor inside its function that is neither a loop
+ * head, a function entry nor a call's return point never joins states:
+ * process them directly (LIFO) instead of storing them. */
+static bool direct_block(struct vctx *v, uint32_t block)
+{
+	const struct cfg_block *b = &v->g.blocks[block];
+	return b->npred == 1 && b->head_of < 0 && !b->after_call && v->g.funcs[b->func].entry != block;
+}
+
+static void direct_push(struct vctx *v, uint32_t ctx, uint32_t block, struct as_state *s)
+{
+	if (v->ndirect == v->capdirect) {
+		v->capdirect = v->capdirect ? v->capdirect * 2 : 64;
+		v->direct = realloc(v->direct, v->capdirect * sizeof(*v->direct));
+		if (!v->direct)
+			abort();
+	}
+	struct direct_item *it = &v->direct[v->ndirect++];
+	it->ctx = ctx;
+	it->block = block;
+	as_state_move(&it->st, s);
+}
+
 static void propagate(struct vctx *v, uint32_t ctx, uint32_t block, struct as_state *s, bool widen)
 {
+	if (direct_block(v, block)) {
+		direct_push(v, ctx, block, s);
+		return;
+	}
 	struct node *n = node_get(v, ctx, block);
 	as_zone_gc(s);
-	uint64_t key = as_state_key(s, false), wkey = as_state_key(s, true);
+	uint16_t live = v->g.blocks[block].blive;
+	uint64_t key = as_state_key(s, false, live), wkey = as_state_key(s, true, 0);
 	uint32_t same = 0, target = UINT32_MAX, weak = UINT32_MAX, first = UINT32_MAX;
 	for (uint32_t i = 0; i < n->ndisj; i++) {
 		struct disj *d = &n->d[i];
@@ -338,8 +366,8 @@ static void propagate(struct vctx *v, uint32_t ctx, uint32_t block, struct as_st
 		struct disj *d = &n->d[target];
 		size_t before = as_state_bytes(&d->st);
 		if (as_state_join(&d->st, s, widen, v->thr, v->nthr, ctx * 65599u + block)) {
-			d->key = as_state_key(&d->st, false);
-			d->wkey = as_state_key(&d->st, true);
+			d->key = as_state_key(&d->st, false, live);
+			d->wkey = as_state_key(&d->st, true, 0);
 			track_bytes(v, (ssize_t)as_state_bytes(&d->st) - (ssize_t)before);
 			enqueue(v, n, target);
 		}
@@ -469,11 +497,18 @@ static int return_from(struct vctx *v, uint32_t ctx, struct as_state *s, size_t 
 		struct as_state again;
 		as_state_copy(&again, s);
 		struct as_reg args[5];
-		memcpy(args, as_cur(&again)->cb_args, sizeof(args));
+		if (as_cur(&again)->cb_args)
+			memcpy(args, as_cur(&again)->cb_args, sizeof(args));
+		else
+			for (int i = 0; i < 5; i++)
+				as_reg_uninit(&args[i]);
 		as_pop_frame(&again);
 		as_push_frame(&again, (int32_t)callsite);
 		struct as_frame *f = as_cur(&again);
 		f->is_cb = 1;
+		f->cb_args = malloc(sizeof(args));
+		if (!f->cb_args)
+			abort();
 		memcpy(f->cb_args, args, sizeof(args));
 		for (int i = 0; i < 5; i++)
 			f->r[i + 1] = args[i];
@@ -508,11 +543,10 @@ static void trace_insn(struct vctx *v, const struct as_state *s, size_t pc)
 	as_state_print(s, v->opts->trace);
 }
 
-static int terminator(struct vctx *v, struct node *n, struct as_state *s, size_t pc)
+static int terminator(struct vctx *v, uint32_t ctx, uint32_t block, struct as_state *s, size_t pc)
 {
 	const struct bg_insn *in = &v->insns[pc];
-	const struct cfg_block *b = &v->g.blocks[n->block];
-	uint32_t ctx = n->ctx;
+	const struct cfg_block *b = &v->g.blocks[block];
 	switch (in->kind) {
 	case BG_K_JCOND:
 	case BG_K_MAY_GOTO: {
@@ -585,14 +619,11 @@ static int terminator(struct vctx *v, struct node *n, struct as_state *s, size_t
 	}
 }
 
-static int process(struct vctx *v, struct node *n, uint32_t d)
+static int process_state(struct vctx *v, uint32_t ctx, uint32_t block, struct as_state *sp)
 {
-	struct as_state s;
-	n->d[d].queued = false;
-	n->d[d].visits++;
-	as_state_copy(&s, &n->d[d].st);
-	v->cur_ctx = n->ctx;
-	const struct cfg_block *b = &v->g.blocks[n->block];
+	struct as_state s = *sp;
+	v->cur_ctx = ctx;
+	const struct cfg_block *b = &v->g.blocks[block];
 	uint32_t last = b->end - 1;
 	if (v->insns[last].kind == BG_K_LD_IMM64_HI && last > b->start)
 		last--;
@@ -605,7 +636,7 @@ static int process(struct vctx *v, struct node *n, uint32_t d)
 		if (v->opts->trace)
 			trace_insn(v, &s, pc);
 		if (pc == last) {
-			r = terminator(v, n, &s, pc);
+			r = terminator(v, ctx, block, &s, pc);
 		} else if (v->insns[pc].kind == BG_K_CALL) {
 			int32_t cb;
 			int kind;
@@ -616,6 +647,15 @@ static int process(struct vctx *v, struct node *n, uint32_t d)
 	}
 	as_state_fini(&s);
 	return r;
+}
+
+static int process(struct vctx *v, struct node *n, uint32_t d)
+{
+	struct as_state s;
+	n->d[d].queued = false;
+	n->d[d].visits++;
+	as_state_copy(&s, &n->d[d].st);
+	return process_state(v, n->ctx, n->block, &s);
 }
 
 /* ------------------------------------------------------------ setup */
@@ -723,8 +763,30 @@ static int check_stack_depth(struct vctx *v)
 	return 0;
 }
 
+static void print_stats(struct vctx *v)
+{
+	uint64_t nodes = 0, disj = 0, visits = 0, maxd = 0;
+	for (uint32_t i = 0; i < v->nctx; i++)
+		for (uint32_t b = 0; b < v->ctxs[i].nblocks; b++) {
+			struct node *n = v->ctxs[i].nodes[b];
+			if (!n)
+				continue;
+			nodes++;
+			disj += n->ndisj;
+			if (n->ndisj > maxd)
+				maxd = n->ndisj;
+			for (uint32_t d = 0; d < n->ndisj; d++)
+				visits += n->d[d].visits;
+		}
+	fprintf(stderr, "stats: ctxs %u blocks %u nodes %" PRIu64 " disjuncts %" PRIu64 " (max %" PRIu64
+		") visits %" PRIu64 " steps %" PRIu64 " peak %zu bytes\n",
+		v->nctx, v->g.nblocks, nodes, disj, maxd, visits, v->steps, v->peak_bytes);
+}
+
 static void free_all(struct vctx *v)
 {
+	if (getenv("BG_CHECK_STATS"))
+		print_stats(v);
 	for (uint32_t i = 0; i < v->nctx; i++) {
 		struct actx *c = &v->ctxs[i];
 		for (uint32_t b = 0; b < c->nblocks; b++) {
@@ -740,6 +802,9 @@ static void free_all(struct vctx *v)
 	}
 	free(v->ctxs);
 	free(v->heap);
+	for (size_t i = 0; i < v->ndirect; i++)
+		as_state_fini(&v->direct[i].st);
+	free(v->direct);
 	free(v->paths);
 	free(v->thr);
 	cfg_free(&v->g);
@@ -761,7 +826,19 @@ static int run(struct vctx *v)
 	v->cur_ctx = 0;
 	if (edge_local(v, 0, NULL, v->g.funcs[0].entry, &s, 0))
 		return 0;
-	while (v->nheap && !v->failed) {
+	while ((v->nheap || v->ndirect) && !v->failed) {
+		if (v->ndirect) {
+			struct direct_item it = v->direct[--v->ndirect];
+			if (v->steps > v->max_steps) {
+				verr(v, &it.st, v->g.blocks[it.block].start, "too_complex",
+				     "program is too complex to analyse: more than %" PRIu64 " abstract steps",
+				     v->max_steps);
+				as_state_fini(&it.st);
+				break;
+			}
+			process_state(v, it.ctx, it.block, &it.st);
+			continue;
+		}
 		struct wl_item it = heap_pop(v);
 		if (!it.n->d[it.d].queued)
 			continue;
@@ -825,6 +902,7 @@ static int setup(struct vctx *v, const struct bg_program *prog, const struct bg_
 		}
 	}
 	thresholds(v);
+	cfg_branch_live(&v->g);
 	return check_reachable(v);
 }
 
