@@ -11,6 +11,11 @@ if python3 scripts/gen_helpers.py > "$tmp/helpers.def" 2> "$tmp/err" && cmp -s "
 else
   fail platform/gen-helpers "src/platform/helpers.def differs from scripts/gen_helpers.py output: $(head -c 300 "$tmp/err")$(diff "$tmp/helpers.def" src/platform/helpers.def | head -4 | tr '\n' ' ')"
 fi
+if python3 scripts/gen_helpers.py --attach > "$tmp/attach.def" 2> "$tmp/err" && cmp -s "$tmp/attach.def" src/platform/helper_attach.def; then
+  pass platform/gen-helper-attach
+else
+  fail platform/gen-helper-attach "src/platform/helper_attach.def differs from scripts/gen_helpers.py --attach output: $(head -c 300 "$tmp/err")"
+fi
 if python3 scripts/gen_ctx.py > "$tmp/ctx.def" 2> "$tmp/err" && cmp -s "$tmp/ctx.def" src/platform/ctx.def; then
   pass platform/gen-ctx
 else

@@ -145,6 +145,38 @@ bool bg_helper_allowed(uint32_t id, uint32_t prog_type, uint32_t kver, const cha
 	return w == NULL;
 }
 
+/* (helper, type, attach) where the type allows the helper under other attach
+ * types but not this one (generated: helper_attach.def). */
+static const struct {
+	uint16_t helper;
+	uint8_t type;
+	uint8_t attach;
+} attach_deny[] = {
+#define BG_HELPER_ATTACH_DENY(h, t, a) { h, t, a },
+#include "platform/helper_attach.def"
+#undef BG_HELPER_ATTACH_DENY
+	{ 0, 0, 0 }, /* end (helper 0 never matches) */
+};
+
+bool bg_helper_allowed_attach(uint32_t id, uint32_t prog_type, uint32_t attach_type, uint32_t kver,
+			      const char **why)
+{
+	if (!bg_helper_allowed(id, prog_type, kver, why))
+		return false;
+	for (size_t i = 0; i < sizeof(attach_deny) / sizeof(attach_deny[0]); i++)
+		if (attach_deny[i].helper == id && attach_deny[i].type == prog_type &&
+		    attach_deny[i].attach == attach_type) {
+			if (why) {
+				snprintf(why_buf, sizeof(why_buf),
+					 "program of this type cannot use helper %s#%u (not with expected "
+					 "attach type %u)", bg_helper_by_id(id)->name, id, attach_type);
+				*why = why_buf;
+			}
+			return false;
+		}
+	return true;
+}
+
 static const char *const arg_names[BG_ARG__MAX] = {
 	[BG_ARG_NONE] = "none",
 	[BG_ARG_ANYTHING] = "anything",

@@ -138,6 +138,11 @@ const char *bg_ret_type_name(enum bg_ret_type t);
 const struct bg_helper_proto *bg_helpers(unsigned *n);
 /* Every kfunc of the table. */
 const struct bg_helper_proto *bg_kfuncs(unsigned *n);
+/* bg_helper_allowed for one expected attach type: some helpers are
+ * available to a program type only under some of its attach types (bpf_bind
+ * in cgroup/connect4|6, bpf_get_retval in some cgroup hooks...). */
+bool bg_helper_allowed_attach(uint32_t id, uint32_t prog_type, uint32_t attach_type, uint32_t kver,
+			      const char **why);
 /* Highest helper id known (BPF_FUNC_cgrp_storage_delete = 211 on 6.18). */
 uint32_t bg_helper_max_id(void);
 #endif

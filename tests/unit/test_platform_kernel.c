@@ -249,6 +249,68 @@ static void dump_helpers(void)
 	}
 }
 
+/* Helpers the table allows because an attach type that cannot load here
+ * allows them (fentry/fexit/fmod_ret: EPERM before verification). */
+static bool unverifiable_here(uint32_t t, uint32_t h)
+{
+	return t == BPF_PROG_TYPE_TRACING &&
+	       (h == BPF_FUNC_get_func_arg || h == BPF_FUNC_get_func_ret ||
+		h == BPF_FUNC_get_func_arg_cnt);
+}
+
+/* One line per loadable target: "target type attach id id ..." (allowed ids). */
+static void dump_helpers_attach(void)
+{
+	for (unsigned i = 0; i < NTARGETS; i++) {
+		const struct probe_target *p = &targets[i];
+		int ret = ok_ret(p->type, p->attach);
+		if (ret < 0)
+			continue;
+		printf("%s %u %u", p->layout, p->type, p->attach);
+		for (uint32_t h = 1; h <= bg_helper_max_id(); h++) {
+			enum verdict v = load_call(p->type, p->attach, (int32_t)h, "GPL", ret);
+			if (v != V_NO_HELPER && v != V_INVALID_FUNC)
+				printf(" %u", h);
+		}
+		printf("\n");
+	}
+}
+
+/* Per (type, attach): bg_helper_allowed_attach against the kernel. */
+static void check_helpers_attach(void)
+{
+	unsigned agree = 0, total = 0, bad_t = 0;
+	for (unsigned i = 0; i < NTARGETS; i++) {
+		const struct probe_target *p = &targets[i];
+		int ret = ok_ret(p->type, p->attach);
+		unsigned bad = 0;
+		char first[200] = "";
+		if (ret < 0)
+			continue;
+		for (uint32_t h = 1; h <= bg_helper_max_id(); h++) {
+			enum verdict v = load_call(p->type, p->attach, (int32_t)h, "GPL", ret);
+			bool kernel = v != V_NO_HELPER && v != V_INVALID_FUNC;
+			bool ours = bg_helper_allowed_attach(h, p->type, p->attach, 0, NULL);
+			total++;
+			if (kernel == ours || (!kernel && unverifiable_here(p->type, h))) {
+				agree++;
+			} else if (bad++ < 3) {
+				size_t l = strlen(first);
+				snprintf(first + l, sizeof(first) - l, " %s(kernel %s)", bg_helper_by_id(h)->name,
+					 kernel ? "allows" : "refuses");
+			}
+		}
+		if (bad) {
+			char name[96];
+			snprintf(name, sizeof(name), "platform/kernel/helpers-attach/%s", p->layout);
+			T_FAIL(name, "%u disagreements:%s", bad, first);
+			bad_t++;
+		}
+	}
+	printf("# helper availability per attach type: %u/%u (target, helper) pairs agree\n", agree, total);
+	T_CHECK(bad_t == 0, "platform/kernel/helpers-attach", "%u targets disagree", bad_t);
+}
+
 /* One line per offset with any accepted access: reads of 1,2,4,8 bytes then
  * writes; ' ' misaligned (not tried), '.' rejected, size digit / 'W' accepted. */
 static void dump_ctx_target(const struct probe_target *p)
@@ -330,15 +392,6 @@ static int dump_fields(void)
 }
 
 /* ---- checks ---- */
-
-/* Helpers the table allows because an attach type that cannot load here
- * allows them (fentry/fexit/fmod_ret: EPERM before verification). */
-static bool unverifiable_here(uint32_t t, uint32_t h)
-{
-	return t == BPF_PROG_TYPE_TRACING &&
-	       (h == BPF_FUNC_get_func_arg || h == BPF_FUNC_get_func_ret ||
-		h == BPF_FUNC_get_func_arg_cnt);
-}
 
 static void check_helpers(void)
 {
@@ -758,6 +811,10 @@ int main(int argc, char **argv)
 		dump_helpers();
 		return 0;
 	}
+	if (argc > 1 && !strcmp(argv[1], "--dump-helpers-attach")) {
+		dump_helpers_attach();
+		return 0;
+	}
 	if (argc > 1 && !strcmp(argv[1], "--dump-ctx")) {
 		for (unsigned i = 0; i < NTARGETS; i++)
 			dump_ctx_target(&targets[i]);
@@ -765,6 +822,7 @@ int main(int argc, char **argv)
 	}
 	check_spots();
 	check_helpers();
+	check_helpers_attach();
 	check_ctx();
 	check_ret();
 	check_args();
