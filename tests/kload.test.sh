@@ -92,7 +92,7 @@ done
 # 2. broken programs: verdict and message from their EXPECT line
 for src in "$BG_ROOT"/tests/data/kern/*.bpf.c; do
   b=$(basename "$src" .bpf.c)
-  if ! "$CLANG" -O2 -g -target bpf -I/usr/include/x86_64-linux-gnu -c "$src" -o "$tmp/$b.o" 2>"$tmp/$b.cc"; then
+  if ! "$CLANG" -O2 -g -target bpf -I"$BG_NORMAL_BUILD" -I/usr/include/x86_64-linux-gnu -c "$src" -o "$tmp/$b.o" 2>"$tmp/$b.cc"; then
     fail "kload/data/$b" "does not compile: $(head -2 "$tmp/$b.cc")"; continue
   fi
   exp=$(sed -n 's|^/\* EXPECT: \(.*\) \*/$|\1|p' "$src")

@@ -140,13 +140,17 @@ static int prog_load(struct kload *k, uint32_t log_level)
 	return fd < 0 ? -errno : fd;
 }
 
+/* Why a program with a poisoned instruction cannot be judged. The loader
+ * records unresolved kfuncs/ksyms the same way as CO-RE failures. */
 static char *first_core_failure(const struct bg_program *prog)
 {
 	const struct bg_core_failure *f = bg_program__core_failure(prog, 0);
+	const char *why = f && f->reason ? f->reason : "unsatisfied relocation";
+	int ext = strstr(why, "kfunc") || strstr(why, "ksym");
 	char buf[512];
 
-	snprintf(buf, sizeof(buf), "CO-RE relocation failed at insn %zu: %s", f ? f->insn : 0,
-		 f && f->reason ? f->reason : "unsatisfied relocation");
+	snprintf(buf, sizeof(buf), "%s at insn %zu: %s",
+		 ext ? "unresolved kfunc/ksym" : "CO-RE relocation failed", f ? f->insn : 0, why);
 	return strdup(buf);
 }
 
@@ -182,19 +186,39 @@ static void set_rejection(struct bg_kload_result *res, const char *log)
 	free(msg);
 }
 
+/* Verifier messages that blame this machine, not the program. */
+static const struct {
+	const char *pattern, *why;
+} environment_failures[] = {
+	{"unknown#" POISON_KFUNC, "unresolved kfunc or ksym (not in the running kernel's BTF)"},
+	{"failed to find the address for kernel symbol", "ksym without an address in this kernel"},
+};
+
+static const char *environment_failure(const char *log)
+{
+	for (size_t i = 0; i < sizeof(environment_failures) / sizeof(environment_failures[0]); i++)
+		if (strstr(log, environment_failures[i].pattern))
+			return environment_failures[i].why;
+	return NULL;
+}
+
 /* Classify a failed load from its errno and log. */
 static void classify_failure(const struct kload *k, int err, struct bg_kload_result *res)
 {
 	const char *log = res->log ? res->log : "";
-	char buf[512];
+	const char *why;
+	char buf[512], *msg;
 
 	res->err = err;
 	if (bg_program__core_failure_cnt(k->prog) || strstr(log, POISON_CORE)) {
 		res->verdict = BG_VERDICT_UNAVAILABLE;
 		res->reason = first_core_failure(k->prog);
-	} else if (strstr(log, "unknown#" POISON_KFUNC)) {
+	} else if ((why = environment_failure(log))) {
 		res->verdict = BG_VERDICT_UNAVAILABLE;
-		res->reason = strdup("unresolved kfunc or ksym (not in the running kernel's BTF)");
+		msg = bg_klog_message(log, 1);
+		snprintf(buf, sizeof(buf), "%s: %s", why, msg ? msg : "");
+		free(msg);
+		res->reason = strdup(buf);
 	} else if (bg_klog_is_empty(log)) {
 		res->verdict = BG_VERDICT_UNAVAILABLE;
 		snprintf(buf, sizeof(buf), "%s before verification (empty verifier log)%s",
