@@ -17,6 +17,18 @@ printf 'int f(void) { return }\n' > "$tmp/broken.c"
 "$BPFGATE" cc -E "$data/phi_ctx.c" -I/usr/include/x86_64-linux-gnu -o "$tmp/pp.i" >/dev/null 2>&1 && grep -q pick_field "$tmp/pp.i" \
   && pass cc/passthrough-preprocess || fail cc/passthrough-preprocess "clang -E not passed through"
 
+# dependency files: -MD -MF are honoured on the user's build (not on trial builds)
+cat > "$tmp/ok.c" <<'C'
+#include <linux/bpf.h>
+#include <bpf/bpf_helpers.h>
+SEC("xdp") int pass_all(struct xdp_md *ctx) { return XDP_PASS; }
+char LICENSE[] SEC("license") = "GPL";
+C
+"$BPFGATE" cc $CFLAGS_BPF -MD -MF "$tmp/ok.d" -c "$tmp/ok.c" -o "$tmp/ok.o" >/dev/null 2>&1
+rc=$?
+[ $rc -eq 0 ] && [ -s "$tmp/ok.o" ] && grep -q "bpf_helpers.h" "$tmp/ok.d" 2>/dev/null && grep -q "^$tmp/ok.o:" "$tmp/ok.d" \
+  && pass cc/depfile-and-accepted || fail cc/depfile-and-accepted "exit $rc, depfile $(wc -c < "$tmp/ok.d" 2>/dev/null)"
+
 if ! kernel_ok; then
   skip cc/kernel-judged "bpf() unavailable: bpf() refused here; the cc cases need the kernel as judge"
   exit 0

@@ -100,7 +100,7 @@ static int split_args(struct bg_cc_result *s, int argc, char **argv)
 	int ninputs = 0;
 
 	s->args = calloc(argc + 4, sizeof(char *));
-	s->dep_args = calloc(argc + 1, sizeof(char *));
+	s->dep_args = calloc(argc + 3, sizeof(char *));
 	for (int i = 0; i < argc; i++) {
 		const char *a = argv[i];
 		bool val;
@@ -138,6 +138,16 @@ static int split_args(struct bg_cc_result *s, int argc, char **argv)
 		snprintf(def, sizeof(def), "%.*s.o", (int)strlen(b ? b + 1 : s->input) - 2,
 			 b ? b + 1 : s->input);
 		s->output = def;
+	}
+	if (s->ndep && s->output) {
+		bool named = false;
+
+		for (int i = 0; i < s->ndep; i++)
+			named |= !strcmp(s->dep_args[i], "-MT") || !strcmp(s->dep_args[i], "-MQ");
+		if (!named) { /* the object is built under a temporary name: name the real one */
+			s->dep_args[s->ndep++] = "-MT";
+			s->dep_args[s->ndep++] = (char *)s->output;
+		}
 	}
 	return has_c && !other_mode && ninputs == 1;
 }
