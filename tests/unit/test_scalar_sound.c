@@ -390,7 +390,7 @@ static void check_exec_ref(long n)
 
 int main(void)
 {
-	long n = iters(6000);
+	long n = iters(4000);
 	unsigned ncase = sizeof(alu_cases) / sizeof(alu_cases[0]);
 	char name[64];
 
