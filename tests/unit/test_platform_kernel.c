@@ -16,6 +16,7 @@
 #include <bpf/bpf.h>
 #include <bpf/btf.h>
 #include <errno.h>
+#include <stddef.h>
 #include <linux/bpf.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -760,6 +761,133 @@ static void check_args(void)
 		bad_h);
 }
 
+/* ---- flags: packet-changing and acquiring helpers ----
+ * A helper called with arguments the table says are valid:
+ *  - acquire: exiting right after the call leaks a reference;
+ *  - pkt_changing: a packet pointer checked before the call is unusable
+ *    after it ("R7 invalid mem access"). */
+static int ringbuf_fd = -1;
+
+static enum verdict flag_probe(uint32_t t, uint32_t attach, int ret, const struct bg_helper_proto *h,
+			       bool use_pkt)
+{
+	struct bpf_insn in[48];
+	int n = 0, skip_at;
+	bool wide = t == BPF_PROG_TYPE_SK_MSG;
+	int d = wide ? 0 : offsetof(struct __sk_buff, data), de = wide ? 8 : offsetof(struct __sk_buff, data_end);
+	int saved = probe_map_fd;
+
+	if (t == BPF_PROG_TYPE_XDP)
+		d = 0, de = 4;
+	if (strstr(h->name, "ringbuf"))
+		probe_map_fd = ringbuf_fd;
+	in[n++] = insn(BPF_ALU64 | BPF_MOV | BPF_X, 6, 1, 0, 0);
+	if (use_pkt) {
+		in[n++] = insn(BPF_LDX | BPF_MEM | (wide ? BPF_DW : BPF_W), 7, 6, (int16_t)d, 0);
+		in[n++] = insn(BPF_LDX | BPF_MEM | (wide ? BPF_DW : BPF_W), 8, 6, (int16_t)de, 0);
+		in[n++] = insn(BPF_ALU64 | BPF_MOV | BPF_X, 9, 7, 0, 0);
+		in[n++] = insn(BPF_ALU64 | BPF_ADD | BPF_K, 9, 0, 0, 1);
+		skip_at = n;
+		in[n++] = insn(BPF_JMP | BPF_JGT | BPF_X, 9, 8, 0, 0); /* patched below */
+	}
+	for (int off = -64; off < 0; off += 8)
+		in[n++] = insn(BPF_ST | BPF_MEM | BPF_DW, 10, 0, (int16_t)off, 0);
+	for (int r = 1; r <= h->nargs; r++)
+		n = set_reg(in, n, r, valid_for(h->args[r - 1]));
+	in[n++] = insn(BPF_JMP | BPF_CALL, 0, 0, 0, (int32_t)h->id);
+	if (use_pkt) {
+		in[n++] = insn(BPF_LDX | BPF_MEM | BPF_B, 0, 7, 0, 0);
+		in[skip_at].off = (int16_t)(n - skip_at - 1);
+	}
+	in[n++] = insn(BPF_ALU64 | BPF_MOV | BPF_K, 0, 0, 0, ret);
+	in[n++] = insn(BPF_JMP | BPF_EXIT, 0, 0, 0, 0);
+	probe_map_fd = saved;
+	return load(t, attach, in, n, "GPL");
+}
+
+static bool constructible(const struct bg_helper_proto *h)
+{
+	for (int i = 0; i < h->nargs; i++)
+		if (valid_for(h->args[i]) == PV_NONE)
+			return false;
+	return true;
+}
+
+static void check_flags(void)
+{
+	static const uint32_t pkt_types[] = { BPF_PROG_TYPE_SCHED_CLS, BPF_PROG_TYPE_XDP, BPF_PROG_TYPE_LWT_XMIT,
+					      BPF_PROG_TYPE_LWT_IN, BPF_PROG_TYPE_LWT_SEG6LOCAL,
+					      BPF_PROG_TYPE_SK_MSG };
+	unsigned n, pkt_agree = 0, pkt_total = 0, acq_agree = 0, acq_total = 0, pkt_yes = 0, acq_yes = 0;
+	const struct bg_helper_proto *tab = bg_helpers(&n);
+	char bad[400] = "";
+
+	probe_map_fd = bpf_map_create(BPF_MAP_TYPE_ARRAY, "bg_probe", 4, 64, 1, NULL);
+	ringbuf_fd = bpf_map_create(BPF_MAP_TYPE_RINGBUF, "bg_probe_rb", 0, 0, 4096, NULL);
+	if (probe_map_fd < 0 || ringbuf_fd < 0) {
+		T_SKIP("platform/kernel/flags", "cannot create maps: %s", strerror(errno));
+		goto out;
+	}
+	for (unsigned i = 0; i < n; i++) {
+		const struct bg_helper_proto *h = &tab[i];
+		uint32_t attach = 0;
+		int t;
+		if (!constructible(h))
+			continue;
+		for (unsigned k = 0; k < sizeof(pkt_types) / sizeof(pkt_types[0]); k++) {
+			uint32_t pt = pkt_types[k], pa = pt == BPF_PROG_TYPE_SK_MSG ? BPF_SK_MSG_VERDICT : 0;
+			int ret = ok_ret(pt, pa);
+			enum verdict v, plain;
+			if (!(h->prog_types & (1ull << pt)) || ret < 0)
+				continue;
+			plain = flag_probe(pt, pa, ret, h, false);
+			if (plain != V_OK)
+				break; /* arguments not good enough to decide */
+			v = flag_probe(pt, pa, ret, h, true);
+			if (v == V_OK || strstr(vlog, "R7 invalid mem access")) {
+				bool kernel = v != V_OK, ours = (h->flags & BG_HF_PKT_CHANGING) != 0;
+				pkt_total++;
+				pkt_yes += kernel;
+				if (kernel == ours) {
+					pkt_agree++;
+				} else {
+					size_t l = strlen(bad);
+					snprintf(bad + l, sizeof(bad) - l, " %s pkt_changing (kernel %s)", h->name,
+						 kernel ? "yes" : "no");
+				}
+			}
+			break;
+		}
+		t = first_type_of(h, &attach);
+		if (t >= 0) {
+			int ret = ok_ret((uint32_t)t, attach);
+			enum verdict v = ret < 0 ? V_OTHER : flag_probe((uint32_t)t, attach, ret, h, false);
+			bool leak = strstr(vlog, "Unreleased reference") != NULL;
+			if (ret >= 0 && (v == V_OK || leak)) {
+				bool ours = (h->flags & BG_HF_ACQUIRE) != 0;
+				acq_total++;
+				acq_yes += leak;
+				if (leak == ours) {
+					acq_agree++;
+				} else {
+					size_t l = strlen(bad);
+					snprintf(bad + l, sizeof(bad) - l, " %s acquire (kernel %s)", h->name,
+						 leak ? "yes" : "no");
+				}
+			}
+		}
+	}
+	printf("# pkt_changing: %u/%u helpers agree (%u changing); acquire: %u/%u helpers agree (%u "
+	       "acquiring)\n", pkt_agree, pkt_total, pkt_yes, acq_agree, acq_total, acq_yes);
+	T_CHECK(pkt_agree == pkt_total && acq_agree == acq_total && pkt_yes >= 10 && acq_yes >= 3,
+		"platform/kernel/flags", "%s", bad);
+out:
+	if (probe_map_fd >= 0)
+		close(probe_map_fd);
+	if (ringbuf_fd >= 0)
+		close(ringbuf_fd);
+}
+
 static void check_ret(void)
 {
 	static const int64_t ks[] = { -1, 0, 1, 2, 3, 4, 5, 7, 8, 100, 0x100000000ll };
@@ -826,5 +954,6 @@ int main(int argc, char **argv)
 	check_ctx();
 	check_ret();
 	check_args();
+	check_flags();
 	T_EXIT();
 }
