@@ -70,8 +70,127 @@ static void fixup_datasecs(struct bg_object *obj)
 	}
 }
 
+#define BTF_MAX_NEST 1024 /* by-value nesting depth accepted (libbpf recurses on it) */
+
+/* Children of id by value (struct members, array element, modifier/typedef/var
+ * target, datasec vars) when contain; otherwise every referenced id. */
+static uint32_t btf_refs(const struct btf_type *t, bool contain, uint32_t *out, uint32_t max)
+{
+	uint32_t n = 0;
+
+	switch (btf_kind(t)) {
+	case BTF_KIND_PTR:
+	case BTF_KIND_FUNC:
+	case BTF_KIND_DECL_TAG:
+		if (!contain)
+			out[n++] = t->type;
+		break;
+	case BTF_KIND_CONST:
+	case BTF_KIND_VOLATILE:
+	case BTF_KIND_RESTRICT:
+	case BTF_KIND_TYPEDEF:
+	case BTF_KIND_TYPE_TAG:
+	case BTF_KIND_VAR:
+		out[n++] = t->type;
+		break;
+	case BTF_KIND_ARRAY:
+		out[n++] = btf_array(t)->type;
+		if (!contain)
+			out[n++] = btf_array(t)->index_type;
+		break;
+	case BTF_KIND_STRUCT:
+	case BTF_KIND_UNION:
+		for (uint16_t i = 0; i < btf_vlen(t) && n < max; i++)
+			out[n++] = btf_members(t)[i].type;
+		break;
+	case BTF_KIND_FUNC_PROTO:
+		if (contain)
+			break;
+		out[n++] = t->type;
+		for (uint16_t i = 0; i < btf_vlen(t) && n < max; i++)
+			out[n++] = btf_params(t)[i].type;
+		break;
+	case BTF_KIND_DATASEC:
+		for (uint16_t i = 0; i < btf_vlen(t) && n < max; i++)
+			out[n++] = btf_var_secinfos(t)[i].type;
+		break;
+	default:
+		break;
+	}
+	return n;
+}
+
+/* Hostile-BTF guard: libbpf 1.x trusts type references (btf__align_of
+ * dereferences missing types and recurses through by-value members), so every
+ * referenced id must exist and by-value nesting must be acyclic and shallow.
+ * Returns NULL or a static reason; *bad_id gets the offending type. */
+const char *obj_btf_validate(const struct btf *btf, uint32_t *bad_id)
+{
+	uint32_t n = btf__type_cnt(btf), refs[65536 + 2];
+	uint16_t *depth = calloc(n ? n : 1, sizeof(*depth));
+	struct { uint32_t id, next; } *stack = malloc((BTF_MAX_NEST + 2) * sizeof(*stack));
+	const char *why = NULL;
+
+	if (!depth || !stack) {
+		free(depth);
+		free(stack);
+		return "out of memory";
+	}
+	for (uint32_t id = 1; id < n && !why; id++) {
+		const struct btf_type *t = btf__type_by_id(btf, id);
+		uint32_t k = t ? btf_refs(t, false, refs, 65536) : 0;
+
+		*bad_id = id;
+		if (!t)
+			why = "missing type";
+		for (uint32_t i = 0; i < k && !why; i++)
+			if (refs[i] >= n)
+				why = "reference to a type id out of range";
+	}
+	/* depth[id]: 0 unvisited, 0xffff on the stack, else 1 + deepest child */
+	for (uint32_t root = 1; root < n && !why; root++) {
+		size_t sp = 0;
+
+		if (depth[root])
+			continue;
+		stack[sp++] = (typeof(*stack)){root, 0};
+		depth[root] = 0xffff;
+		while (sp && !why) {
+			uint32_t id = stack[sp - 1].id, k, child;
+
+			k = btf_refs(btf__type_by_id(btf, id), true, refs, 65536);
+			if (stack[sp - 1].next >= k) {
+				uint16_t d = 1;
+				for (uint32_t i = 0; i < k; i++)
+					if (refs[i] && depth[refs[i]] + 1 > d)
+						d = depth[refs[i]] + 1;
+				depth[id] = d;
+				sp--;
+				continue;
+			}
+			child = refs[stack[sp - 1].next++];
+			if (!child || (depth[child] && depth[child] != 0xffff))
+				continue;
+			*bad_id = child;
+			if (depth[child] == 0xffff)
+				why = "a type contains itself";
+			else if (sp > BTF_MAX_NEST)
+				why = "types nested too deeply";
+			else {
+				depth[child] = 0xffff;
+				stack[sp++] = (typeof(*stack)){child, 0};
+			}
+		}
+	}
+	free(depth);
+	free(stack);
+	return why;
+}
+
 int obj_btf_parse(struct bg_object *obj)
 {
+	const char *why;
+	uint32_t bad = 0;
 	const struct obj_sec *s;
 	libbpf_print_fn_t old;
 
@@ -90,6 +209,10 @@ int obj_btf_parse(struct bg_object *obj)
 		return obj_err(obj, "section %u (.BTF) at offset 0x%llx: malformed BTF (%s)", s->idx,
 			       (unsigned long long)s->off, strerror(e));
 	}
+	why = obj_btf_validate(obj->btf, &bad);
+	if (why)
+		return obj_err(obj, "section %u (.BTF) at offset 0x%llx: type %u: %s", s->idx,
+			       (unsigned long long)s->off, bad, why);
 	fixup_datasecs(obj);
 	if (obj->btf_ext_sec >= 0)
 		return obj_btf_ext_parse(obj);

@@ -78,9 +78,18 @@ int obj_target_btf(struct bg_object *obj, const struct btf **out, const char **w
 		old = libbpf_set_print(NULL);
 		t = btf__parse(path, NULL);
 		libbpf_set_print(old);
+		if (t && obj->opts.btf_path) {
+			uint32_t bad = 0;
+			const char *why2 = obj_btf_validate(t, &bad);
+			if (why2) {
+				obj->target_err = obj_asprintf("target BTF %s: type %u: %s", path, bad, why2);
+				btf__free(t);
+				t = NULL;
+			}
+		}
 		if (t)
 			obj->target = t;
-		else
+		else if (!obj->target_err)
 			obj->target_err = obj_asprintf("cannot read target BTF %s: %s", path, strerror(errno));
 	}
 	*out = obj->target;

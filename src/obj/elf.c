@@ -103,6 +103,9 @@ static int read_section(struct bg_object *obj, size_t i, size_t shstrndx)
 			       s->name, (unsigned long long)sh.sh_offset, elf_errmsg(-1));
 	s->data = d->d_buf;
 	if (s->kind == SEC_CODE) {
+		if ((uintptr_t)s->data % 8)
+			return obj_err(obj, "section %zu (%s): offset 0x%llx is not 8-byte aligned", i,
+				       s->name, (unsigned long long)sh.sh_offset);
 		if (sh.sh_size % sizeof(struct bg_raw_insn))
 			return obj_err(obj, "section %zu (%s) at offset 0x%llx: size %llu is not a multiple of 8",
 				       i, s->name, (unsigned long long)sh.sh_offset,

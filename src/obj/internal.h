@@ -192,6 +192,7 @@ int obj_grow(void **arr, size_t *cap, size_t n, size_t sz);
 int obj_elf_parse(struct bg_object *obj);
 int obj_btf_parse(struct bg_object *obj);
 int obj_btf_ext_parse(struct bg_object *obj);
+const char *obj_btf_validate(const struct btf *btf, uint32_t *bad_id);
 int obj_maps_collect(struct bg_object *obj);
 int obj_funcs_collect(struct bg_object *obj);
 int obj_relos_collect(struct bg_object *obj);

@@ -50,7 +50,8 @@ static int check_func_sym(struct bg_object *obj, const struct obj_sym *y, const 
 /* Fill len of functions with size 0 (up to the next function), check overlaps. */
 static int finish_funcs(struct bg_object *obj)
 {
-	qsort(obj->funcs, obj->nfuncs, sizeof(*obj->funcs), func_cmp);
+	if (obj->nfuncs)
+		qsort(obj->funcs, obj->nfuncs, sizeof(*obj->funcs), func_cmp);
 	for (size_t i = 0; i < obj->nfuncs; i++) {
 		struct obj_func *f = &obj->funcs[i];
 		const struct obj_sec *s = &obj->secs[f->sec];

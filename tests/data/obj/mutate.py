@@ -86,3 +86,22 @@ b = bytearray(data); struct.pack_into('<I', b, secs[ei][4] + hdr_len + lo + 4 + 
 emit('btfext-insn', b, 'insn offset 0x7ffff8 outside section')
 b = bytearray(data); struct.pack_into('<I', b, secs[ei][4] + hdr_len + lo + 4, 0x7fffffff)
 emit('btfext-secname', b, 'unknown section')
+
+# BTF type graph: walk the types to the first struct with members
+boff = secs[bi][4]
+bhdr_len, btype_off, btype_len = struct.unpack_from('<III', data, boff + 4)
+pos, end, tid, target = boff + bhdr_len + btype_off, boff + bhdr_len + btype_off + btype_len, 1, None
+extra = {1: lambda v: 4, 3: lambda v: 12, 4: lambda v: 12 * v, 5: lambda v: 12 * v, 6: lambda v: 8 * v,
+         13: lambda v: 8 * v, 14: lambda v: 4, 15: lambda v: 12 * v, 17: lambda v: 4, 19: lambda v: 12 * v}
+while pos < end:
+    info, = struct.unpack_from('<I', data, pos + 4)
+    kind, vlen = (info >> 24) & 0x1f, info & 0xffff
+    if kind in (4, 5) and vlen and target is None:
+        target = (pos, tid)
+    pos += 12 + extra.get(kind, lambda v: 0)(vlen)
+    tid += 1
+spos, sid = target
+b = bytearray(data); struct.pack_into('<I', b, spos + 12 + 4, 0xffffff)
+emit('btf-member-type', b, 'type %d: reference to a type id out of range' % sid)
+b = bytearray(data); struct.pack_into('<I', b, spos + 12 + 4, sid)
+emit('btf-self-contained', b, 'type %d: a type contains itself' % sid)
