@@ -453,7 +453,7 @@ static int resolve(struct asm_state *st)
 		int64_t d;
 
 		memcpy(key.name, q->name, sizeof(key.name));
-		l = bsearch(&key, st->labels, st->nlabels, sizeof(*l), label_name_cmp);
+		l = st->nlabels ? bsearch(&key, st->labels, st->nlabels, sizeof(*l), label_name_cmp) : NULL;
 		if (!l)
 			return fail(st, q->line, "undefined label '%s'", q->name);
 		d = (int64_t)l->slot - (int64_t)q->slot - 1;
