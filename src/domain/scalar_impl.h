@@ -1,0 +1,165 @@
+/* Internals shared by the scalar domain's files (scalar.c: constructors,
+ * reduction, lattice; scalar_alu.c: ALU transfer functions; scalar_branch.c:
+ * branch refinement; scalar_fmt.c: printing). Not a contract: include only
+ * from src/domain/scalar*.c.
+ * An "order" names a view of the bits: width (8..64) and signedness (SGN);
+ * struct iv is an interval in an order, as exact integers (__int128). */
+#ifndef BG_DOMAIN_SCALAR_IMPL_H
+#define BG_DOMAIN_SCALAR_IMPL_H
+#include <stdint.h>
+#include "domain/scalar.h"
+
+typedef __int128 i128;
+
+#define SGN 0x100
+#define U64 64
+#define S64 (64 | SGN)
+#define U32 32
+#define S32 (32 | SGN)
+
+struct iv {
+	i128 lo, hi;
+};
+
+static inline unsigned ow(int o)
+{
+	return o & 0xff;
+}
+
+static inline bool osigned(int o)
+{
+	return o & SGN;
+}
+
+static inline i128 omin(int o)
+{
+	return osigned(o) ? -((i128)1 << (ow(o) - 1)) : 0;
+}
+
+static inline i128 omax(int o)
+{
+	return osigned(o) ? ((i128)1 << (ow(o) - 1)) - 1 : ((i128)1 << ow(o)) - 1;
+}
+
+static inline uint64_t wmask(unsigned w)
+{
+	return w >= 64 ? ~(uint64_t)0 : ((uint64_t)1 << w) - 1;
+}
+
+/* The low ow(o) bits of x read in order o. */
+static inline i128 oval(int o, uint64_t x)
+{
+	unsigned w = ow(o);
+
+	x &= wmask(w);
+	if (osigned(o) && ((x >> (w - 1)) & 1))
+		return (i128)x - ((i128)1 << w);
+	return x;
+}
+
+static inline struct iv iv_full(int o)
+{
+	return (struct iv){omin(o), omax(o)};
+}
+
+static inline struct iv iv_make(i128 lo, i128 hi)
+{
+	return (struct iv){lo, hi};
+}
+
+static inline bool iv_empty(struct iv a)
+{
+	return a.lo > a.hi;
+}
+
+static inline i128 imax(i128 a, i128 b)
+{
+	return a > b ? a : b;
+}
+
+static inline i128 imin(i128 a, i128 b)
+{
+	return a < b ? a : b;
+}
+
+static inline struct iv iv_meet(struct iv a, struct iv b)
+{
+	return iv_make(imax(a.lo, b.lo), imin(a.hi, b.hi));
+}
+
+static inline struct iv iv_hull(struct iv a, struct iv b)
+{
+	return iv_make(imin(a.lo, b.lo), imax(a.hi, b.hi));
+}
+
+/* Exact integer interval [lo,hi] reduced modulo 2^w into order o: exact when
+ * every member lies in the same window of 2^w values, else the full range. */
+static inline struct iv iv_wrap(int o, i128 lo, i128 hi)
+{
+	unsigned w = ow(o);
+	i128 base = omin(o), k1 = (lo - base) >> w, k2 = (hi - base) >> w; /* floor division */
+
+	if (k1 != k2)
+		return iv_full(o);
+	return iv_make(lo - k1 * ((i128)1 << w), hi - k1 * ((i128)1 << w));
+}
+
+static inline struct iv get_iv(const struct bg_scalar *s, int o)
+{
+	switch (o) {
+	case U64:
+		return iv_make(s->umin, s->umax);
+	case S64:
+		return iv_make(s->smin, s->smax);
+	case U32:
+		return iv_make(s->u32min, s->u32max);
+	default:
+		return iv_make(s->s32min, s->s32max);
+	}
+}
+
+/* Store an interval; an empty one makes s bottom. */
+static inline void set_iv(struct bg_scalar *s, int o, struct iv v)
+{
+	if (iv_empty(v)) {
+		s->bottom = true;
+		return;
+	}
+	switch (o) {
+	case U64:
+		s->umin = (uint64_t)v.lo, s->umax = (uint64_t)v.hi;
+		break;
+	case S64:
+		s->smin = (int64_t)v.lo, s->smax = (int64_t)v.hi;
+		break;
+	case U32:
+		s->u32min = (uint32_t)v.lo, s->u32max = (uint32_t)v.hi;
+		break;
+	default:
+		s->s32min = (int32_t)v.lo, s->s32max = (int32_t)v.hi;
+	}
+}
+
+static inline void meet_iv(struct bg_scalar *s, int o, struct iv v)
+{
+	set_iv(s, o, iv_meet(get_iv(s, o), v));
+}
+
+static const int orders[4] = {U64, S64, U32, S32};
+
+
+/* tnum restricted to the low w bits, as a w-bit tnum. */
+static inline struct bg_tnum tn_low(struct bg_tnum t, unsigned w)
+{
+	return (struct bg_tnum){t.value & wmask(w), t.mask & wmask(w)};
+}
+
+/* The low w bits of s are one known value. */
+static inline bool const_in(const struct bg_scalar *s, unsigned w, uint64_t *v)
+{
+	struct bg_tnum t = tn_low(s->tn, w);
+
+	*v = t.value;
+	return !s->bottom && !t.mask;
+}
+#endif
