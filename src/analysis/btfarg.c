@@ -130,3 +130,36 @@ bool btf_field_load(const struct bg_program *prog, const char *sname, int off, i
 		return false;
 	return walk(b, (uint32_t)id, (uint32_t)off, (uint32_t)size, name, is_ptr, 0) == 0;
 }
+
+int btf_global_params(const struct bg_program *prog, size_t insn, struct gparam *out)
+{
+	const struct btf *b = bg_object__btf(bg_program__object(prog));
+	uint32_t tid = 0;
+	for (size_t i = 0; i < bg_program__func_cnt(prog); i++)
+		if (bg_program__func(prog, i)->insn == insn)
+			tid = bg_program__func(prog, i)->btf_type_id;
+	if (!b || !tid)
+		return -1;
+	const struct btf_type *f = btf__type_by_id(b, tid);
+	const struct btf_type *fp = f ? btf__type_by_id(b, f->type) : NULL;
+	if (!fp || !btf_is_func_proto(fp))
+		return -1;
+	int n = btf_vlen(fp);
+	const struct btf_param *p = btf_params(fp);
+	for (int i = 0; i < n && i < 5; i++) {
+		uint32_t id;
+		const struct btf_type *t = skip_mods(b, p[i].type, &id);
+		out[i].kind = GP_SCALAR;
+		out[i].size = 0;
+		out[i].name = NULL;
+		if (!t || !btf_is_ptr(t))
+			continue;
+		uint32_t pid;
+		const struct btf_type *pt = skip_mods(b, t->type, &pid);
+		out[i].kind = GP_MEM;
+		out[i].name = pt && btf_is_composite(pt) ? btf__name_by_offset(b, pt->name_off) : NULL;
+		int64_t sz = pt ? btf__resolve_size(b, pid) : -1;
+		out[i].size = sz > 0 ? (uint32_t)sz : 0;
+	}
+	return n > 5 ? 5 : n;
+}

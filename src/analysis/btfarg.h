@@ -2,6 +2,8 @@
 #ifndef BG_ANALYSIS_BTFARG_H
 #define BG_ANALYSIS_BTFARG_H
 #include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
 struct bg_program;
 /* Type of the ctx argument at byte offset off: *is_ptr and the pointed
  * struct name (NULL for a non-struct pointer). False when unknown. */
@@ -9,4 +11,13 @@ bool btf_ctx_arg(const struct bg_program *prog, int off, const char **name, bool
 /* Type of the field of struct sname loaded at off with size bytes. */
 bool btf_field_load(const struct bg_program *prog, const char *sname, int off, int size,
 		    const char **name, bool *is_ptr);
+enum { GP_SCALAR = 0, GP_MEM = 1 };
+struct gparam {
+	int kind;
+	uint32_t size;       /* pointee size (GP_MEM) */
+	const char *name;    /* pointee struct name or NULL */
+};
+/* Parameters of the global function starting at insn (object BTF). Returns
+ * their number (<= 5) or -1 when the BTF is missing. */
+int btf_global_params(const struct bg_program *prog, size_t insn, struct gparam *out);
 #endif

@@ -136,7 +136,7 @@ static int map_compat(struct vctx *v, struct as_state *s, size_t pc, uint32_t he
 
 /* Offset of a field of the given struct type in the map value (BTF), -1
  * when not found, -2 when the map has no BTF. */
-static int map_field_off(struct vctx *v, const struct bg_map_def *m, const char *tname)
+int map_field_offset(struct vctx *v, const struct bg_map_def *m, const char *tname)
 {
 	const struct btf *b = bg_object__btf(v->obj);
 	if (!b || !m->btf_value_type_id)
@@ -180,11 +180,20 @@ static bool is_null_const(const struct as_reg *r)
 	return r->type == T_SCALAR && bg_scalar_is_const(&r->v, &c) && c == 0;
 }
 
+static int type_mismatch(struct vctx *v, struct as_state *s, size_t pc, int reg, const char *exp);
+static int want_ptr_nonnull(struct vctx *v, struct as_state *s, size_t pc, int reg, const char *exp);
+
 static int arg_mem_of_map(struct vctx *v, struct as_state *s, size_t pc, int reg, uint32_t size,
 			  const char *what, struct call_info *ci)
 {
 	if (!ci->map)
 		return verr(v, s, pc, "helper_arg", "invalid map_ptr to access map->%s", what);
+	uint8_t rt = R(s, reg)->type;
+	if (rt != T_STACK && rt != T_PKT && rt != T_PKT_META && rt != T_MAP_VALUE && rt != T_MEM &&
+	    rt != T_RINGBUF_MEM && rt != T_BTF_ID)
+		return type_mismatch(v, s, pc, reg, "fp, pkt, pkt_meta, map_key, map_value, mem, ringbuf_mem");
+	if (want_ptr_nonnull(v, s, pc, reg, what))
+		return -1;
 	struct bg_scalar sz = bg_scalar_const(size);
 	if (check_mem_range(v, s, pc, reg, &sz, false, false, what))
 		return -1;
@@ -351,7 +360,7 @@ static int arg_check(struct vctx *v, struct as_state *s, size_t pc, int i, struc
 			return -1;
 		const struct bg_map_def *m = bg_object__map(v->obj, (size_t)r->map);
 		const char *tn = at == BG_ARG_SPIN_LOCK ? "bpf_spin_lock" : "bpf_timer";
-		int fo = m ? map_field_off(v, m, tn) : -2;
+		int fo = m ? map_field_offset(v, m, tn) : -2;
 		uint64_t c;
 		if (fo == -1)
 			return verr(v, s, pc, "helper_arg", "map '%s' has no valid %s", m->name ? m->name : "?", tn);
@@ -471,7 +480,7 @@ static int ret_value(struct vctx *v, struct as_state *s, size_t pc, struct call_
 	}
 	case BG_RET_MEM_OR_BTF_ID_OR_NULL:
 		set_r0(v, s, pc, ci, T_MEM);
-		r0->size = 8;
+		r0->size = (p->flags & BG_HF_ITER_NEXT) ? 4 : 8;
 		r0->flags |= RF_RDONLY;
 		return 0;
 	case BG_RET_BTF_ID_OR_NULL:
@@ -564,6 +573,110 @@ static bool license_gpl(struct vctx *v)
 	return false;
 }
 
+static bool prog_sleepable(struct vctx *v)
+{
+	const char *sec = bg_program__section(v->prog);
+	if (!sec)
+		return false;
+	const char *slash = strchr(sec, '/');
+	size_t n = slash ? (size_t)(slash - sec) : strlen(sec);
+	return n > 2 && sec[n - 2] == '.' && sec[n - 1] == 's';
+}
+
+/* Stack objects: open-coded iterators and dynptrs live in stack slots and
+ * carry a reference (destroy / submit / discard releases it). */
+static int stack_obj_slot(struct vctx *v, struct as_state *s, size_t pc, int reg, struct as_slot **out,
+			  struct as_frame **fout)
+{
+	struct as_reg *r = R(s, reg);
+	uint64_t c;
+	if (r->type != T_STACK || !bg_scalar_is_const(&r->v, &c) || (int64_t)c >= 0 || ((int64_t)c & 7))
+		return verr(v, s, pc, "helper_arg", "R%d must point to a stack slot at a constant, aligned offset", reg);
+	struct as_frame *f = &s->fr[r->frame];
+	*out = as_slot_get(f, (int)((-(int64_t)c - 1) / 8), true);
+	*fout = f;
+	return 0;
+}
+
+static int iter_op(struct vctx *v, struct as_state *s, size_t pc, const struct bg_helper_proto *p,
+		   const char *name)
+{
+	struct as_slot *sl;
+	struct as_frame *f;
+	if (stack_obj_slot(v, s, pc, 1, &sl, &f))
+		return -1;
+	if (p->flags & BG_HF_ITER_NEW) {
+		if (sl->kind == SK_ITER)
+			return verr(v, s, pc, "iter", "expected uninitialized iter as arg #0 of %s", name);
+		uint32_t id = vid(v, pc, 6);
+		sl->kind = SK_ITER;
+		sl->init = 0xff;
+		sl->zero = 0;
+		as_reg_uninit(&sl->spill);
+		sl->spill.ref = id;
+		if (as_ref_add(s, id, (uint32_t)pc, T_MEM))
+			return verr(v, s, pc, "ref_leak", "too many references held");
+		return 0;
+	}
+	if (sl->kind != SK_ITER)
+		return verr(v, s, pc, "iter", "expected an initialized iter as arg #0 of %s", name);
+	if (p->flags & BG_HF_ITER_DESTROY) {
+		as_ref_del(s, sl->spill.ref);
+		sl->kind = SK_NONE;
+		sl->spill.ref = 0;
+	}
+	return 0;
+}
+
+static bool dynptr_inits(const char *name)
+{
+	return strstr(name, "from_") || strstr(name, "reserve_dynptr");
+}
+
+static int dynptr_args(struct vctx *v, struct as_state *s, size_t pc, const struct bg_helper_proto *p,
+		       const char *name)
+{
+	for (int i = 0; i < 5; i++) {
+		if (p->args[i] != BG_ARG_DYNPTR)
+			continue;
+		struct as_slot *sl;
+		struct as_frame *f;
+		if (stack_obj_slot(v, s, pc, i + 1, &sl, &f))
+			return -1;
+		if (dynptr_inits(name)) {
+			if (sl->kind == SK_DYNPTR && sl->spill.ref)
+				return verr(v, s, pc, "dynptr", "cannot overwrite referenced dynptr (%s)", name);
+			sl->kind = SK_DYNPTR;
+			sl->init = 0xff;
+			as_reg_uninit(&sl->spill);
+			if (p->flags & BG_HF_ACQUIRE) {
+				uint32_t id = vid(v, pc, 7);
+				sl->spill.ref = id;
+				if (as_ref_add(s, id, (uint32_t)pc, T_MEM))
+					return verr(v, s, pc, "ref_leak", "too many references held");
+			}
+			continue;
+		}
+		if (sl->kind != SK_DYNPTR)
+			return verr(v, s, pc, "dynptr", "Expected an initialized dynptr as arg #%d of %s", i + 1, name);
+		if ((p->flags & BG_HF_RELEASE) && p->release_arg == i + 1) {
+			if (!sl->spill.ref || !as_ref_del(s, sl->spill.ref))
+				return verr(v, s, pc, "release", "release of an unreferenced dynptr (%s)", name);
+			sl->kind = SK_NONE;
+			sl->spill.ref = 0;
+		}
+	}
+	return 0;
+}
+
+static bool has_dynptr_arg(const struct bg_helper_proto *p)
+{
+	for (int i = 0; i < 5; i++)
+		if (p->args[i] == BG_ARG_DYNPTR)
+			return true;
+	return false;
+}
+
 static int xfer_kfunc(struct vctx *v, struct as_state *s, size_t pc, const struct bg_insn *in)
 {
 	const char *name = kfunc_name(v, in);
@@ -579,12 +692,19 @@ static int xfer_kfunc(struct vctx *v, struct as_state *s, size_t pc, const struc
 	}
 	struct call_info ci = { .p = p, .name = p->name, .id = 0, .map_idx = -1 };
 	struct as_reg args[5];
+	bool stackobj = (p->flags & (BG_HF_ITER_NEW | BG_HF_ITER_NEXT | BG_HF_ITER_DESTROY)) || has_dynptr_arg(p);
 	for (int i = 0; i < 5; i++) {
 		args[i] = *R(s, i + 1);
+		if (stackobj && (i == 0 || p->args[i] == BG_ARG_DYNPTR))
+			continue;
 		if (arg_check(v, s, pc, i, &ci))
 			return -1;
 	}
-	if ((p->flags & BG_HF_RELEASE) && do_release(v, s, pc, &ci))
+	if ((p->flags & (BG_HF_ITER_NEW | BG_HF_ITER_NEXT | BG_HF_ITER_DESTROY)) && iter_op(v, s, pc, p, name))
+		return -1;
+	if (has_dynptr_arg(p) && dynptr_args(v, s, pc, p, name))
+		return -1;
+	if ((p->flags & BG_HF_RELEASE) && !has_dynptr_arg(p) && do_release(v, s, pc, &ci))
 		return -1;
 	for (int i = 1; i <= 5; i++)
 		as_reg_uninit(R(s, i));
@@ -608,6 +728,8 @@ int xfer_call(struct vctx *v, struct as_state *s, size_t pc, int32_t *cb_target,
 	if (!bg_helper_allowed(id, v->prog_type, 0, &why))
 		return verr(v, s, pc, "helper_not_allowed", "program of this type cannot use helper %s#%u%s%s",
 			    p->name, id, why ? ": " : "", why ? why : "");
+	if ((p->flags & BG_HF_MIGHT_SLEEP) && !prog_sleepable(v))
+		return verr(v, s, pc, "sleep", "helper call might sleep in a non-sleepable prog (%s)", p->name);
 	if ((p->flags & BG_HF_GPL_ONLY) && !license_gpl(v))
 		return verr(v, s, pc, "gpl", "cannot call GPL-restricted function %s from non-GPL compatible program",
 			    p->name);
@@ -619,10 +741,14 @@ int xfer_call(struct vctx *v, struct as_state *s, size_t pc, int32_t *cb_target,
 	struct as_reg args[5];
 	for (int i = 0; i < 5; i++) {
 		args[i] = *R(s, i + 1);
+		if (p->args[i] == BG_ARG_DYNPTR)
+			continue;
 		if (arg_check(v, s, pc, i, &ci))
 			return -1;
 	}
-	if ((p->flags & BG_HF_RELEASE) && do_release(v, s, pc, &ci))
+	if (has_dynptr_arg(p) && dynptr_args(v, s, pc, p, p->name))
+		return -1;
+	if ((p->flags & BG_HF_RELEASE) && !has_dynptr_arg(p) && do_release(v, s, pc, &ci))
 		return -1;
 	if (p->flags & BG_HF_PKT_CHANGING)
 		invalidate_pkt(s);

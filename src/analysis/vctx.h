@@ -5,6 +5,7 @@
 #define BG_ANALYSIS_VCTX_H
 #include <stdarg.h>
 #include <stdio.h>
+#include <bpfgate/object.h>
 #include <bpfgate/verifier.h>
 #include "analysis/cfg.h"
 #include "analysis/state.h"
@@ -13,7 +14,7 @@
 
 /* Analysis contexts: one per call string (main, and each call site of each
  * subprogram or callback reached from a context). */
-enum ctx_kind { CTX_MAIN = 0, CTX_CALL, CTX_CB_SYNC, CTX_CB_ASYNC };
+enum ctx_kind { CTX_MAIN = 0, CTX_CALL, CTX_CB_SYNC, CTX_CB_ASYNC, CTX_GLOBAL };
 
 struct actx {
 	uint32_t parent;    /* parent context (main: itself) */
@@ -121,6 +122,8 @@ void mark_regs_id(struct as_state *s, uint32_t id, void (*fn)(struct as_reg *, v
  * the callback's insn (>= 0) when the helper calls a BPF function. */
 int xfer_call(struct vctx *v, struct as_state *s, size_t pc, int32_t *cb_target, int *cb_kind);
 bool call_is_cb(const struct bg_insn *in);
+/* Offset of a field of BTF struct type tname in a map's value; -1 none, -2 no BTF. */
+int map_field_offset(struct vctx *v, const struct bg_map_def *m, const char *tname);
 bool call_is_iter_next(const struct bg_insn *in);
 const char *kfunc_name(struct vctx *v, const struct bg_insn *in);
 void call_set_cb_args(struct vctx *v, struct as_state *s, size_t pc, const struct as_state *at_call);

@@ -30,6 +30,7 @@
 #include <time.h>
 #include <bpfgate/object.h>
 #include "analysis/names.h"
+#include "analysis/btfarg.h"
 #include "analysis/vctx.h"
 
 #define DEFAULT_MAX_STEPS 40000000ull
@@ -189,7 +190,7 @@ static int ctx_get(struct vctx *v, uint32_t parent, uint32_t callsite, uint32_t 
 	c->callsite = callsite;
 	c->func = func;
 	c->kind = kind;
-	c->depth = v->nctx ? v->ctxs[parent].depth + 1 : 1;
+	c->depth = v->nctx && kind != CTX_GLOBAL ? v->ctxs[parent].depth + 1 : 1;
 	const struct cfg_func *f = &v->g.funcs[func];
 	c->first_block = v->g.block_of[f->start];
 	c->nblocks = v->g.block_of[f->end - 1] - c->first_block + 1;
@@ -427,6 +428,85 @@ static int edge_local(struct vctx *v, uint32_t ctx, const struct cfg_block *from
 
 /* ------------------------------------------------------------ calls */
 
+/* A global function is verified once, on its own, with arguments typed by
+ * its BTF prototype (as the kernel does); a call checks the arguments
+ * against that prototype and continues with an unknown scalar in r0. */
+static int call_global(struct vctx *v, uint32_t ctx, const struct as_state *at, size_t pc, uint32_t func)
+{
+	struct gparam gp[5];
+	int np = btf_global_params(v->prog, v->g.funcs[func].start, gp);
+	struct as_state s;
+	as_state_copy(&s, at);
+	const char *cname = v->pol && v->pol->ctx ? v->pol->ctx->struct_name : NULL;
+	for (int i = 0; i < np; i++) {
+		struct as_reg *r = &as_cur(&s)->r[i + 1];
+		if (check_reg_init(v, &s, pc, i + 1))
+			goto fail;
+		if (gp[i].kind == GP_SCALAR) {
+			if (r->type != T_SCALAR) {
+				verr(v, &s, pc, "global_arg", "R%d is not a scalar (argument %d of global function %s)",
+				     i + 1, i + 1, v->g.funcs[func].name ? v->g.funcs[func].name : "?");
+				goto fail;
+			}
+			continue;
+		}
+		if (cname && gp[i].name && !strcmp(gp[i].name, cname)) {
+			if (r->type != T_CTX) {
+				verr(v, &s, pc, "global_arg", "arg#%d expected pointer to ctx, but got %s", i,
+				     as_type_name(r->type, r->flags));
+				goto fail;
+			}
+			continue;
+		}
+		uint64_t c;
+		if (r->type == T_SCALAR && bg_scalar_is_const(&r->v, &c) && c == 0)
+			continue;
+		struct bg_scalar sz = bg_scalar_const(gp[i].size ? gp[i].size : 1);
+		if (check_mem_range(v, &s, pc, i + 1, &sz, false, false, "global function argument"))
+			goto fail;
+	}
+	int nc = ctx_get(v, 0, UINT32_MAX, func, CTX_GLOBAL);
+	if (nc < 0) {
+		verr(v, &s, pc, "too_complex", "too many call contexts");
+		goto fail;
+	}
+	if (!v->ctxs[nc].nodes[v->g.funcs[func].entry - v->ctxs[nc].first_block]) {
+		struct as_state e;
+		as_state_init(&e);
+		as_push_frame(&e, -1);
+		for (int i = 0; i < np; i++) {
+			struct as_reg *r = &as_cur(&e)->r[i + 1];
+			if (gp[i].kind == GP_SCALAR) {
+				as_reg_unknown(r);
+			} else if (cname && gp[i].name && !strcmp(gp[i].name, cname)) {
+				r->type = T_CTX;
+				r->v = bg_scalar_const(0);
+			} else {
+				r->type = T_MEM;
+				r->flags = RF_NULL;
+				r->size = gp[i].size;
+				r->v = bg_scalar_const(0);
+				r->id = 0x40000000u + (uint32_t)nc * 8u + (uint32_t)i;
+			}
+		}
+		uint32_t saved = v->cur_ctx;
+		v->cur_ctx = (uint32_t)nc;
+		int r = edge_local(v, (uint32_t)nc, NULL, v->g.funcs[func].entry, &e, pc);
+		v->cur_ctx = saved;
+		if (r)
+			goto fail;
+	}
+	struct as_frame *f = as_cur(&s);
+	for (int i = 1; i <= 5; i++)
+		as_reg_uninit(&f->r[i]);
+	as_reg_unknown(&f->r[0]);
+	const struct cfg_block *from = &v->g.blocks[v->g.block_of[pc]];
+	return edge_local(v, ctx, from, v->g.block_of[pc + 1], &s, pc);
+fail:
+	as_state_fini(&s);
+	return -1;
+}
+
 static int enter_function(struct vctx *v, uint32_t ctx, const struct as_state *at, size_t pc,
 			  int32_t target, uint8_t kind)
 {
@@ -441,6 +521,8 @@ static int enter_function(struct vctx *v, uint32_t ctx, const struct as_state *a
 		if (c == 0)
 			break;
 	}
+	if (kind == CTX_CALL && v->g.funcs[func].linkage == 1)
+		return call_global(v, ctx, at, pc, func);
 	if (v->ctxs[ctx].depth + 1 > AS_MAX_FRAMES)
 		return verr(v, at, pc, "call_depth", "the call stack of %u frames is too deep",
 			    v->ctxs[ctx].depth + 1);
@@ -474,7 +556,7 @@ static int return_from(struct vctx *v, uint32_t ctx, struct as_state *s, size_t 
 	struct as_reg r0 = as_cur(s)->r[0];
 	if (c->kind == CTX_CALL && r0.type == T_STACK && r0.frame == s->nframes - 1)
 		return verr(v, s, pc, "stack_escape", "cannot return stack pointer to the caller");
-	if (c->kind != CTX_CALL) {
+	if (c->kind == CTX_CB_SYNC || c->kind == CTX_CB_ASYNC) {
 		if (check_reg_init(v, s, pc, 0))
 			return -1;
 		if (r0.type != T_SCALAR || r0.v.smin < c->ret_min || r0.v.smax > c->ret_max) {
@@ -484,6 +566,17 @@ static int return_from(struct vctx *v, uint32_t ctx, struct as_state *s, size_t 
 				    "At callback return the register R0 has %s should have been in [%" PRId64 ", %" PRId64 "]",
 				    buf, c->ret_min, c->ret_max);
 		}
+	}
+	if (c->kind == CTX_GLOBAL) {
+		if (r0.type != T_SCALAR)
+			return verr(v, s, pc, "ret_type", "At subprogram exit the register R0 is not a scalar value (%s)",
+				    as_type_name(r0.type, r0.flags));
+		if (s->lock != -1)
+			return verr(v, s, pc, "lock_held", "bpf_spin_unlock is missing at global function exit");
+		if (s->nrefs)
+			return verr(v, s, pc, "ref_leak", "Unreleased reference id=%u alloc_insn=%u (global function)",
+				    s->refs[0].id, s->refs[0].insn);
+		return 0;
 	}
 	if (c->kind == CTX_CB_ASYNC) {
 		if (s->nrefs)
@@ -753,7 +846,7 @@ static int check_stack_depth(struct vctx *v)
 		for (uint32_t c = i;; c = v->ctxs[c].parent) {
 			uint32_t d = v->ctxs[c].max_stack;
 			total += c == i || d ? ((d + 31) / 32) * 32 : 0;
-			if (c == 0)
+			if (c == 0 || v->ctxs[c].kind == CTX_GLOBAL)
 				break;
 		}
 		if (total > AS_STACK_SIZE)

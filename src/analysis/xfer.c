@@ -642,6 +642,18 @@ static int access_map(struct vctx *v, struct as_state *s, size_t pc, int reg, co
 			    m->value_size, off, size, m->name ? m->name : "?");
 	if (bounded_region(v, s, pc, reg, p, off, size, m->value_size, "map value", "map_bounds"))
 		return -1;
+	static const struct {
+		const char *t;
+		int sz;
+	} special[] = { { "bpf_spin_lock", 4 }, { "bpf_timer", 16 } };
+	for (size_t k = 0; k < sizeof(special) / sizeof(special[0]); k++) {
+		int fo = map_field_offset(v, m, special[k].t);
+		if (fo < 0)
+			continue;
+		int64_t lo = p->v.smin + off, hi = (int64_t)p->v.umax + off + size;
+		if (lo < fo + special[k].sz && hi > fo)
+			return verr(v, s, pc, "lock_field", "%s cannot be accessed directly by load/store", special[k].t);
+	}
 	if (!out)
 		return 0;
 	uint64_t c;
@@ -915,7 +927,8 @@ static int xfer_ld_imm64(struct vctx *v, struct as_state *s, size_t pc, const st
 
 static int xfer_ld_abs(struct vctx *v, struct as_state *s, size_t pc, const struct bg_insn *in)
 {
-	if (v->pol && !v->pol->pkt_access && v->prog_type != 1 /* socket_filter */)
+	/* only skb programs: socket filter, tc classifier and action */
+	if (v->prog_type != 1 && v->prog_type != 3 && v->prog_type != 4)
 		return verr(v, s, pc, "ld_abs", "BPF_LD_[ABS|IND] instructions not allowed for this program type");
 	if (R(s, 6)->type != T_CTX)
 		return verr(v, s, pc, "ld_abs", "at the time of BPF_LD_ABS|IND R6 != pointer to skb");
@@ -962,9 +975,27 @@ static int xfer_addr_cast(struct vctx *v, struct as_state *s, size_t pc, const s
 	return 0;
 }
 
+static bool writes_dst(const struct bg_insn *in)
+{
+	switch (in->kind) {
+	case BG_K_ALU:
+	case BG_K_END:
+	case BG_K_ADDR_CAST:
+	case BG_K_LD_IMM64:
+	case BG_K_LDX:
+		return true;
+	case BG_K_ATOMIC:
+		return in->atomic_op == BG_ATOMIC_LOAD_ACQ;
+	default:
+		return false;
+	}
+}
+
 int xfer_insn(struct vctx *v, struct as_state *s, size_t pc)
 {
 	const struct bg_insn *in = &v->insns[pc];
+	if (in->dst == 10 && writes_dst(in))
+		return verr(v, s, pc, "fp_write", "frame pointer is read only: r10 cannot be written");
 	switch (in->kind) {
 	case BG_K_ALU:
 		return xfer_alu(v, s, pc, in);
