@@ -132,9 +132,11 @@ static int prog_load(struct kload *k, uint32_t log_level)
 	o.fd_array = k->maps.cnt ? k->maps.fds : NULL;
 	fill_btf_ext(k, &o);
 	k->logbuf[0] = 0;
-	o.log_buf = k->logbuf;
-	o.log_size = (uint32_t)k->logsz;
-	o.log_level = log_level;
+	if (log_level) { /* level 0: no buffer, or libbpf retries at level 1 */
+		o.log_buf = k->logbuf;
+		o.log_size = (uint32_t)k->logsz;
+		o.log_level = log_level;
+	}
 	fd = bpf_prog_load(bg_program__type(k->prog), name, license ? license : "",
 			   (const struct bpf_insn *)insns, n, &o);
 	return fd < 0 ? -errno : fd;
@@ -231,20 +233,29 @@ static void classify_failure(const struct kload *k, int err, struct bg_kload_res
 	}
 }
 
+/* Load at the requested level. When the log does not fit (ENOSPC; the kernel
+ * keeps its tail), judge again with statistics only, then without a log. The
+ * first log is kept: its tail holds the verifier's message. */
 static int run_load(struct kload *k, struct bg_kload_result *res)
 {
 	uint32_t level = k->opts && k->opts->log_level ? k->opts->log_level : DEFAULT_LOG_LEVEL;
 	int fd = prog_load(k, level);
 
-	if (fd == -ENOSPC && level != STATS_LOG_LEVEL) {
-		/* the log did not fit: judge again with statistics only */
-		pr_debug("kern: %s: verifier log truncated, reloading with stats only\n",
-			 bg_program__name(k->prog));
-		fd = prog_load(k, STATS_LOG_LEVEL);
-	}
 	res->log = strdup(k->logbuf);
+	if (fd == -ENOSPC) {
+		pr_debug("kern: %s: verifier log truncated at %zu bytes, reloading\n",
+			 bg_program__name(k->prog), k->logsz);
+		if (level != STATS_LOG_LEVEL)
+			fd = prog_load(k, STATS_LOG_LEVEL);
+		if (fd == -ENOSPC)
+			fd = prog_load(k, 0);
+	}
 	res->insns_processed = bg_klog_processed(k->logbuf);
 	res->verif_time_usec = bg_klog_verif_time(k->logbuf);
+	if (res->insns_processed < 0) {
+		res->insns_processed = bg_klog_processed(res->log);
+		res->verif_time_usec = bg_klog_verif_time(res->log);
+	}
 	if (fd >= 0) {
 		res->verdict = BG_VERDICT_ACCEPTED;
 		res->err = 0;

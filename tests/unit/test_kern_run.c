@@ -210,6 +210,30 @@ static void check_no_fd_leak(void)
 		open_fds());
 }
 
+/* A log buffer too small for the level-1 log: the kernel says ENOSPC, the
+ * oracle reloads (stats only, then without a log) and still gets the verdict. */
+static void check_small_log(void)
+{
+	char path[512];
+	struct bg_object *obj;
+	struct bg_kload_opts ko = {.sz = sizeof(ko), .log_size = 256};
+	struct bg_kload_result r;
+	int e;
+
+	example_path(path, sizeof(path), "xdp_payload_sum.bpf.o");
+	obj = bg_object__open(path, NULL, NULL, 0);
+	if (!obj) {
+		T_FAIL("kern_run/small_log", "cannot open %s", path);
+		return;
+	}
+	e = bg_kern_load(bg_object__find_prog(obj, "xdp_payload_sum"), &ko, &r);
+	T_CHECK(!e && r.verdict == BG_VERDICT_ACCEPTED && r.insns_processed > 0, "kern_run/small_log",
+		"e=%d verdict=%s processed=%ld: %s", e, bg_verdict_name(r.verdict), r.insns_processed,
+		r.reason ? r.reason : "");
+	bg_kload_result__fini(&r);
+	bg_object__free(obj);
+}
+
 int main(void)
 {
 	const char *why;
@@ -221,5 +245,6 @@ int main(void)
 	check_xdp_parse();
 	check_socket_filter();
 	check_no_fd_leak();
+	check_small_log();
 	T_EXIT();
 }
