@@ -126,4 +126,54 @@ else
   [ $rc -eq 1 ] && [[ "$out" == *"past the end of packet"* ]] \
     && pass run/oob-no-sanitize || fail run/oob-no-sanitize "rc=$rc $out"
 fi
+
+# ---- helper programs (tests/data/vm/progs) ----
+if [ -n "$CL" ]; then
+  mkdir -p "$T/progs"
+  ok=1
+  for f in "$BG_ROOT"/tests/data/vm/progs/*.bpf.c; do
+    "$CL" -O2 -g -target bpf -I/usr/include/x86_64-linux-gnu -c "$f" \
+      -o "$T/progs/$(basename "${f%.c}").o" 2>"$T/cc.err" || { ok=0; fail progs/compile "$f: $(head -3 "$T/cc.err")"; }
+  done
+  [ $ok = 1 ] && pass progs/compile
+  python3 - "$T" <<'EOF'
+import struct, sys
+t = sys.argv[1]
+regs = bytearray(168)                      # struct pt_regs, rsi at offset 104
+regs[104:112] = struct.pack('<Q', 0xffff888000001000)
+open(t + '/regs.bin', 'wb').write(regs)
+open(t + '/name.bin', 'wb').write(b'/etc/passwd\0garbage')
+open(t + '/even.bin', 'wb').write(b'\x02' + b'\0' * 20)
+open(t + '/odd.bin', 'wb').write(b'\x03' + b'\0' * 20)
+EOF
+  P="$T/progs"
+  out=$("$BPFGATE" run "$P/kp_helpers.bpf.o" --ctx "$T/regs.bin" --mem 0xffff888000001000="$T/name.bin" 2>&1); rc=$?
+  [ $rc -eq 0 ] && [[ "$out" == *"open /etc/passwd by bpfgate n=12"* ]] && [[ "$out" == *"r0 = 12 "* ]] \
+    && [[ "$out" == *"record 0 (map rb, 20 bytes)"* ]] && [[ "$out" == *"record 2 (map pe, 8 bytes)"* ]] \
+    && pass helpers/probe-read-printk-ringbuf-perf || fail helpers/probe-read-printk-ringbuf-perf "rc=$rc $out"
+  out=$("$BPFGATE" run "$P/kp_helpers.bpf.o" --ctx "$T/regs.bin" 2>&1); rc=$?
+  [ $rc -eq 0 ] && [[ "$out" == *"n=-14"* ]] && pass helpers/probe-read-efault || fail helpers/probe-read-efault "rc=$rc $out"
+  out=$("$BPFGATE" run "$P/xdp_tail.bpf.o" --prog dispatch --packet "$T/even.bin" 2>&1); rc=$?
+  [ $rc -eq 0 ] && [[ "$out" == *XDP_PASS* ]] && pass tailcall/empty-slot || fail tailcall/empty-slot "rc=$rc $out"
+  out=$("$BPFGATE" run "$P/xdp_tail.bpf.o" --prog dispatch --packet "$T/even.bin" --prog-array jmp:0=tail_a 2>&1); rc=$?
+  [ $rc -eq 0 ] && [[ "$out" == *XDP_TX* ]] && pass tailcall/jump || fail tailcall/jump "rc=$rc $out"
+  out=$("$BPFGATE" run "$P/xdp_tail.bpf.o" --prog dispatch --packet "$T/odd.bin" --prog-array jmp:1=tail_b --json 2>&1); rc=$?
+  if [ $rc -eq 0 ] && printf '%s' "$out" | python3 -c '
+import json, sys
+d = json.load(sys.stdin)
+# dispatch (~10 insns) + 33 chained tail calls of tail_b (3 insns each), then fall through
+assert d["action"] == "XDP_DROP" and 100 <= d["insns"] <= 120, d'; then pass tailcall/limit-33
+  else fail tailcall/limit-33 "rc=$rc $out"; fi
+  out=$("$BPFGATE" run "$P/xdp_tail.bpf.o" --prog dispatch --packet "$T/odd.bin" --prog-array jmp:1=nosuch 2>&1); rc=$?
+  [ $rc -eq 2 ] && pass tailcall/bad-prog || fail tailcall/bad-prog "rc=$rc $out"
+  # the packet-changing programs against the kernel
+  if kernel_ok; then
+    BG_EXAMPLES="$P" BG_CORPUS=/nonexistent BG_VM_DIFF_PREFIX=progs "$BG_BUILD/tests/test_vm_diff" 2>&1 \
+      | grep -E '^(PASS|FAIL|SKIP|XFAIL) '
+  else
+    skip progs/kernel-diff "bpf() unavailable"
+  fi
+else
+  skip progs "no clang"
+fi
 exit 0

@@ -23,13 +23,15 @@ static void usage(FILE *f)
 	fprintf(f,
 		"usage: bpfgate run OBJ --prog NAME [--packet FILE | --pcap FILE | --ctx FILE]\n"
 		"                   [--map NAME=FILE]... [--mem ADDR=FILE]... [--repeat N]\n"
+		"                   [--prog-array MAP:KEY=PROG]...\n"
 		"                   [--no-sanitize] [--allow-uninit-stack] [--json]\n"
 		"       bpfgate run --conformance-plugin [MEMHEX] < PROGRAM_HEX\n"
 		"Runs one program in the sanitizing interpreter. --packet gives the frame (XDP,\n"
 		"tc, socket filter), --pcap runs every packet of a capture and summarizes the\n"
 		"actions, --ctx gives the context bytes (pt_regs, tracepoint args, __sk_buff\n"
 		"fields), --map loads key+value records into a map, --mem makes bytes readable\n"
-		"through bpf_probe_read_* at ADDR. Exit 0 when the program ran to its exit, 1\n"
+		"through bpf_probe_read_* at ADDR, --prog-array puts a program of the object\n"
+		"into a prog array for bpf_tail_call. Exit 0 when the program ran to its exit, 1\n"
 		"when the sanitizer stopped it, 2 on bad input.\n");
 }
 
@@ -351,6 +353,8 @@ struct run_args {
 	int nmaps;
 	const char *mems[32];
 	int nmems;
+	const char *tails[32];
+	int ntails;
 	long repeat;
 	bool json, no_sanitize, allow_uninit;
 };
@@ -382,6 +386,21 @@ static int load_inputs(struct bg_vm *vm, const struct run_args *a)
 			return cli_error("run", "%s: offset 0: cannot load into map %s: %s "
 					 "(want records of key+value bytes)", eq + 1, name,
 					 strerror(-err));
+	}
+	for (i = 0; i < a->ntails; i++) {
+		char name[128];
+		unsigned key;
+		char prog[128];
+		int m, err;
+
+		if (sscanf(a->tails[i], "%127[^:]:%u=%127s", name, &key, prog) != 3)
+			return cli_error("run", "--prog-array wants MAP:KEY=PROG, got '%s'", a->tails[i]);
+		m = bg_vm__map_find(vm, name);
+		err = m < 0 ? m : bg_vm__prog_array_set(vm, (size_t)m, key, prog);
+		if (err)
+			return cli_error("run", "%s: --prog-array %s: %s", a->obj, a->tails[i],
+					 m < 0 ? "no such map" : err == -ENOENT ? "no such program"
+					 : "not a prog array / bad key");
 	}
 	for (i = 0; i < a->nmems; i++) {
 		const char *eq = strchr(a->mems[i], '=');
@@ -645,6 +664,8 @@ static int parse_args(int argc, char **argv, struct run_args *a)
 			a->maps[a->nmaps++] = argv[++i];
 		else if (!strcmp(s, "--mem") && more && a->nmems < 32)
 			a->mems[a->nmems++] = argv[++i];
+		else if (!strcmp(s, "--prog-array") && more && a->ntails < 32)
+			a->tails[a->ntails++] = argv[++i];
 		else if (!strcmp(s, "--repeat") && more) {
 			char *end;
 

@@ -110,6 +110,10 @@ BG_API int bg_vm__map_lookup(struct bg_vm *vm, size_t map, const void *key, void
 BG_API int bg_vm__map_delete(struct bg_vm *vm, size_t map, const void *key);
 /* key NULL: first key. Returns 0, -ENOENT at the end. */
 BG_API int bg_vm__map_next_key(struct bg_vm *vm, size_t map, const void *key, void *next);
+/* Put program `prog_name` of the VM's object at `key` of prog array `map`
+ * (the target of bpf_tail_call). */
+BG_API int bg_vm__prog_array_set(struct bg_vm *vm, size_t map, uint32_t key,
+				 const char *prog_name);
 /* Fill a map from "key value" bytes: data holds n records of key_size +
  * value_size bytes each (len must be a multiple). */
 BG_API int bg_vm__map_load(struct bg_vm *vm, size_t map, const void *data, size_t len);
@@ -121,7 +125,10 @@ BG_API int bg_vm__run(struct bg_vm *vm, uint64_t *r0);
 
 BG_API const struct bg_vm_fault *bg_vm__fault(const struct bg_vm *vm); /* NULL after success */
 BG_API uint64_t bg_vm__insn_count(const struct bg_vm *vm);  /* executed in the last run */
-BG_API const void *bg_vm__packet(const struct bg_vm *vm, size_t *len); /* packet as it leaves */
+/* The packet as it leaves, as BPF_PROG_TEST_RUN returns it: XDP from
+ * data_meta to data_end; socket filter / cgroup_skb with a zeroed Ethernet
+ * header in front; NULL after a fault. */
+BG_API const void *bg_vm__packet(const struct bg_vm *vm, size_t *len);
 BG_API const char *bg_vm__output(const struct bg_vm *vm, size_t *len); /* printk text */
 BG_API size_t bg_vm__record_cnt(const struct bg_vm *vm);
 BG_API const struct bg_vm_record *bg_vm__record(const struct bg_vm *vm, size_t i);

@@ -205,10 +205,14 @@ int vm_ctx_reset(struct bg_vm *vm, uint64_t *r)
 void vm_ctx_finish(struct bg_vm *vm)
 {
 	size_t len;
+	uint8_t *from;
 
 	if (!vm->has_pkt || !vm->data)
 		return;
-	len = (size_t)(vm->data_end - vm->data) + vm->l2_hidden;
+	/* as BPF_PROG_TEST_RUN returns it: XDP output starts at the metadata */
+	from = ctx_kind(vm->prog_type) == CTX_XDP ? vm->data_meta : vm->data;
+
+	len = (size_t)(vm->data_end - from) + vm->l2_hidden;
 	if (len > vm->out_pkt_cap || !vm->out_pkt) {
 		uint8_t *o = realloc(vm->out_pkt, len ? len : 1);
 
@@ -219,7 +223,7 @@ void vm_ctx_finish(struct bg_vm *vm)
 	}
 	/* the kernel's test run pushes a zeroed L2 header back for socket filters */
 	memset(vm->out_pkt, 0, vm->l2_hidden);
-	memcpy(vm->out_pkt + vm->l2_hidden, vm->data, len - vm->l2_hidden);
+	memcpy(vm->out_pkt + vm->l2_hidden, from, len - vm->l2_hidden);
 	vm->out_pkt_len = len;
 }
 

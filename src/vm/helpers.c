@@ -570,7 +570,15 @@ static int h_csum_diff(struct bg_vm *vm, uint64_t *r, uint32_t id)
 		memcpy(&w, from + i, 4);
 		sum += (uint32_t)~w;
 	}
-	r[0] = csum_words(to, tsz, sum);
+	/* the running kernel (6.18) returns the sum folded to 16 bits, not
+	 * complemented, on every architecture */
+	{
+		uint32_t c = csum_words(to, tsz, sum);
+
+		c = (c & 0xffff) + (c >> 16);
+		c = (c & 0xffff) + (c >> 16);
+		r[0] = c;
+	}
 	return 0;
 }
 

@@ -477,3 +477,20 @@ int bg_vm__map_load(struct bg_vm *vm, size_t i, const void *data, size_t len)
 	}
 	return 0;
 }
+
+int bg_vm__prog_array_set(struct bg_vm *vm, size_t i, uint32_t key, const char *prog_name)
+{
+	struct vm_map *m = get_map(vm, i);
+	size_t p, n;
+
+	if (!m || m->type != BPF_MAP_TYPE_PROG_ARRAY || !prog_name || !vm->obj)
+		return -EINVAL;
+	n = bg_object__prog_cnt(vm->obj);
+	for (p = 0; p < n; p++)
+		if (!strcmp(bg_program__name(bg_object__prog(vm->obj, p)), prog_name)) {
+			uint32_t v = (uint32_t)p;
+
+			return vm_map_update(vm, m, &key, &v, BPF_ANY);
+		}
+	return -ENOENT;
+}
