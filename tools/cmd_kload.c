@@ -22,24 +22,26 @@ struct kload_args {
 
 static void usage(FILE *f)
 {
-	fprintf(f,
-		"usage: bpfgate kload OBJ... [--prog NAME]... [--json] [--log] [--log-level N]\n"
-		"                     [--btf FILE]\n"
-		"       bpfgate kload --probe\n\n"
-		"Load every program of OBJ into the running kernel, one at a time (maps created as\n"
-		"needed, nothing pinned, everything closed), and print the kernel's verdict:\n"
-		"  PROG  TYPE  VERDICT  insns=N processed=N time=Nus   (+ message when not accepted)\n\n"
-		"  --prog NAME     only this program (repeatable)\n"
-		"  --json          one JSON array of per-program records\n"
-		"  --log           include the full verifier log\n"
-		"  --log-level N   verifier log level (default 5 = 1|BPF_LOG_STATS; 4 = stats only)\n"
-		"  --btf FILE      target BTF for CO-RE relocations (default: running kernel)\n"
-		"  --probe         exit 0 when bpf() works here, else print why and exit 2\n\n"
-		"verdicts: accepted; rejected (the verifier refused it; the message is the last log\n"
-		"lines); unavailable (the kernel could not judge it: EPERM before verification,\n"
-		"missing attach target, CO-RE/kfunc failure, map creation failure, bpf() refused).\n"
-		"exit status: 0 all accepted or unavailable, 1 a program rejected, 2 bad input.\n"
-		"unavailable programs alone do not make the exit status 1.\n");
+	fprintf(
+	    f,
+	    "usage: bpfgate kload OBJ... [--prog NAME]... [--json] [--log] [--log-level N]\n"
+	    "                     [--btf FILE]\n"
+	    "       bpfgate kload --probe\n\n"
+	    "Load every program of OBJ into the running kernel, one at a time (maps created as\n"
+	    "needed, nothing pinned, everything closed), and print the kernel's verdict:\n"
+	    "  PROG  TYPE  VERDICT  insns=N processed=N time=Nus   (+ message when not "
+	    "accepted)\n\n"
+	    "  --prog NAME     only this program (repeatable)\n"
+	    "  --json          one JSON array of per-program records\n"
+	    "  --log           include the full verifier log\n"
+	    "  --log-level N   verifier log level (default 5 = 1|BPF_LOG_STATS; 4 = stats only)\n"
+	    "  --btf FILE      target BTF for CO-RE relocations (default: running kernel)\n"
+	    "  --probe         exit 0 when bpf() works here, else print why and exit 2\n\n"
+	    "verdicts: accepted; rejected (the verifier refused it; the message is the last log\n"
+	    "lines); unavailable (the kernel could not judge it: EPERM before verification,\n"
+	    "missing attach target, CO-RE/kfunc failure, map creation failure, bpf() refused).\n"
+	    "exit status: 0 all accepted or unavailable, 1 a program rejected, 2 bad input.\n"
+	    "unavailable programs alone do not make the exit status 1.\n");
 }
 
 /* Returns 0, or EXIT_BAD after printing a usage error. -1: --help printed. */
@@ -64,7 +66,8 @@ static int parse_args(int argc, char **argv, struct kload_args *a)
 			else if (a->prog_cnt < MAX_SELECT)
 				a->progs[a->prog_cnt++] = argv[++i];
 			else
-				return cli_error("kload", "too many --prog options (max %d)", MAX_SELECT);
+				return cli_error("kload", "too many --prog options (max %d)",
+						 MAX_SELECT);
 		} else if (s[0] == '-' && s[1]) {
 			return cli_error("kload", "unknown option '%s' (see --help)", s);
 		} else if (a->obj_cnt < MAX_SELECT) {
@@ -114,8 +117,8 @@ static void print_text(const struct bg_program *p, const struct bg_kload_result 
 			printf("    source: %s\n", r->fail_source);
 	}
 	if (log && r->log && *r->log)
-		printf("--- verifier log of %s ---\n%s%s--- end of log ---\n", bg_program__name(p), r->log,
-		       r->log[strlen(r->log) - 1] == '\n' ? "" : "\n");
+		printf("--- verifier log of %s ---\n%s%s--- end of log ---\n", bg_program__name(p),
+		       r->log, r->log[strlen(r->log) - 1] == '\n' ? "" : "\n");
 }
 
 static void print_json(struct bg_json *j, const char *path, const struct bg_program *p,
@@ -150,8 +153,7 @@ static void print_json(struct bg_json *j, const char *path, const struct bg_prog
 }
 
 /* Load the selected programs of one object. Returns the worst exit code. */
-static int kload_object(const struct kload_args *a, const char *path, struct bg_json *j,
-			bool *hit)
+static int kload_object(const struct kload_args *a, const char *path, struct bg_json *j, bool *hit)
 {
 	struct bg_open_opts oo = {.sz = sizeof(oo), .btf_path = a->btf};
 	struct bg_kload_opts ko = {.sz = sizeof(ko), .log_level = a->log_level};
@@ -227,6 +229,7 @@ int cmd_kload(int argc, char **argv)
 	}
 	for (size_t i = 0; i < a.prog_cnt; i++)
 		if (!hit[i] && rc != EXIT_BAD)
-			rc = cli_error("kload", "no program named '%s' in the object(s) given", a.progs[i]);
+			rc = cli_error("kload", "no program named '%s' in the object(s) given",
+				       a.progs[i]);
 	return rc;
 }

@@ -24,17 +24,17 @@ static struct btf *get_vmlinux_btf(void)
 struct attach_rule {
 	uint32_t attach_type;
 	const char *prefix; /* prepended to the section's target */
-	int kind;           /* BTF_KIND_FUNC or BTF_KIND_TYPEDEF */
+	int kind;	    /* BTF_KIND_FUNC or BTF_KIND_TYPEDEF */
 };
 
 static const struct attach_rule attach_rules[] = {
-	{BPF_TRACE_RAW_TP, "btf_trace_", BTF_KIND_TYPEDEF},
-	{BPF_TRACE_FENTRY, "", BTF_KIND_FUNC},
-	{BPF_TRACE_FEXIT, "", BTF_KIND_FUNC},
-	{BPF_MODIFY_RETURN, "", BTF_KIND_FUNC},
-	{BPF_LSM_MAC, "bpf_lsm_", BTF_KIND_FUNC},
-	{BPF_LSM_CGROUP, "bpf_lsm_", BTF_KIND_FUNC},
-	{BPF_TRACE_ITER, "bpf_iter_", BTF_KIND_FUNC},
+    {BPF_TRACE_RAW_TP, "btf_trace_", BTF_KIND_TYPEDEF},
+    {BPF_TRACE_FENTRY, "", BTF_KIND_FUNC},
+    {BPF_TRACE_FEXIT, "", BTF_KIND_FUNC},
+    {BPF_MODIFY_RETURN, "", BTF_KIND_FUNC},
+    {BPF_LSM_MAC, "bpf_lsm_", BTF_KIND_FUNC},
+    {BPF_LSM_CGROUP, "bpf_lsm_", BTF_KIND_FUNC},
+    {BPF_TRACE_ITER, "bpf_iter_", BTF_KIND_FUNC},
 };
 
 static const struct attach_rule *rule_for(const struct bg_program *prog)
@@ -62,12 +62,14 @@ int bg_kern_attach_btf_id(const struct bg_program *prog, char *err, size_t errsz
 	if (!r)
 		return 0;
 	if (!target || !*target) {
-		snprintf(err, errsz, "section '%s' names no attach target", bg_program__section(prog));
+		snprintf(err, errsz, "section '%s' names no attach target",
+			 bg_program__section(prog));
 		return -ENOENT;
 	}
 	btf = get_vmlinux_btf();
 	if (!btf) {
-		snprintf(err, errsz, "no vmlinux BTF (/sys/kernel/btf/vmlinux) to find attach target '%s'",
+		snprintf(err, errsz,
+			 "no vmlinux BTF (/sys/kernel/btf/vmlinux) to find attach target '%s'",
 			 target);
 		return -ENOENT;
 	}
@@ -78,7 +80,8 @@ int bg_kern_attach_btf_id(const struct bg_program *prog, char *err, size_t errsz
 		snprintf(name, sizeof(name), "%s%s", r->prefix, target);
 	id = btf__find_by_name_kind(btf, name, r->kind);
 	if (id <= 0) {
-		snprintf(err, errsz, "attach target '%s' (%s) not found in vmlinux BTF", target, name);
+		snprintf(err, errsz, "attach target '%s' (%s) not found in vmlinux BTF", target,
+			 name);
 		return -ENOENT;
 	}
 	return id;

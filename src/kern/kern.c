@@ -47,8 +47,8 @@ int bg_kern_available(const char **why)
 	static int cached = -1;
 	static char reason[160];
 	const struct bpf_insn insns[] = {
-		{.code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = 0, .imm = 0},
-		{.code = BPF_JMP | BPF_EXIT},
+	    {.code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = 0, .imm = 0},
+	    {.code = BPF_JMP | BPF_EXIT},
 	};
 	int fd;
 
@@ -60,7 +60,8 @@ int bg_kern_available(const char **why)
 			snprintf(reason, sizeof(reason), "bpf() works");
 		} else {
 			cached = 0;
-			snprintf(reason, sizeof(reason), "bpf(BPF_PROG_LOAD) of a trivial socket filter failed: %s",
+			snprintf(reason, sizeof(reason),
+				 "bpf(BPF_PROG_LOAD) of a trivial socket filter failed: %s",
 				 strerror(errno));
 		}
 	}
@@ -192,8 +193,8 @@ static void set_rejection(struct bg_kload_result *res, const char *log)
 static const struct {
 	const char *pattern, *why;
 } environment_failures[] = {
-	{"unknown#" POISON_KFUNC, "unresolved kfunc or ksym (not in the running kernel's BTF)"},
-	{"failed to find the address for kernel symbol", "ksym without an address in this kernel"},
+    {"unknown#" POISON_KFUNC, "unresolved kfunc or ksym (not in the running kernel's BTF)"},
+    {"failed to find the address for kernel symbol", "ksym without an address in this kernel"},
 };
 
 static const char *environment_failure(const char *log)
@@ -282,11 +283,13 @@ static int prepare(struct kload *k, struct bg_kload_result *res)
 
 	switch (bg_program__type(k->prog)) {
 	case BPF_PROG_TYPE_STRUCT_OPS:
-		set_unavailable(res, -EOPNOTSUPP,
-				"struct_ops programs are loaded with their struct_ops map, not on their own");
+		set_unavailable(
+		    res, -EOPNOTSUPP,
+		    "struct_ops programs are loaded with their struct_ops map, not on their own");
 		return -EOPNOTSUPP;
 	case BPF_PROG_TYPE_EXT:
-		set_unavailable(res, -EOPNOTSUPP, "freplace (extension) programs need a target program");
+		set_unavailable(res, -EOPNOTSUPP,
+				"freplace (extension) programs need a target program");
 		return -EOPNOTSUPP;
 	}
 	id = bg_kern_attach_btf_id(k->prog, err, sizeof(err));

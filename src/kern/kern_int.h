@@ -21,8 +21,8 @@ int bg_klog_is_empty(const char *log);
 /* Where the verifier stopped: the last instruction it printed and the last
  * source line comment ("; text @ file:line") of a level-1 log. */
 struct bg_klog_where {
-	long insn;          /* -1 when no instruction was printed */
-	uint32_t line;      /* 0 when no source line */
+	long insn;     /* -1 when no instruction was printed */
+	uint32_t line; /* 0 when no source line */
 	char file[256];
 	char source[256];
 };

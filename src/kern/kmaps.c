@@ -27,7 +27,8 @@ static int mark_referenced(const struct bg_program *prog, size_t map_cnt, char *
 	for (size_t i = 0; in && i < n; i++) {
 		if (in[i].code != (BPF_LD | BPF_IMM | BPF_DW))
 			continue;
-		if (in[i].src_reg == BG_PSEUDO_MAP_IDX || in[i].src_reg == BG_PSEUDO_MAP_IDX_VALUE) {
+		if (in[i].src_reg == BG_PSEUDO_MAP_IDX ||
+		    in[i].src_reg == BG_PSEUDO_MAP_IDX_VALUE) {
 			if (in[i].imm < 0 || (size_t)in[i].imm >= map_cnt)
 				return -EINVAL;
 			need[in[i].imm] = 1;
@@ -93,7 +94,8 @@ static int create_one(const struct bg_object *obj, size_t idx, int btf_fd, struc
 	if (d->inner_map >= 0) {
 		if (depth >= MAX_INNER_DEPTH || (size_t)d->inner_map >= m->cnt ||
 		    (size_t)d->inner_map == idx) {
-			snprintf(err, errsz, "map '%s': bad inner map reference %d", d->name, d->inner_map);
+			snprintf(err, errsz, "map '%s': bad inner map reference %d", d->name,
+				 d->inner_map);
 			return -EINVAL;
 		}
 		e = create_one(obj, (size_t)d->inner_map, btf_fd, m, depth + 1, err, errsz);
@@ -103,13 +105,16 @@ static int create_one(const struct bg_object *obj, size_t idx, int btf_fd, struc
 	}
 	fd = map_create_call(d, btf_fd, inner_fd);
 	if (fd < 0) {
-		snprintf(err, errsz, "map '%s' (type %u, key %u, value %u, max_entries %u): create failed: %s",
-			 d->name, d->type, d->key_size, d->value_size, d->max_entries, strerror(-fd));
+		snprintf(err, errsz,
+			 "map '%s' (type %u, key %u, value %u, max_entries %u): create failed: %s",
+			 d->name, d->type, d->key_size, d->value_size, d->max_entries,
+			 strerror(-fd));
 		return fd;
 	}
 	m->fds[idx] = fd;
 	if (d->is_global_data && (e = init_global(d, fd))) {
-		snprintf(err, errsz, "map '%s': initialising global data failed: %s", d->name, strerror(-e));
+		snprintf(err, errsz, "map '%s': initialising global data failed: %s", d->name,
+			 strerror(-e));
 		return e;
 	}
 	return 0;

@@ -13,8 +13,8 @@ void bg_kern_objname(char *dst, size_t dstsz, const char *src)
 		return;
 	for (; src && *src && n + 1 < dstsz && n < BPF_OBJ_NAME_LEN - 1; src++) {
 		char c = *src;
-		int ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-			 c == '_' || c == '.';
+		int ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+			 (c >= '0' && c <= '9') || c == '_' || c == '.';
 		dst[n++] = ok ? c : '_';
 	}
 	dst[n] = 0;

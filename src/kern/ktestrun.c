@@ -64,7 +64,8 @@ size_t bg_kern_map_value_size(const struct bg_map_def *def)
 	if (!def || def->type == BPF_MAP_TYPE_RINGBUF || def->type == BPF_MAP_TYPE_USER_RINGBUF)
 		return 0;
 	if (is_percpu(def->type))
-		return (((size_t)def->value_size + 7) & ~(size_t)7) * (size_t)bg_kern_possible_cpus();
+		return (((size_t)def->value_size + 7) & ~(size_t)7) *
+		       (size_t)bg_kern_possible_cpus();
 	return def->value_size;
 }
 
