@@ -113,7 +113,7 @@ current_task_under_cgroup int | map any                 |                 | 4.9
 skb_change_tail        int   | ctx any any              | pkt             | 4.9
 skb_pull_data          int   | ctx any                  | pkt             | 4.9
 csum_update            int   | ctx any                  |                 | 4.9
-set_hash_invalid       void  | ctx                      |                 | 4.9
+set_hash_invalid       int   | ctx                      |                 | 4.9
 get_numa_node_id       int   |                          |                 | 4.10
 skb_change_head        int   | ctx any any              | pkt             | 4.10
 xdp_adjust_head        int   | ctx any                  | pkt             | 4.10

@@ -89,6 +89,8 @@ enum bg_ret_type {
 					/* "helper call is not allowed in probe" elsewhere */
 #define BG_HF_CONFIG        (1u << 18)  /* depends on kernel config/lockdown (override_return, */
 					/* probe_write_user): unavailable on the running kernel */
+#define BG_HF_SECTION_BEGIN (1u << 19)  /* kfunc: opens a preempt/irq-off section (must end before exit) */
+#define BG_HF_SECTION_END   (1u << 20)  /* kfunc: ends it */
 
 /* Groups of program types a helper is available in (bitmask). */
 #define BG_PG_BASE      (1u << 0)  /* every program type (bpf_base_func_proto) */

@@ -31,6 +31,7 @@
 #include "test.h"
 
 static char vlog[1 << 16];
+static uint32_t log_level = 1;
 static int tp_btf_id, iter_btf_id;
 
 /* A loadable (type, expected attach) pair and the struct its ctx is. */
@@ -107,7 +108,7 @@ static struct bpf_insn insn(uint8_t code, uint8_t dst, uint8_t src, int16_t off,
 static enum verdict load(uint32_t type, uint32_t attach, const struct bpf_insn *in, int n,
 			 const char *license)
 {
-	LIBBPF_OPTS(bpf_prog_load_opts, o, .log_buf = vlog, .log_size = sizeof(vlog), .log_level = 1);
+	LIBBPF_OPTS(bpf_prog_load_opts, o, .log_buf = vlog, .log_size = sizeof(vlog), .log_level = log_level);
 	int fd;
 
 	o.expected_attach_type = attach;
@@ -805,6 +806,49 @@ static enum verdict flag_probe(uint32_t t, uint32_t attach, int ret, const struc
 	return load(t, attach, in, n, "GPL");
 }
 
+static char last_r0[64];
+
+/* Does the r0 the verifier shows after the call (log level 2: "call
+ * bpf_x#n ; R0=map_value_or_null(...)") match the table's result kind?
+ * 1 yes, 0 no, -1 not shown. */
+static int ret_kind_agrees(const struct bg_helper_proto *h)
+{
+	static const struct {
+		const char *prefix;
+		uint8_t kinds[3];
+	} map[] = {
+		{ "map_value_or_null", { BG_RET_MAP_VALUE_OR_NULL, BG_RET__MAX, BG_RET__MAX } },
+		{ "map_value(", { BG_RET_MAP_VALUE, BG_RET__MAX, BG_RET__MAX } },
+		{ "sock_or_null", { BG_RET_SOCKET_OR_NULL, BG_RET__MAX, BG_RET__MAX } },
+		{ "sock_common_or_null", { BG_RET_SOCK_COMMON_OR_NULL, BG_RET__MAX, BG_RET__MAX } },
+		{ "tcp_sock_or_null", { BG_RET_TCP_SOCK_OR_NULL, BG_RET__MAX, BG_RET__MAX } },
+		{ "ringbuf_mem_or_null", { BG_RET_ALLOC_MEM_OR_NULL, BG_RET__MAX, BG_RET__MAX } },
+		{ "ptr_or_null_", { BG_RET_BTF_ID_OR_NULL, BG_RET_MEM_OR_BTF_ID_OR_NULL, BG_RET_KPTR_OR_NULL } },
+		{ "trusted_ptr_", { BG_RET_BTF_ID, BG_RET_MEM_OR_BTF_ID, BG_RET__MAX } },
+		{ "ptr_", { BG_RET_BTF_ID, BG_RET_MEM_OR_BTF_ID, BG_RET__MAX } },
+		{ "scalar", { BG_RET_INTEGER, BG_RET__MAX, BG_RET__MAX } },
+	};
+	const char *c = NULL, *e, *r0;
+	/* the last "call" line: log level 2 lists the program once before the states */
+	for (const char *x = strstr(vlog, ") call "); x; x = strstr(x + 1, ") call "))
+		c = x;
+	last_r0[0] = 0;
+	if (!c)
+		return -1;
+	e = strchr(c, '\n');
+	r0 = strstr(c, " R0=");
+	if (!r0 || (e && r0 > e))
+		return h->ret == BG_RET_VOID ? 1 : -1;
+	r0 += 4;
+	snprintf(last_r0, sizeof(last_r0), "%.*s", (int)strcspn(r0, " \n"), r0);
+	if (*r0 >= '0' && *r0 <= '9')
+		return h->ret == BG_RET_INTEGER;
+	for (unsigned i = 0; i < sizeof(map) / sizeof(map[0]); i++)
+		if (!strncmp(r0, map[i].prefix, strlen(map[i].prefix)))
+			return h->ret == map[i].kinds[0] || h->ret == map[i].kinds[1] || h->ret == map[i].kinds[2];
+	return -1;
+}
+
 static bool constructible(const struct bg_helper_proto *h)
 {
 	for (int i = 0; i < h->nargs; i++)
@@ -819,6 +863,7 @@ static void check_flags(void)
 					      BPF_PROG_TYPE_LWT_IN, BPF_PROG_TYPE_LWT_SEG6LOCAL,
 					      BPF_PROG_TYPE_SK_MSG };
 	unsigned n, pkt_agree = 0, pkt_total = 0, acq_agree = 0, acq_total = 0, pkt_yes = 0, acq_yes = 0;
+	unsigned ret_agree = 0, ret_total = 0;
 	const struct bg_helper_proto *tab = bg_helpers(&n);
 	char bad[400] = "";
 
@@ -861,7 +906,23 @@ static void check_flags(void)
 		t = first_type_of(h, &attach);
 		if (t >= 0) {
 			int ret = ok_ret((uint32_t)t, attach);
-			enum verdict v = ret < 0 ? V_OTHER : flag_probe((uint32_t)t, attach, ret, h, false);
+			enum verdict v;
+			log_level = 2; /* the state after the call shows r0 */
+			v = ret < 0 ? V_OTHER : flag_probe((uint32_t)t, attach, ret, h, false);
+			log_level = 1;
+			if (ret >= 0 && (v == V_OK || strstr(vlog, "Unreleased reference"))) {
+				int k = ret_kind_agrees(h);
+				if (k >= 0) {
+					ret_total++;
+					if (k) {
+						ret_agree++;
+					} else {
+						size_t l = strlen(bad);
+						snprintf(bad + l, sizeof(bad) - l, " %s returns %s (kernel %.24s)",
+							 h->name, bg_ret_type_name(h->ret), last_r0);
+					}
+				}
+			}
 			bool leak = strstr(vlog, "Unreleased reference") != NULL;
 			if (ret >= 0 && (v == V_OK || leak)) {
 				bool ours = (h->flags & BG_HF_ACQUIRE) != 0;
@@ -879,13 +940,109 @@ static void check_flags(void)
 	}
 	printf("# pkt_changing: %u/%u helpers agree (%u changing); acquire: %u/%u helpers agree (%u "
 	       "acquiring)\n", pkt_agree, pkt_total, pkt_yes, acq_agree, acq_total, acq_yes);
-	T_CHECK(pkt_agree == pkt_total && acq_agree == acq_total && pkt_yes >= 10 && acq_yes >= 3,
+	printf("# result kinds: %u/%u helpers agree with the verifier's r0 after the call\n", ret_agree,
+	       ret_total);
+	T_CHECK(pkt_agree == pkt_total && acq_agree == acq_total && pkt_yes >= 10 && acq_yes >= 3 &&
+			ret_agree == ret_total && ret_total >= 50,
 		"platform/kernel/flags", "%s", bad);
 out:
 	if (probe_map_fd >= 0)
 		close(probe_map_fd);
 	if (ringbuf_fd >= 0)
 		close(ringbuf_fd);
+}
+
+/* ---- kfunc roles ----
+ * Kfuncs whose arguments can be built are called from a tp_btf program:
+ *  - exiting right after the call must leak a reference iff BG_HF_ACQUIRE
+ *    (or an iterator: BG_HF_ITER_NEW), and leave an RCU/preemption section
+ *    open iff BG_HF_RCU_LOCK;
+ *  - the verifier's state after the call shows r0 as "ptr_or_null_..."
+ *    iff BG_HF_RET_NULL. */
+static enum verdict kfunc_probe(const struct bg_helper_proto *k, int btf_id)
+{
+	struct bpf_insn in[40];
+	int n = 0;
+	in[n++] = insn(BPF_ALU64 | BPF_MOV | BPF_X, 6, 1, 0, 0);
+	for (int off = -64; off < 0; off += 8)
+		in[n++] = insn(BPF_ST | BPF_MEM | BPF_DW, 10, 0, (int16_t)off, 0);
+	for (int r = 1; r <= k->nargs; r++)
+		n = set_reg(in, n, r, valid_for(k->args[r - 1]));
+	in[n++] = insn(BPF_JMP | BPF_CALL, 0, BPF_PSEUDO_KFUNC_CALL, 0, btf_id);
+	in[n++] = insn(BPF_ALU64 | BPF_MOV | BPF_K, 0, 0, 0, 0);
+	in[n++] = insn(BPF_JMP | BPF_EXIT, 0, 0, 0, 0);
+	return load(BPF_PROG_TYPE_TRACING, BPF_TRACE_RAW_TP, in, n, "GPL");
+}
+
+static void check_kfuncs(void)
+{
+	unsigned n, agree = 0, total = 0, acq = 0, nul = 0, locks = 0;
+	const struct bg_helper_proto *tab = bg_kfuncs(&n);
+	struct btf *vm = btf__load_vmlinux_btf();
+	char bad[300] = "";
+
+	if (!vm || tp_btf_id <= 0 || ok_ret(BPF_PROG_TYPE_TRACING, BPF_TRACE_RAW_TP) < 0) {
+		T_SKIP("platform/kernel/kfuncs", "no vmlinux BTF or tp_btf programs");
+		btf__free(vm);
+		return;
+	}
+	probe_map_fd = bpf_map_create(BPF_MAP_TYPE_ARRAY, "bg_probe", 4, 64, 1, NULL);
+	for (unsigned i = 0; i < n; i++) {
+		const struct bg_helper_proto *k = &tab[i];
+		int id = btf__find_by_name_kind(vm, k->name, BTF_KIND_FUNC);
+		enum verdict v;
+		bool leak, open, ours;
+		if (id < 0 || !constructible(k) || (k->flags & BG_HF_RELEASE))
+			continue;
+		v = kfunc_probe(k, id);
+		leak = strstr(vlog, "Unreleased reference") != NULL;
+		open = strstr(vlog, "-ed region") != NULL;
+		if (v == V_OK || leak || open) {
+			ours = (k->flags & (BG_HF_ACQUIRE | BG_HF_ITER_NEW)) != 0;
+			total++;
+			acq += leak;
+			if (leak == ours) {
+				agree++;
+			} else {
+				size_t l = strlen(bad);
+				snprintf(bad + l, sizeof(bad) - l, " %s acquire(kernel %s)", k->name, leak ? "yes" : "no");
+			}
+			ours = (k->flags & (BG_HF_RCU_LOCK | BG_HF_SECTION_BEGIN)) != 0;
+			total++;
+			locks += open;
+			if (open == ours) {
+				agree++;
+			} else {
+				size_t l = strlen(bad);
+				snprintf(bad + l, sizeof(bad) - l, " %s lock(kernel %s)", k->name, open ? "yes" : "no");
+			}
+		}
+		/* the state after the call says what r0 is: "R0=ptr_or_null_task_struct(...)" */
+		const char *call = strstr(vlog, ") call ");
+		const char *eol = call ? strchr(call, '\n') : NULL;
+		const char *r0 = call ? strstr(call, "R0=") : NULL;
+		if (k->ret != BG_RET_INTEGER && k->ret != BG_RET_VOID && r0 && (!eol || r0 < eol) &&
+		    strncmp(r0, "R0=scalar", 9)) {
+			bool maybe_null = !strncmp(r0, "R0=ptr_or_null", 14) || !strncmp(r0, "R0=mem_or_null", 14) ||
+					  !strncmp(r0, "R0=rdonly_mem_or_null", 21);
+			ours = (k->flags & BG_HF_RET_NULL) != 0;
+			total++;
+			nul += maybe_null;
+			if (maybe_null == ours) {
+				agree++;
+			} else {
+				size_t l = strlen(bad);
+				snprintf(bad + l, sizeof(bad) - l, " %s ret_null(kernel %s)", k->name,
+					 maybe_null ? "yes" : "no");
+			}
+		}
+	}
+	if (probe_map_fd >= 0)
+		close(probe_map_fd);
+	btf__free(vm);
+	printf("# kfunc roles: %u/%u probes agree (%u acquiring, %u open sections, %u NULL-able results "
+	       "confirmed)\n", agree, total, acq, locks, nul);
+	T_CHECK(agree == total && acq >= 2 && locks >= 1, "platform/kernel/kfuncs", "%s", bad);
 }
 
 static void check_ret(void)
@@ -955,5 +1112,6 @@ int main(int argc, char **argv)
 	check_ret();
 	check_args();
 	check_flags();
+	check_kfuncs();
 	T_EXIT();
 }
