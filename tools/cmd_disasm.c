@@ -44,6 +44,7 @@ static void usage(FILE *f)
 		"  --source     interleave source lines (\"; file:line: text\") from BTF line info\n"
 		"  --hex        immediates in hex, as llvm-objdump >= 15 prints them\n"
 		"  --objdump    calls exactly as llvm-objdump prints them (\"call N\" for local calls)\n"
+		"  --kernel     the kernel verifier log's syntax (\"(61) r0 = *(u32 *)(r1 +4)\")\n"
 		"  --json       {\"object\", \"programs\": [{object, program, section, type, verdict, insns}]}\n");
 }
 
@@ -398,6 +399,8 @@ int cmd_disasm(int argc, char **argv)
 			o.flags |= BG_FMT_HEX;
 		else if (!strcmp(a, "--objdump"))
 			o.flags |= BG_FMT_OBJDUMP;
+		else if (!strcmp(a, "--kernel"))
+			o.flags |= BG_FMT_KERNEL;
 		else if (a[0] == '-' && a[1])
 			return cli_error("disasm", "unknown option '%s' (see --help)", a);
 		else if (!o.path)

@@ -149,6 +149,8 @@ BG_API int bg_insn_format(const struct bg_insn *in, char *buf, size_t sz);
 enum bg_fmt_flags {
 	BG_FMT_OBJDUMP = 1 << 0, /* calls exactly as llvm-objdump prints them ("call N") */
 	BG_FMT_HEX = 1 << 1,     /* immediates and offsets in hex, as llvm-objdump >= 15 */
+	BG_FMT_KERNEL = 1 << 2,  /* the kernel verifier log: "(61) r0 = *(u32 *)(r1 +4)",
+				  * "(15) if r1 == 0x0 goto pc+3", "(85) call #1" */
 };
 BG_API int bg_insn_format_opts(const struct bg_insn *in, char *buf, size_t sz, unsigned flags);
 

@@ -21,6 +21,17 @@ const struct bg_opform bg_opforms[] = {
 	{ .code = (c), .kind = (k), .src = (s), .off = (o), .imm = (i), .size = (sz), .ext = (e), .sgn = (sg), .tmpl = (t), .objdump = (od) },
 #include "isa/opcodes.def"
 };
+
+/* Kernel-log spellings, matched to forms at table_init. */
+static const struct ksyn {
+	uint8_t code, src;
+	int32_t imm;
+	const char *tmpl;
+} ksyns[] = {
+#define BG_OP(...)
+#define BG_KSYN(c, s, i, t) { (c), (s), (i), (t) },
+#include "isa/opcodes.def"
+};
 const size_t bg_opform_cnt = sizeof(bg_opforms) / sizeof(bg_opforms[0]);
 
 #define NFORMS (sizeof(bg_opforms) / sizeof(bg_opforms[0]))
@@ -28,6 +39,7 @@ const size_t bg_opform_cnt = sizeof(bg_opforms) / sizeof(bg_opforms[0]);
 static int16_t first_by_code[256];
 static int16_t next_form[NFORMS];
 static uint8_t form_uses[NFORMS];
+static const char *form_kernel[NFORMS];
 static pthread_once_t table_once = PTHREAD_ONCE_INIT;
 
 /* Operand mask from a template's placeholders. */
@@ -66,6 +78,15 @@ static void table_init(void)
 		else
 			next_form[last[c]] = (int16_t)i;
 		last[c] = (int16_t)i;
+	}
+	for (size_t i = 0; i < NFORMS; i++) {
+		const struct bg_opform *f = &bg_opforms[i];
+
+		for (size_t k = 0; k < sizeof(ksyns) / sizeof(ksyns[0]) && !form_kernel[i]; k++)
+			if (ksyns[k].code == f->code &&
+			    ((form_uses[i] & BG_U_SRC) || ksyns[k].src == f->src) &&
+			    ((form_uses[i] & BG_U_IMM) || ksyns[k].imm == f->imm))
+				form_kernel[i] = ksyns[k].tmpl;
 	}
 }
 
@@ -323,7 +344,7 @@ static void put_num(struct outbuf *b, int64_t v, bool hex, bool sign)
 
 static void render(struct outbuf *b, const char *t, const struct bg_insn *in, unsigned flags)
 {
-	bool hex = flags & BG_FMT_HEX;
+	bool hex = flags & BG_FMT_HEX, kern = flags & BG_FMT_KERNEL;
 	int32_t hi = (int32_t)(uint32_t)(in->imm64 >> 32);
 
 	for (; *t; t++) {
@@ -336,16 +357,36 @@ static void render(struct outbuf *b, const char *t, const struct bg_insn *in, un
 		case 'D': put(b, "w%u", in->dst); break;
 		case 's': put(b, "r%u", in->src); break;
 		case 'S': put(b, "w%u", in->src); break;
-		case 'i': put_num(b, in->imm, hex, false); break;
+		case 'i':
+			if (kern && in->kind == BG_K_JCOND)
+				put(b, "0x%x", (uint32_t)in->imm); /* the kernel's jump immediates */
+			else
+				put_num(b, in->imm, hex, false);
+			break;
 		case 'n': put_num(b, in->off, hex, false); break;
 		case 'h': put_num(b, hi, hex, false); break;
-		case 'L': put_num(b, (int64_t)in->imm64, hex, false); break;
+		case 'L':
+			if (kern)
+				put(b, "0x%" PRIx64, in->imm64);
+			else
+				put_num(b, (int64_t)in->imm64, hex, false);
+			break;
 		case 'o':
+			if (kern) {
+				put(b, " %+d", in->off);
+				break;
+			}
 			put(b, " %c ", in->off < 0 ? '-' : '+');
 			put_num(b, in->off < 0 ? -(int64_t)in->off : in->off, hex, false);
 			break;
-		case 'j': put_num(b, in->off, hex, true); break;
-		case 'J': put_num(b, in->imm, hex, true); break;
+		case 'j':
+			put(b, kern ? "pc" : "");
+			put_num(b, in->off, hex, true);
+			break;
+		case 'J':
+			put(b, kern ? "pc" : "");
+			put_num(b, in->imm, hex, true);
+			break;
 		case 'c': put(b, "pc"); put_num(b, in->imm, hex, true); break;
 		case 'a': put_num(b, (uint32_t)in->imm >> 16, hex, false); break;
 		case 'b': put_num(b, (uint32_t)in->imm & 0xffff, hex, false); break;
@@ -374,6 +415,17 @@ int bg_insn_format_opts(const struct bg_insn *in, char *buf, size_t sz, unsigned
 		return (int)b.len;
 	}
 	f = &bg_opforms[i];
+	if (flags & BG_FMT_KERNEL) {
+		put(&b, "(%02x) ", in->code);
+		render(&b, form_kernel[i] ? form_kernel[i] : f->tmpl, in, flags);
+		/* the kernel's ld_imm64 has no "ll" suffix */
+		if (in->kind == BG_K_LD_IMM64 && in->pseudo == BG_PSEUDO_NONE && b.len >= 3) {
+			b.len -= 3;
+			if (b.len < b.sz)
+				b.p[b.len] = 0;
+		}
+		return (int)b.len;
+	}
 	render(&b, (flags & BG_FMT_OBJDUMP) && f->objdump ? f->objdump : f->tmpl, in, flags);
 	return (int)b.len;
 }

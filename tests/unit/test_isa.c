@@ -231,6 +231,18 @@ static void test_format_examples(void)
 		{ { { 0xdb, 1, 2, 0, 0xf1 } }, 0, "r0 = cmpxchg_64(r1 + 0, r0, r2)" },
 		{ { { 0x91, 1, 2, -2, 0 } }, 0, "r1 = *(s8 *)(r2 - 2)" },
 		{ { { 0x18, 1, 0, 0, 2 }, { 0, 0, 0, 0, 1 } }, 0, "r1 = 4294967298 ll" },
+		{ { { 0x61, 0, 1, 4, 0 } }, BG_FMT_KERNEL, "(61) r0 = *(u32 *)(r1 +4)" },
+		{ { { 0x7b, 10, 1, -8, 0 } }, BG_FMT_KERNEL, "(7b) *(u64 *)(r10 -8) = r1" },
+		{ { { 0x15, 1, 0, 3, 0 } }, BG_FMT_KERNEL, "(15) if r1 == 0x0 goto pc+3" },
+		{ { { 0x65, 1, 0, -3, -3 } }, BG_FMT_KERNEL, "(65) if r1 s> 0xfffffffd goto pc-3" },
+		{ { { 0x85, 0, 0, 0, 1 } }, BG_FMT_KERNEL, "(85) call #1" },
+		{ { { 0x85, 0, 1, 0, 2 } }, BG_FMT_KERNEL, "(85) call pc+2" },
+		{ { { 0x18, 1, 0, 0, 2 }, { 0, 0, 0, 0, 1 } }, BG_FMT_KERNEL, "(18) r1 = 0x100000002" },
+		{ { { 0xc3, 10, 2, -16, 0xe1 } }, BG_FMT_KERNEL, "(c3) r2 = atomic_xchg((u32 *)(r10 -16), r2)" },
+		{ { { 0xdb, 10, 2, -8, 0x01 } }, BG_FMT_KERNEL,
+		  "(db) r2 = atomic64_fetch_add((u64 *)(r10 -8), r2)" },
+		{ { { 0x40, 0, 7, 0, 0 } }, BG_FMT_KERNEL, "(40) r0 = *(u32 *)skb[r7 + 0]" },
+		{ { { 0x95, 0, 0, 0, 0 } }, BG_FMT_KERNEL, "(95) exit" },
 	};
 
 	for (size_t i = 0; i < sizeof(ex) / sizeof(ex[0]); i++) {
