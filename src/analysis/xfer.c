@@ -186,7 +186,7 @@ static int ptr_arith(struct vctx *v, struct as_state *s, size_t pc, const struct
 			    "math between %s pointer and register with unbounded min value is not allowed: offset = %s",
 			    as_type_name(d->type, 0), ob);
 	}
-	d->v = bg_scalar_alu(op, true, false, 0, &d->v, off);
+	d->v = bg_scalar_alu_kernel(op, true, false, 0, &d->v, off);
 	if (d->type == T_PKT || d->type == T_PKT_META) {
 		if (known)
 			d->delta += (int32_t)(op == BG_ALU_ADD ? (int64_t)c : -(int64_t)c);
@@ -212,7 +212,7 @@ static int alu_mov(struct vctx *v, struct as_state *s, size_t pc, const struct b
 	struct as_reg *sr = R(s, in->src);
 	if (in->ext_bits) {
 		struct bg_scalar r = sr->type == T_SCALAR ? sr->v : bg_scalar_unknown();
-		r = bg_scalar_alu(BG_ALU_MOV, in->alu64, false, in->ext_bits, &r, &r);
+		r = bg_scalar_alu_kernel(BG_ALU_MOV, in->alu64, false, in->ext_bits, &r, &r);
 		as_reg_scalar(d, r);
 		return 0;
 	}
@@ -222,7 +222,7 @@ static int alu_mov(struct vctx *v, struct as_state *s, size_t pc, const struct b
 			d->v = bg_scalar_urange(0, UINT32_MAX);
 			return 0;
 		}
-		struct bg_scalar r = bg_scalar_alu(BG_ALU_MOV, false, false, 0, &sr->v, &sr->v);
+		struct bg_scalar r = bg_scalar_alu_kernel(BG_ALU_MOV, false, false, 0, &sr->v, &sr->v);
 		uint64_t c;
 		/* a 32-bit move of a value known to fit keeps the link (kernel does too) */
 		uint32_t keep = (sr->v.umax <= UINT32_MAX && !bg_scalar_is_const(&sr->v, &c)) ? sr->id : 0;
@@ -277,7 +277,7 @@ static int xfer_alu(struct vctx *v, struct as_state *s, size_t pc, const struct 
 			return verr(v, s, pc, "ptr_arith", "R%d pointer arithmetic with neg prohibited: %s",
 				    in->dst, buf);
 		}
-		struct bg_scalar r = bg_scalar_alu(BG_ALU_NEG, in->alu64, false, 0, &d->v, &d->v);
+		struct bg_scalar r = bg_scalar_alu_kernel(BG_ALU_NEG, in->alu64, false, 0, &d->v, &d->v);
 		as_reg_scalar(d, r);
 		return 0;
 	}
@@ -290,7 +290,7 @@ static int xfer_alu(struct vctx *v, struct as_state *s, size_t pc, const struct 
 		as_reg_scalar(&srcv, imm_scalar(in));
 	}
 	if (d->type == T_SCALAR && srcv.type == T_SCALAR) {
-		struct bg_scalar r = bg_scalar_alu(in->op, in->alu64, in->is_signed, 0, &d->v, &srcv.v);
+		struct bg_scalar r = bg_scalar_alu_kernel(in->op, in->alu64, in->is_signed, 0, &d->v, &srcv.v);
 		as_reg_scalar(d, r);
 		return 0;
 	}
@@ -953,7 +953,7 @@ static int xfer_end(struct vctx *v, struct as_state *s, size_t pc, const struct 
 	struct as_reg *d = R(s, in->dst);
 	if (d->type != T_SCALAR)
 		return verr(v, s, pc, "ptr_arith", "R%d pointer arithmetic prohibited (byte swap)", in->dst);
-	bool swap = in->alu64 || in->src_is_reg;
+	bool swap = in->alu64 || (in->code & 0x08); /* bswap, or to_be on this little-endian host */
 	struct bg_scalar r = bg_scalar_end(&d->v, in->ext_bits, swap);
 	as_reg_scalar(d, r);
 	return 0;
@@ -1147,13 +1147,13 @@ static int scalar_branch(struct vctx *v, struct as_state *s, size_t pc, const st
 		if (!in->alu64)
 			tmp.v = bg_scalar_const((uint64_t)(int64_t)in->imm);
 	}
-	int c = bg_scalar_cmp(in->op, in->alu64, &d->v, &sr->v);
+	int c = bg_scalar_cmp_kernel(in->op, in->alu64, &d->v, &sr->v);
 	if (c >= 0 && (c == 1) != taken) {
 		*dead = true;
 		return 0;
 	}
 	struct bg_scalar dv = d->v, sv = sr->v;
-	if (!bg_scalar_refine(in->op, in->alu64, taken, &dv, &sv)) {
+	if (!bg_scalar_refine_kernel(in->op, in->alu64, taken, &dv, &sv)) {
 		*dead = true;
 		return 0;
 	}
