@@ -116,9 +116,13 @@ static void print_prog(const struct bg_program *p)
 	if (bg_program__attach_target(p))
 		printf("  attach %s", bg_program__attach_target(p));
 	if (bg_program__func_cnt(p) > 1) {
+		size_t nf = bg_program__func_cnt(p);
+
 		printf("  subprogs");
-		for (size_t i = 1; i < bg_program__func_cnt(p); i++)
+		for (size_t i = 1; i < nf && i <= 8; i++)
 			printf("%c%s", i == 1 ? ' ' : ',', bg_program__func(p, i)->name);
+		if (nf > 9)
+			printf(",... (%zu in all)", nf - 1);
 	}
 	printf("  line info %s\n", bg_program__btf_line_info(p, NULL, NULL) ? "yes" : "no");
 	for (size_t i = 0; i < bg_program__core_failure_cnt(p); i++)

@@ -3,6 +3,7 @@
  * offsets, which clang leaves 0, taken from the ELF sections and symbols), and
  * .BTF.ext, whose layout libbpf does not export, parsed here with every count,
  * offset and record size bounds-checked. Record insn offsets become slots. */
+#define _GNU_SOURCE /* qsort_r */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,24 +20,6 @@ struct btf_ext_hdr {
 	uint32_t core_off, core_len;
 };
 
-static int find_sec(const struct bg_object *obj, const char *name)
-{
-	for (size_t i = 1; name && i < obj->nsecs; i++)
-		if (!strcmp(obj->secs[i].name, name))
-			return (int)i;
-	return -1;
-}
-
-static const struct obj_sym *find_sym_in(const struct bg_object *obj, int sec, const char *name)
-{
-	for (size_t i = 0; i < obj->nsyms; i++) {
-		const struct obj_sym *y = &obj->syms[i];
-		if ((int)y->shndx == sec && y->type == STT_OBJECT && !strcmp(y->name, name))
-			return y;
-	}
-	return NULL;
-}
-
 /* DATASEC size = section size, var offsets = symbol values (libbpf does the same
  * before loading BTF; the kernel rejects a DATASEC of size 0). */
 static void fixup_datasecs(struct bg_object *obj)
@@ -52,7 +35,7 @@ static void fixup_datasecs(struct bg_object *obj)
 		if (!t || !btf_is_datasec(t))
 			continue;
 		name = btf__name_by_offset(obj->btf, t->name_off);
-		sec = find_sec(obj, name);
+		sec = obj_find_sec(obj, name);
 		if (sec < 0)
 			continue;
 		t->size = obj->secs[sec].size;
@@ -63,7 +46,7 @@ static void fixup_datasecs(struct bg_object *obj)
 
 			if (!var || !btf_is_var(var))
 				continue;
-			y = find_sym_in(obj, sec, btf__name_by_offset(obj->btf, var->name_off) ?: "");
+			y = obj_find_obj_sym(obj, (uint32_t)sec, btf__name_by_offset(obj->btf, var->name_off) ?: "");
 			if (y)
 				v->offset = y->value;
 		}
@@ -247,6 +230,29 @@ enum ext_part { PART_FUNC, PART_LINE, PART_CORE };
 static const char *const part_names[] = {"func_info", "line_info", "CO-RE relocation"};
 static const uint32_t part_min_rec[] = {8, 16, 16};
 
+/* Every record type starts with its slot (size_t insn). */
+static int rec_cmp(const void *a, const void *b, void *unused)
+{
+	size_t x = *(const size_t *)a, y = *(const size_t *)b;
+
+	(void)unused;
+	return x < y ? -1 : x > y;
+}
+
+size_t obj_ext_lower(const void *arr, size_t n, size_t rec, size_t insn)
+{
+	size_t lo = 0, hi = n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (*(const size_t *)((const char *)arr + mid * rec) < insn)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
 /* Store n records of one section (raw points at them, rec bytes each). */
 static int store_records(struct bg_object *obj, enum ext_part part, struct ext_sec *e,
 			 const uint8_t *raw, uint32_t n, uint32_t rec, size_t at)
@@ -274,6 +280,9 @@ static int store_records(struct bg_object *obj, enum ext_part part, struct ext_s
 		else
 			((struct ext_core *)arr)[i] = (struct ext_core){w[0] / 8, w[1], w[2], w[3]};
 	}
+	/* sorted by insn so that users can bisect (clang emits them sorted already) */
+	qsort_r(arr, n, part == PART_FUNC ? sizeof(struct ext_func)
+			: part == PART_LINE ? sizeof(struct ext_line) : sizeof(struct ext_core), rec_cmp, NULL);
 	if (part == PART_FUNC) {
 		free(e->funcs);
 		e->funcs = arr, e->nfuncs = n;
@@ -321,7 +330,7 @@ static int parse_part(struct bg_object *obj, enum ext_part part, const uint8_t *
 			return obj_err(obj, "section %d (.BTF.ext) at offset 0x%zx: %u %s records do not fit",
 				       obj->btf_ext_sec, file_off + pos - 8, hdr[1], part_names[part]);
 		name = btf__name_by_offset(obj->btf, hdr[0]);
-		sec = find_sec(obj, name);
+		sec = obj_find_sec(obj, name);
 		if (sec < 0)
 			return obj_err(obj, "section %d (.BTF.ext) at offset 0x%zx: %s for unknown section '%s'",
 				       obj->btf_ext_sec, file_off + pos - 8, part_names[part],

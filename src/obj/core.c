@@ -581,6 +581,25 @@ static size_t cand_lower(const struct cand_index *ci, const char *name, size_t l
 	return lo;
 }
 
+/* Type id of the type named exactly name of kind in the target, or -ENOENT
+ * (O(log n) through the candidate index, unlike btf__find_by_name_kind). */
+int obj_target_find(struct bg_object *obj, const struct btf *tb, const char *name, int kind)
+{
+	struct cand_index *ci = cand_index(obj, tb);
+	size_t len = essential_len(name);
+
+	if (!ci)
+		return -ENOMEM;
+	for (size_t i = cand_lower(ci, name, len); i < ci->n && ci->e[i].len == len &&
+						   !strncmp(ci->e[i].name, name, len); i++) {
+		const struct btf_type *t = btf__type_by_id(tb, ci->e[i].id);
+
+		if (t && btf_kind(t) == kind && !strcmp(ci->e[i].name, name))
+			return (int)ci->e[i].id;
+	}
+	return -ENOENT;
+}
+
 /* ---- one relocation ---- */
 
 struct core_res {
@@ -769,7 +788,8 @@ int obj_core_apply(struct bg_object *obj, struct bg_program *prog)
 		const struct obj_func *f = &obj->funcs[prog->pieces[pi].func];
 		const struct ext_sec *e = obj_ext_sec(obj, f->sec);
 
-		for (size_t j = 0; e && j < e->ncores; j++) {
+		for (size_t j = e ? obj_ext_lower(e->cores, e->ncores, sizeof(*e->cores), f->start) : 0;
+		     e && j < e->ncores && e->cores[j].insn < f->start + f->len; j++) {
 			const struct ext_core *c = &e->cores[j];
 			int err;
 

@@ -174,6 +174,92 @@ static int read_license_version(struct bg_object *obj, const struct obj_sec *s)
 	return 0;
 }
 
+static const struct bg_object *sort_obj; /* qsort context (single-threaded open) */
+
+static int sec_name_cmp(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+	int c = strcmp(sort_obj->secs[x].name, sort_obj->secs[y].name);
+
+	return c ? c : (x < y ? -1 : x > y);
+}
+
+static int objsym_cmp(const void *a, const void *b)
+{
+	const struct obj_sym *x = &sort_obj->syms[*(const uint32_t *)a];
+	const struct obj_sym *y = &sort_obj->syms[*(const uint32_t *)b];
+
+	if (x->shndx != y->shndx)
+		return x->shndx < y->shndx ? -1 : 1;
+	return strcmp(x->name, y->name);
+}
+
+/* Name and symbol indexes, so that lookups stay O(log n) on hostile sizes. */
+static int build_indexes(struct bg_object *obj)
+{
+	obj->sec_by_name = malloc(obj->nsecs * sizeof(uint32_t));
+	obj->objsyms = malloc((obj->nsyms ? obj->nsyms : 1) * sizeof(uint32_t));
+	if (!obj->sec_by_name || !obj->objsyms)
+		return -ENOMEM;
+	for (uint32_t i = 0; i < obj->nsecs; i++)
+		obj->sec_by_name[i] = i;
+	for (uint32_t i = 0; i < obj->nsyms; i++)
+		if (obj->syms[i].type == STT_OBJECT)
+			obj->objsyms[obj->nobjsyms++] = i;
+	sort_obj = obj;
+	qsort(obj->sec_by_name, obj->nsecs, sizeof(uint32_t), sec_name_cmp);
+	if (obj->nobjsyms)
+		qsort(obj->objsyms, obj->nobjsyms, sizeof(uint32_t), objsym_cmp);
+	sort_obj = NULL;
+	for (size_t i = 1; i < obj->nsecs; i++) {
+		const struct obj_sec *a = &obj->secs[obj->sec_by_name[i - 1]];
+		const struct obj_sec *b = &obj->secs[obj->sec_by_name[i]];
+
+		if (!strcmp(a->name, b->name) && (a->kind == SEC_MAPS || a->kind == SEC_LEGACY_MAPS ||
+						  !strcmp(a->name, ".BTF") ||
+						  !strcmp(a->name, ".BTF.ext")))
+			return obj_err(obj, "sections %u and %u are both named '%s'", a->idx, b->idx, a->name);
+	}
+	return 0;
+}
+
+int obj_find_sec(const struct bg_object *obj, const char *name)
+{
+	size_t lo = 0, hi = obj->nsecs;
+
+	if (!name)
+		return -1;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (strcmp(obj->secs[obj->sec_by_name[mid]].name, name) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo < obj->nsecs && !strcmp(obj->secs[obj->sec_by_name[lo]].name, name) && obj->sec_by_name[lo])
+		return (int)obj->sec_by_name[lo];
+	return -1;
+}
+
+const struct obj_sym *obj_find_obj_sym(const struct bg_object *obj, uint32_t sec, const char *name)
+{
+	size_t lo = 0, hi = obj->nobjsyms;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		const struct obj_sym *y = &obj->syms[obj->objsyms[mid]];
+		int c = y->shndx != sec ? (y->shndx < sec ? -1 : 1) : strcmp(y->name, name);
+
+		if (!c)
+			return y;
+		if (c < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return NULL;
+}
+
 int obj_elf_parse(struct bg_object *obj)
 {
 	GElf_Ehdr eh;
@@ -214,5 +300,7 @@ int obj_elf_parse(struct bg_object *obj)
 	}
 	if (!obj->symtab_idx)
 		return obj_err(obj, "no symbol table (.symtab)");
-	return read_symbols(obj);
+	if ((err = read_symbols(obj)))
+		return err;
+	return build_indexes(obj);
 }

@@ -126,6 +126,7 @@ struct bg_program {
 	size_t n;
 	struct prog_piece *pieces;
 	size_t npieces;
+	int *piece_of_func;         /* obj->funcs index -> pieces index or -1 (while linking) */
 	struct bg_line *lines;      /* distinct source positions */
 	size_t nlines;
 	int32_t *line_of;           /* per slot: index in lines or -1 */
@@ -152,10 +153,16 @@ struct bg_object {
 	struct obj_sym *syms;
 	size_t nsyms;
 	uint32_t symtab_idx;
+	uint32_t *sec_by_name;      /* section indexes sorted by (name, index) */
+	uint32_t *objsyms;          /* STT_OBJECT symbol indexes sorted by (section, name) */
+	size_t nobjsyms;
+	uint32_t *map_by_def;       /* indexes of non-global-data maps sorted by (section, offset) */
+	size_t nmap_by_def;
 	struct obj_func *funcs;
 	size_t nfuncs;
 	struct obj_extern *exts;
 	size_t nexts;
+	int *ext_of_sym;            /* symbol index -> exts index, -1 (while collecting) */
 	struct bg_map_def *maps;
 	size_t nmaps;
 	char **map_names;           /* owned names of maps (parallel to maps) */
@@ -200,9 +207,14 @@ int obj_externs_resolve(struct bg_object *obj);
 int obj_progs_build(struct bg_object *obj);
 int obj_core_apply(struct bg_object *obj, struct bg_program *prog);
 void obj_core_free(struct bg_object *obj);
+int obj_target_find(struct bg_object *obj, const struct btf *tb, const char *name, int kind);
 int obj_target_btf(struct bg_object *obj, const struct btf **out, const char **why);
 const struct ext_sec *obj_ext_sec(const struct bg_object *obj, uint32_t sec);
+/* First record of a sorted ext_func/ext_line/ext_core array with insn >= insn. */
+size_t obj_ext_lower(const void *arr, size_t n, size_t rec, size_t insn);
 int obj_find_map_by_sym(const struct bg_object *obj, uint32_t shndx, uint64_t value);
+int obj_find_sec(const struct bg_object *obj, const char *name);
+const struct obj_sym *obj_find_obj_sym(const struct bg_object *obj, uint32_t sec, const char *name);
 void prog_free(struct bg_program *prog);
 int prog_add_failure(struct bg_program *prog, size_t insn, char *reason);
 #endif

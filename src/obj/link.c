@@ -34,20 +34,26 @@ static const struct obj_relo *find_relo(const struct obj_sec *s, size_t insn)
 /* Index of the function containing (sec, insn), or -1. */
 static int func_at(const struct bg_object *obj, uint32_t sec, size_t insn)
 {
-	for (size_t i = 0; i < obj->nfuncs; i++) {
-		const struct obj_func *f = &obj->funcs[i];
-		if (f->sec == sec && insn >= f->start && insn < f->start + f->len)
-			return (int)i;
+	size_t lo = 0, hi = obj->nfuncs;
+
+	/* funcs are sorted by (sec, start) and do not overlap */
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		const struct obj_func *f = &obj->funcs[mid];
+
+		if (f->sec < sec || (f->sec == sec && f->start + f->len <= insn))
+			lo = mid + 1;
+		else
+			hi = mid;
 	}
+	if (lo < obj->nfuncs && obj->funcs[lo].sec == sec && insn >= obj->funcs[lo].start)
+		return (int)lo;
 	return -1;
 }
 
 static int piece_of(const struct bg_program *prog, int func)
 {
-	for (size_t i = 0; i < prog->npieces; i++)
-		if (prog->pieces[i].func == func)
-			return (int)i;
-	return -1;
+	return func >= 0 ? prog->piece_of_func[func] : -1;
 }
 
 /* Target (sec, insn) of the call or callback at slot k of f, or false. */
@@ -83,6 +89,7 @@ static int add_piece(struct bg_object *obj, struct bg_program *prog, int func, s
 	if (!p)
 		return -ENOMEM;
 	prog->pieces = p;
+	prog->piece_of_func[func] = (int)prog->npieces;
 	p[prog->npieces++] = (struct prog_piece){func, *total};
 	*total += obj->funcs[func].len;
 	return 0;
@@ -279,7 +286,8 @@ static int build_line_info(struct bg_object *obj, struct bg_program *prog)
 		const struct obj_func *f = &obj->funcs[prog->pieces[pi].func];
 		const struct ext_sec *e = obj_ext_sec(obj, f->sec);
 
-		for (size_t j = 0; e && j < e->nlines; j++) {
+		for (size_t j = e ? obj_ext_lower(e->lines, e->nlines, sizeof(*e->lines), f->start) : 0;
+		     e && j < e->nlines && e->lines[j].insn < f->start + f->len; j++) {
 			const struct ext_line *l = &e->lines[j];
 
 			if (l->insn < f->start || l->insn >= f->start + f->len)
@@ -349,8 +357,10 @@ static int build_prog(struct bg_object *obj, int entry)
 	prog->sec_name = obj->secs[f->sec].name;
 	prog->def = bg_sec_def_find(prog->sec_name, &target);
 	prog->prog_flags = prog->def ? prog->def->prog_flags : 0;
-	if (!prog->name || (target && !(prog->attach_target = strdup(target))))
+	prog->piece_of_func = malloc(obj->nfuncs * sizeof(int));
+	if (!prog->name || !prog->piece_of_func || (target && !(prog->attach_target = strdup(target))))
 		return -ENOMEM;
+	memset(prog->piece_of_func, 0xff, obj->nfuncs * sizeof(int)); /* -1 */
 	if ((err = add_piece(obj, prog, entry, &total)) || (err = collect_pieces(obj, prog, &total)))
 		return err;
 	prog->n = total;

@@ -329,6 +329,8 @@ static int collect_kconfig(struct bg_object *obj)
 	if (id <= 0)
 		return 0;
 	ds = btf__type_by_id(obj->btf, id);
+	if (btf_vlen(ds) > 1024)
+		return obj_err(obj, ".kconfig: %u variables, at most 1024 are supported", btf_vlen(ds));
 	obj->kcfg = calloc(btf_vlen(ds) + 1, sizeof(*obj->kcfg));
 	if (!obj->kcfg)
 		return -ENOMEM;
@@ -374,6 +376,36 @@ static int collect_kconfig(struct bg_object *obj)
 	return 0;
 }
 
+static const struct bg_object *sort_obj; /* qsort context (single-threaded open) */
+
+static int map_def_cmp(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+	const struct bg_object *o = sort_obj;
+
+	if (o->map_sec[x] != o->map_sec[y])
+		return o->map_sec[x] < o->map_sec[y] ? -1 : 1;
+	if (o->maps[x].sec_off != o->maps[y].sec_off)
+		return o->maps[x].sec_off < o->maps[y].sec_off ? -1 : 1;
+	return x < y ? -1 : x > y;
+}
+
+/* Index of the maps defined in .maps / maps, by (section, offset). */
+static int index_map_defs(struct bg_object *obj)
+{
+	obj->map_by_def = malloc((obj->nmaps ? obj->nmaps : 1) * sizeof(uint32_t));
+	if (!obj->map_by_def)
+		return -ENOMEM;
+	for (uint32_t i = 0; i < obj->nmaps; i++)
+		if (!obj->maps[i].is_global_data && obj->maps[i].inner_of < 0)
+			obj->map_by_def[obj->nmap_by_def++] = i;
+	sort_obj = obj;
+	if (obj->nmap_by_def)
+		qsort(obj->map_by_def, obj->nmap_by_def, sizeof(uint32_t), map_def_cmp);
+	sort_obj = NULL;
+	return 0;
+}
+
 int obj_maps_collect(struct bg_object *obj)
 {
 	int err;
@@ -398,19 +430,29 @@ int obj_maps_collect(struct bg_object *obj)
 		    (err = collect_data_map(obj, (int)i)))
 			return err;
 	}
-	return collect_kconfig(obj);
+	if ((err = collect_kconfig(obj)))
+		return err;
+	return index_map_defs(obj);
 }
 
 /* The map a symbol at (shndx, value) defines: BTF .maps by offset, legacy maps by offset. */
 int obj_find_map_by_sym(const struct bg_object *obj, uint32_t shndx, uint64_t value)
 {
+	size_t lo = 0, hi = obj->nmap_by_def;
+
 	if (!shndx || shndx >= obj->nsecs)
 		return -1;
-	for (size_t i = 0; i < obj->nmaps; i++) {
-		const struct bg_map_def *m = &obj->maps[i];
-		if (obj->map_sec[i] == shndx && !m->is_global_data && m->inner_of < 0 &&
-		    m->sec_off == value)
-			return (int)i;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		uint32_t m = obj->map_by_def[mid];
+
+		if (obj->map_sec[m] < shndx || (obj->map_sec[m] == shndx && obj->maps[m].sec_off < value))
+			lo = mid + 1;
+		else
+			hi = mid;
 	}
+	if (lo < obj->nmap_by_def && obj->map_sec[obj->map_by_def[lo]] == shndx &&
+	    obj->maps[obj->map_by_def[lo]].sec_off == value)
+		return (int)obj->map_by_def[lo];
 	return -1;
 }

@@ -90,6 +90,7 @@ void prog_free(struct bg_program *prog)
 	free(prog->raw);
 	free(prog->insns);
 	free(prog->pieces);
+	free(prog->piece_of_func);
 	free(prog->lines);
 	free(prog->line_of);
 	free(prog->kfi);
@@ -112,10 +113,14 @@ void bg_object__free(struct bg_object *obj)
 		free(obj->secs[i].relos);
 	free(obj->secs);
 	free(obj->syms);
+	free(obj->sec_by_name);
+	free(obj->objsyms);
+	free(obj->map_by_def);
 	free(obj->funcs);
 	for (size_t i = 0; i < obj->nexts; i++)
 		free(obj->exts[i].fail);
 	free(obj->exts);
+	free(obj->ext_of_sym);
 	for (size_t i = 0; i < obj->nmaps; i++)
 		free(obj->map_names[i]);
 	free(obj->map_names);

@@ -85,26 +85,37 @@ int obj_funcs_collect(struct bg_object *obj)
 	size_t cap = 0;
 	int err;
 
+	bool *has = calloc(obj->nsecs, sizeof(bool));
+
+	if (!has)
+		return -ENOMEM;
+	for (size_t i = 0; i < obj->nsyms; i++) {
+		const struct obj_sym *y = &obj->syms[i];
+		const struct obj_sec *s = y->shndx < obj->nsecs ? &obj->secs[y->shndx] : NULL;
+
+		if (y->type != STT_FUNC || !s || s->kind != SEC_CODE || !s->nslots)
+			continue;
+		err = check_func_sym(obj, y, s);
+		if (!err)
+			err = add_func(obj, &cap, y->name, y->shndx, y->value / 8, y->size / 8,
+				       y->bind != STB_LOCAL);
+		if (err) {
+			free(has);
+			return err;
+		}
+		has[y->shndx] = true;
+	}
 	for (size_t si = 1; si < obj->nsecs; si++) {
 		const struct obj_sec *s = &obj->secs[si];
-		size_t before = obj->nfuncs;
 
-		if (s->kind != SEC_CODE || !s->nslots)
-			continue;
-		for (size_t i = 0; i < obj->nsyms; i++) {
-			const struct obj_sym *y = &obj->syms[i];
-
-			if (y->shndx != si || y->type != STT_FUNC)
-				continue;
-			if ((err = check_func_sym(obj, y, s)))
-				return err;
-			if ((err = add_func(obj, &cap, y->name, si, y->value / 8, y->size / 8,
-					    y->bind != STB_LOCAL)))
-				return err;
-		}
-		if (obj->nfuncs == before && (err = add_func(obj, &cap, s->name, si, 0, s->nslots, true)))
+		/* a code section without function symbols is one function */
+		if (s->kind == SEC_CODE && s->nslots && !has[si] &&
+		    (err = add_func(obj, &cap, s->name, si, 0, s->nslots, true))) {
+			free(has);
 			return err;
+		}
 	}
+	free(has);
 	if ((err = finish_funcs(obj)))
 		return err;
 	set_func_btf_ids(obj);
@@ -117,23 +128,29 @@ static int find_ext(struct bg_object *obj, const struct obj_sym *y, bool is_call
 	enum ext_kind kind = is_call ? EXT_KFUNC : EXT_KSYM;
 	int64_t kcfg_off = -1;
 	uint32_t kcfg_size = 0;
+	size_t symi = (size_t)(y - obj->syms);
 
 	if (!y->name[0]) {
 		*why = "relocation against an unnamed undefined symbol";
 		return -1;
 	}
+	if (!obj->ext_of_sym) {
+		obj->ext_of_sym = malloc(obj->nsyms * sizeof(int));
+		if (!obj->ext_of_sym)
+			return -2;
+		memset(obj->ext_of_sym, 0xff, obj->nsyms * sizeof(int)); /* -1 */
+	}
 	for (size_t i = 0; !is_call && i < obj->nkcfg; i++)
 		if (!strcmp(obj->kcfg[i].name, y->name))
 			kind = EXT_KCONFIG, kcfg_off = obj->kcfg[i].off, kcfg_size = obj->kcfg[i].size;
-	for (size_t i = 0; i < obj->nexts; i++) {
-		if (strcmp(obj->exts[i].name, y->name))
-			continue;
-		if (obj->exts[i].kind != kind) {
+	if (obj->ext_of_sym[symi] >= 0) {
+		if (obj->exts[obj->ext_of_sym[symi]].kind != kind) {
 			*why = "extern used both as a function and as a variable";
 			return -1;
 		}
-		return (int)i;
+		return obj->ext_of_sym[symi];
 	}
+	obj->ext_of_sym[symi] = (int)obj->nexts;
 	e = realloc(obj->exts, (obj->nexts + 1) * sizeof(*e));
 	if (!e)
 		return -2;
@@ -359,8 +376,10 @@ int obj_externs_resolve(struct bg_object *obj)
 					       why ? why : "unavailable");
 			continue;
 		}
-		id = btf__find_by_name_kind(target, e->name,
-					    e->kind == EXT_KFUNC ? BTF_KIND_FUNC : BTF_KIND_VAR);
+		id = obj_target_find(obj, target, e->name,
+				     e->kind == EXT_KFUNC ? BTF_KIND_FUNC : BTF_KIND_VAR);
+		if (id == -ENOMEM)
+			return id;
 		if (id > 0) {
 			e->btf_id = (uint32_t)id;
 			e->resolved = true;
