@@ -25,7 +25,7 @@ objs=("$B"/examples/*.bpf.o)
 [ -f "${objs[0]}" ] || { echo "demo: no example objects in $B/examples (run make)" >&2; exit 2; }
 for o in "${objs[@]}"; do
   b=$(basename "$o" .bpf.o)
-  "$BPFGATE" kload --json "$o" >"$tmp/$b.kload.json" 2>"$tmp/$b.kload.err"
+  "$BPFGATE" kload --json --log-level 4 "$o" >"$tmp/$b.kload.json" 2>"$tmp/$b.kload.err"
   if [ $have_check = 1 ]; then
     "$BPFGATE" check --json "$o" >"$tmp/$b.check.json" 2>"$tmp/$b.check.err"
   fi
@@ -44,9 +44,9 @@ def load(path):
         data = data.get("programs", [])
     return {r.get("program"): r for r in data if isinstance(r, dict)}
 
-cols = ["object", "program", "type", "insns", "kernel", "processed", "time_us"]
+cols = ["object", "program", "type", "insns", "kernel", "processed", "kernel_us"]
 if have_check:
-    cols += ["bpfgate", "agree"]
+    cols += ["bpfgate", "bpfgate_us", "agree"]
 rows, agree, compared, accepted, total, notes = [], 0, 0, 0, 0, []
 for o in objs:
     b = os.path.basename(o)[:-len(".bpf.o")]
@@ -63,7 +63,10 @@ for o in objs:
                str(r["processed"]) if r["processed"] >= 0 else "-",
                str(r["verif_time_us"]) if r["verif_time_us"] >= 0 else "-"]
         if have_check:
-            ours = (c or {}).get(name, {}).get("verdict", "-")
+            mine = (c or {}).get(name, {})
+            ours = mine.get("verdict", "-")
+            secs = mine.get("seconds")
+            ours_us = f"{secs * 1e6:.0f}" if isinstance(secs, (int, float)) else "-"
             same = "-"
             if ours != "-" and r["verdict"] != "unavailable":
                 compared += 1
@@ -75,7 +78,7 @@ for o in objs:
                     km = f" ({km[-1]})" if km else ""
                     cm = f" ({cm})" if cm and ours != "accepted" else ""
                     notes.append(f"{b}/{name}: kernel {r['verdict']}{km}, bpfgate {ours}{cm}")
-            row += [ours, same]
+            row += [ours, ours_us, same]
         rows.append(row)
 width = [max(len(str(x[i])) if i < len(x) else 0 for x in rows + [cols]) for i in range(len(cols))]
 print("  ".join(h.ljust(w) for h, w in zip(cols, width)))
@@ -84,6 +87,8 @@ for r in rows:
     print("  ".join(str(v).ljust(w) for v, w in zip(r, width)).rstrip())
 print()
 print(f"{total} programs in {len(objs)} objects; kernel accepted {accepted}")
+print("kernel_us: the kernel's own verification time (log level 4, one load); "
+      + ("bpfgate_us: bpfgate check's analysis time" if have_check else ""))
 for n in notes:
     print("  disagreement: " + n)
 if have_check:
