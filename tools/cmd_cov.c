@@ -1,9 +1,56 @@
-/* bpfgate cov: placeholder until its issue lands; owned by that issue's work. */
+/* bpfgate cov: line and branch coverage.
+ *   cov run OBJ [--prog NAME]... [--vm] [--input F]... [--input-dir D] [--pcap F]
+ *           [--repeat N] [-o INFO] [--profile JSON] [--json] [-- CMD ARGS...]
+ *   cov stats OBJ...            instrument every program, load original and instrumented
+ *   cov report INFO...          per file and function: lines and branches hit
+ *   cov show INFO [--source-dir D]   annotated source with counts in the margin
+ *   cov html INFO -o DIR        genhtml report
+ *   cov merge INFO... -o OUT    sum several runs */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <bpfgate/bpfgate.h>
+#include <bpfgate/cov.h>
 #include "cli.h"
+#include "core/json.h"
+#include "core/pcap.h"
+#include "cov_cli.h"
+
+static void usage(void)
+{
+	printf("usage: bpfgate cov run OBJ [--prog NAME]... [--vm] [--input FILE]... [--input-dir DIR]\n"
+	       "                  [--pcap FILE] [--repeat N] [-o coverage.info] [--profile FILE] [--json]\n"
+	       "       bpfgate cov run OBJ [--prog NAME]... [-o coverage.info] -- COMMAND [ARGS...]\n"
+	       "       bpfgate cov stats OBJ... [--json]\n"
+	       "       bpfgate cov report INFO... [--json]\n"
+	       "       bpfgate cov show INFO [--source-dir DIR]\n"
+	       "       bpfgate cov html INFO -o DIR\n"
+	       "       bpfgate cov merge INFO... -o OUT\n\n"
+	       "run: instruments every program (a 64-bit counter per basic block and per branch\n"
+	       "edge, atomic adds into a counters map), runs it on each input in the kernel\n"
+	       "(BPF_PROG_TEST_RUN; or attached while COMMAND runs, for tracing programs) or in\n"
+	       "the interpreter (--vm), and writes an lcov tracefile (default coverage.info).\n"
+	       "exit: 0 success, 1 a program could not be instrumented or run, 2 bad input\n");
+}
 
 int cmd_cov(int argc, char **argv)
 {
-	(void)argc;
-	(void)argv;
-	return cli_error("cov", "not implemented yet");
+	if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
+		usage();
+		return argc < 2 ? EXIT_BAD : EXIT_OK;
+	}
+	if (!strcmp(argv[1], "run"))
+		return cov_cmd_run(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "stats"))
+		return cov_cmd_stats(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "report"))
+		return cov_cmd_report(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "show"))
+		return cov_cmd_show(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "html"))
+		return cov_cmd_html(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "merge"))
+		return cov_cmd_merge(argc - 1, argv + 1);
+	return cli_error("cov", "unknown subcommand '%s' (run, stats, report, show, html, merge)", argv[1]);
 }

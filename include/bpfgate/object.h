@@ -120,6 +120,18 @@ BG_API const struct bg_core_failure *bg_program__core_failure(const struct bg_pr
 BG_API const void *bg_program__btf_func_info(const struct bg_program *prog, size_t *cnt, uint32_t *rec_size);
 BG_API const void *bg_program__btf_line_info(const struct bg_program *prog, size_t *cnt, uint32_t *rec_size);
 
+/* Editing a prepared program (used by coverage instrumentation). */
+/* Append a map to the object; returns its index (what ld_imm64 MAP_IDX
+ * references) or a negative errno. The definition is copied. */
+BG_API int bg_object__add_map(struct bg_object *obj, const struct bg_map_def *def);
+/* Replace prog's instructions with raw[n]. old_to_new[i] (for every old
+ * slot i) is the new slot where old instruction i's code starts: func info,
+ * line info, CO-RE failures and subprogram starts move with it; new slots
+ * between old_to_new[i] and old_to_new[i+1] take old i's source line.
+ * The new code is decoded and validated; returns 0 or -EINVAL. */
+BG_API int bg_program__set_insns(struct bg_program *prog, const struct bg_raw_insn *raw, size_t n,
+				 const size_t *old_to_new);
+
 #ifdef __cplusplus
 }
 #endif

@@ -217,4 +217,7 @@ int obj_find_sec(const struct bg_object *obj, const char *name);
 const struct obj_sym *obj_find_obj_sym(const struct bg_object *obj, uint32_t sec, const char *name);
 void prog_free(struct bg_program *prog);
 int prog_add_failure(struct bg_program *prog, size_t insn, char *reason);
+/* maps.c: append a map definition (zeroed, named) to the object. */
+int add_map(struct bg_object *obj, const char *name, uint32_t sec, struct bg_map_def **out);
+
 #endif

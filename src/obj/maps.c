@@ -10,7 +10,7 @@
 #include <linux/bpf.h>
 #include "obj/internal.h"
 
-static int add_map(struct bg_object *obj, const char *name, uint32_t sec, struct bg_map_def **out)
+int add_map(struct bg_object *obj, const char *name, uint32_t sec, struct bg_map_def **out)
 {
 	struct bg_map_def *m;
 	uint32_t *ms;

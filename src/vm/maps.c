@@ -82,7 +82,9 @@ static int map_init(struct bg_vm *vm, struct vm_map *m, const struct bg_map_def 
 			if (!m->array_set)
 				return -ENOMEM;
 		}
-		if (d->is_global_data) {
+		/* direct value access (ld_imm64 map value) needs no lookup: a
+		 * single-entry array's value is a region from the start */
+		if (d->is_global_data || (m->max_entries == 1 && !has_refs(m))) {
 			m->region = vm_add_region(vm, (uint64_t)m->array,
 						  (uint64_t)m->array + m->value_size, VM_R_MAP,
 						  !m->readonly, (int)(m - vm->maps));

@@ -1,0 +1,80 @@
+/* bpfgate/cov.h - line and branch coverage of BPF programs.
+ *
+ * bg_cov__instrument() rewrites a prepared program in place: a 64-bit
+ * counter per basic block and two per conditional jump (taken / not taken),
+ * each incremented by `lock *(u64 *)(rX + 0) += rY` in a single-entry array
+ * map appended to the object (direct value access, no helper call). Scratch
+ * registers come from a liveness analysis; where fewer than two are dead,
+ * two initialized registers are spilled to stack slots below the deepest
+ * slot the function uses. The instrumented program runs anywhere the
+ * prepared program runs: the kernel (bg_kern_load) or the interpreter.
+ * Counts are read from the map value, summed over runs, and written as an
+ * lcov tracefile mapped to source lines through .BTF.ext line info. */
+#ifndef BPFGATE_COV_H
+#define BPFGATE_COV_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <bpfgate/object.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+struct bg_cov;
+
+enum bg_cov_kind { BG_COV_BLOCK = 0, BG_COV_TAKEN = 1, BG_COV_NOT_TAKEN = 2 };
+
+struct bg_cov_counter {
+	enum bg_cov_kind kind;
+	size_t insn;            /* original slot: block leader, or the conditional jump */
+};
+
+/* Instrument prog (modified in place; its object gains the counters map).
+ * Returns NULL with errno set and a reason in err on failure. */
+BG_API struct bg_cov *bg_cov__instrument(struct bg_program *prog, char *err, size_t errsz);
+BG_API void bg_cov__free(struct bg_cov *cov);
+BG_API int bg_cov__map_index(const struct bg_cov *cov);      /* the counters map */
+BG_API size_t bg_cov__counter_cnt(const struct bg_cov *cov);
+BG_API const struct bg_cov_counter *bg_cov__counter(const struct bg_cov *cov, size_t i);
+BG_API size_t bg_cov__insns_before(const struct bg_cov *cov);
+BG_API size_t bg_cov__insns_after(const struct bg_cov *cov);
+BG_API size_t bg_cov__spills(const struct bg_cov *cov);       /* counter sites that spill */
+/* Add one run's counter values (the map value, counter_cnt u64s). */
+BG_API void bg_cov__add(struct bg_cov *cov, const uint64_t *vals);
+BG_API const uint64_t *bg_cov__counts(const struct bg_cov *cov);
+BG_API const struct bg_program *bg_cov__program(const struct bg_cov *cov); /* the instrumented program */
+
+/* lcov tracefile of several instrumented programs (sums per file and line). */
+BG_API int bg_cov__write_lcov(struct bg_cov *const *covs, size_t n, const char *test_name, FILE *f);
+/* Branch profile: per conditional jump, taken / not-taken counts keyed by
+ * instruction and source location, as JSON. */
+BG_API int bg_cov__write_profile(struct bg_cov *const *covs, size_t n, FILE *f);
+
+/* Running an instrumented program and collecting its counts. */
+struct bg_cov_input {
+	const void *data;       /* packet bytes */
+	uint32_t len;
+};
+struct bg_cov_run_opts {
+	size_t sz;              /* sizeof(struct bg_cov_run_opts) */
+	uint32_t repeat;        /* runs per input (0: 1) */
+	uint32_t *retvals;      /* optional: r0 of the last run per input */
+};
+/* In the kernel (BPF_PROG_TEST_RUN; needs bpf()). Counts are added to cov. */
+BG_API int bg_cov__run_kernel(struct bg_cov *cov, const struct bg_cov_input *in, size_t n,
+			      const struct bg_cov_run_opts *opts, char *err, size_t errsz);
+/* In the interpreter (no privileges). Counts are added to cov. */
+BG_API int bg_cov__run_vm(struct bg_cov *cov, const struct bg_cov_input *in, size_t n,
+			  const struct bg_cov_run_opts *opts, char *err, size_t errsz);
+/* Load the instrumented program in the kernel and keep it (for attaching):
+ * returns the program fd and sets *map_fd to the counters map; close both,
+ * after bg_cov__read_kernel(). */
+BG_API int bg_cov__load_kernel(struct bg_cov *cov, int *map_fd, char *err, size_t errsz);
+BG_API int bg_cov__read_kernel(struct bg_cov *cov, int map_fd);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,41 @@
+/* Internal state of coverage: the instrumentation of one program and the
+ * facts about its original code the report needs. */
+#ifndef BG_COV_INT_H
+#define BG_COV_INT_H
+#include <stdbool.h>
+#include <bpfgate/cov.h>
+#include <bpfgate/insn.h>
+
+struct cov_func {
+	char *name;
+	size_t start;                 /* original slot */
+};
+
+struct bg_cov {
+	struct bg_program *prog;      /* instrumented in place, not owned */
+	char *prog_name;
+	int map_idx;
+	size_t n_old, n_new, spills;
+	struct bg_insn *old;          /* original decoded program */
+	struct bg_line *line;         /* per original slot (file NULL: none), copied */
+	struct bg_cov_counter *ctr;
+	size_t nctr;
+	uint64_t *counts;
+	struct cov_func *fn;
+	size_t nfn;
+};
+
+/* src/cov/flow.c: per-slot register facts of the original program. */
+struct cov_flow {
+	uint16_t *live_in;            /* registers read later before being written */
+	uint16_t *init_out;           /* registers written on every path to the slot's end */
+	uint16_t *init_in;
+	bool *leader;                 /* first slot of a basic block */
+	int32_t *func_of;             /* index of the function holding the slot */
+	size_t *starts;               /* function start slots, ascending */
+	size_t nstarts;
+	int *frame_min;               /* per function: lowest r10 offset used, 1: unknown */
+};
+int cov_flow_build(const struct bg_insn *in, size_t n, struct cov_flow *f);
+void cov_flow_free(struct cov_flow *f);
+#endif

@@ -1,0 +1,265 @@
+/* Counts to source: lcov tracefile and the branch profile.
+ * A slot's execution count is its basic block's counter; a line's count is
+ * the largest count of the slots attributed to it in one program (several
+ * blocks can share a line), summed over programs (an inlined helper shows
+ * the runs of every program that contains it). Lines that carry no code in
+ * the line info are not reported: they are not "missed". */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "core/json.h"
+#include "cov/cov_int.h"
+
+struct rec {
+	const char *file;
+	uint32_t line;
+	int kind;               /* 0 line, 1 branch, 2 function */
+	long block, branch;     /* branch: jump slot and 0 taken / 1 not taken */
+	uint64_t count;
+	bool executed;          /* branch: its block ran */
+	const char *name;       /* function */
+	size_t prog;
+};
+
+struct recs {
+	struct rec *r;
+	size_t n, cap;
+};
+
+static int push(struct recs *v, struct rec r)
+{
+	if (v->n == v->cap) {
+		size_t cap = v->cap ? v->cap * 2 : 256;
+		struct rec *t = realloc(v->r, cap * sizeof(*t));
+
+		if (!t)
+			return -ENOMEM;
+		v->r = t;
+		v->cap = cap;
+	}
+	v->r[v->n++] = r;
+	return 0;
+}
+
+/* Per original slot: the count of the block holding it. */
+static uint64_t *block_counts(const struct bg_cov *c)
+{
+	uint64_t *bc = calloc(c->n_old ? c->n_old : 1, sizeof(uint64_t));
+	uint64_t *leader = calloc(c->n_old ? c->n_old : 1, sizeof(uint64_t));
+	bool *is_leader = calloc(c->n_old ? c->n_old : 1, sizeof(bool));
+	uint64_t cur = 0;
+
+	if (!bc || !leader || !is_leader) {
+		free(bc);
+		free(leader);
+		free(is_leader);
+		return NULL;
+	}
+	for (size_t k = 0; k < c->nctr; k++)
+		if (c->ctr[k].kind == BG_COV_BLOCK) {
+			leader[c->ctr[k].insn] = c->counts[k];
+			is_leader[c->ctr[k].insn] = true;
+		}
+	for (size_t i = 0; i < c->n_old; i++) {
+		if (is_leader[i])
+			cur = leader[i];
+		bc[i] = cur;
+	}
+	free(leader);
+	free(is_leader);
+	return bc;
+}
+
+static uint64_t counter_of(const struct bg_cov *c, enum bg_cov_kind kind, size_t insn)
+{
+	for (size_t k = 0; k < c->nctr; k++)
+		if (c->ctr[k].kind == kind && c->ctr[k].insn == insn)
+			return c->counts[k];
+	return 0;
+}
+
+/* The source line a conditional jump is reported on: its own, or for a
+ * merged location (line 0) the last real line before it. */
+static const struct bg_line *branch_line(const struct bg_cov *c, size_t i)
+{
+	while (i > 0 && c->line[i].file && !c->line[i].line)
+		i--;
+	return &c->line[i];
+}
+
+static int collect(const struct bg_cov *c, size_t prog, struct recs *v)
+{
+	uint64_t *bc = block_counts(c);
+	int err = 0;
+
+	if (!bc)
+		return -ENOMEM;
+	const struct bg_line *last = NULL; /* last slot with a real line: owns branches on line 0 */
+
+	for (size_t i = 0; i < c->n_old && !err; i++) {
+		const struct bg_line *l = &c->line[i];
+
+		if (!l->file || c->old[i].kind == BG_K_LD_IMM64_HI)
+			continue;
+		if (l->line) {
+			last = l;
+			err = push(v, (struct rec){l->file, l->line, 0, 0, 0, bc[i], bc[i] > 0, NULL, prog});
+		} else if (last) {
+			l = last;
+		} else {
+			continue;
+		}
+		if (!err && c->old[i].kind == BG_K_JCOND) {
+			err = push(v, (struct rec){l->file, l->line, 1, (long)i, 0,
+						   counter_of(c, BG_COV_TAKEN, i), bc[i] > 0, NULL, prog});
+			err = err ?: push(v, (struct rec){l->file, l->line, 1, (long)i, 1,
+							   counter_of(c, BG_COV_NOT_TAKEN, i), bc[i] > 0, NULL, prog});
+		}
+	}
+	for (size_t k = 0; k < c->nfn && !err; k++) {
+		const struct bg_line *l = &c->line[c->fn[k].start];
+
+		if (l->file)
+			err = push(v, (struct rec){l->file, l->line, 2, 0, 0, bc[c->fn[k].start],
+						   true, c->fn[k].name, prog});
+	}
+	free(bc);
+	return err;
+}
+
+static int rec_cmp(const void *a, const void *b)
+{
+	const struct rec *x = a, *y = b;
+	int c = strcmp(x->file, y->file);
+
+	if (c)
+		return c;
+	if (x->kind != y->kind)
+		return x->kind - y->kind;
+	if (x->line != y->line)
+		return x->line < y->line ? -1 : 1;
+	if (x->kind == 2)
+		return strcmp(x->name, y->name);
+	if (x->prog != y->prog)
+		return x->prog < y->prog ? -1 : 1;
+	if (x->block != y->block)
+		return x->block < y->block ? -1 : 1;
+	return (int)(x->branch - y->branch);
+}
+
+static void write_file(const struct rec *r, size_t n, FILE *f)
+{
+	size_t lf = 0, lh = 0, brf = 0, brh = 0, fnf = 0, fnh = 0;
+
+	fprintf(f, "SF:%s\n", r[0].file);
+	for (size_t i = 0; i < n; i++)
+		if (r[i].kind == 2 && (i == 0 || r[i - 1].kind != 2 || strcmp(r[i - 1].name, r[i].name)))
+			fprintf(f, "FN:%u,%s\n", r[i].line, r[i].name);
+	for (size_t i = 0; i < n;) {
+		size_t j = i;
+		uint64_t sum = 0;
+
+		if (r[i].kind != 2) {
+			i++;
+			continue;
+		}
+		while (j < n && r[j].kind == 2 && !strcmp(r[j].name, r[i].name))
+			sum += r[j++].count;
+		fprintf(f, "FNDA:%llu,%s\n", (unsigned long long)sum, r[i].name);
+		fnf++;
+		fnh += sum > 0;
+		i = j;
+	}
+	fprintf(f, "FNF:%zu\nFNH:%zu\n", fnf, fnh);
+	for (size_t i = 0; i < n; i++) {
+		if (r[i].kind != 1)
+			continue;
+		fprintf(f, "BRDA:%u,%ld,%ld,", r[i].line, r[i].block, r[i].branch);
+		if (r[i].executed)
+			fprintf(f, "%llu\n", (unsigned long long)r[i].count);
+		else
+			fprintf(f, "-\n");
+		brf++;
+		brh += r[i].executed && r[i].count > 0;
+	}
+	fprintf(f, "BRF:%zu\nBRH:%zu\n", brf, brh);
+	for (size_t i = 0; i < n;) {
+		uint64_t sum = 0;
+		size_t j = i;
+
+		if (r[i].kind != 0) {
+			i++;
+			continue;
+		}
+		/* max within a program, summed over programs */
+		while (j < n && r[j].kind == 0 && r[j].line == r[i].line) {
+			uint64_t mx = 0;
+			size_t p = r[j].prog;
+
+			while (j < n && r[j].kind == 0 && r[j].line == r[i].line && r[j].prog == p) {
+				if (r[j].count > mx)
+					mx = r[j].count;
+				j++;
+			}
+			sum += mx;
+		}
+		fprintf(f, "DA:%u,%llu\n", r[i].line, (unsigned long long)sum);
+		lf++;
+		lh += sum > 0;
+		i = j;
+	}
+	fprintf(f, "LF:%zu\nLH:%zu\nend_of_record\n", lf, lh);
+}
+
+int bg_cov__write_lcov(struct bg_cov *const *covs, size_t n, const char *test_name, FILE *f)
+{
+	struct recs v = {0};
+	int err = 0;
+
+	for (size_t i = 0; i < n && !err; i++)
+		err = collect(covs[i], i, &v);
+	if (err) {
+		free(v.r);
+		return err;
+	}
+	qsort(v.r, v.n, sizeof(*v.r), rec_cmp);
+	fprintf(f, "TN:%s\n", test_name ? test_name : "");
+	for (size_t i = 0; i < v.n;) {
+		size_t j = i;
+
+		while (j < v.n && !strcmp(v.r[j].file, v.r[i].file))
+			j++;
+		write_file(v.r + i, j - i, f);
+		i = j;
+	}
+	free(v.r);
+	return ferror(f) ? -EIO : 0;
+}
+
+int bg_cov__write_profile(struct bg_cov *const *covs, size_t n, FILE *f)
+{
+	struct bg_json j;
+
+	bg_json_init(&j, f, true);
+	bg_json_arr_begin(&j);
+	for (size_t p = 0; p < n; p++) {
+		const struct bg_cov *c = covs[p];
+
+		for (size_t i = 0; i < c->n_old; i++) {
+			if (c->old[i].kind != BG_K_JCOND)
+				continue;
+			bg_json_obj_begin(&j);
+			bg_json_kstr(&j, "program", c->prog_name);
+			bg_json_kuint(&j, "insn", i);
+			bg_json_kstr(&j, "file", branch_line(c, i)->file);
+			bg_json_kuint(&j, "line", branch_line(c, i)->line);
+			bg_json_kuint(&j, "col", branch_line(c, i)->col);
+			bg_json_kuint(&j, "taken", counter_of(c, BG_COV_TAKEN, i));
+			bg_json_kuint(&j, "not_taken", counter_of(c, BG_COV_NOT_TAKEN, i));
+			bg_json_obj_end(&j);
+		}
+	}
+	bg_json_arr_end(&j);
+	return ferror(f) ? -EIO : 0;
+}

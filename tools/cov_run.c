@@ -1,0 +1,292 @@
+/* bpfgate cov run / stats: instrument, run, write the tracefile. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include <bpfgate/bpfgate.h>
+#include <bpfgate/cov.h>
+#include "cli.h"
+#include "core/json.h"
+#include "core/pcap.h"
+#include "cov_cli.h"
+#include "cov_attach.h"
+
+struct run_args {
+	const char *obj, *out, *profile;
+	const char *progs[64];
+	int nprogs;
+	int vm, json;
+	uint32_t repeat;
+	struct bg_packets in;
+	char **cmd;              /* after "--" */
+};
+
+static int parse(int argc, char **argv, struct run_args *a)
+{
+	char err[512];
+	int rc = 0;
+
+	a->out = "coverage.info";
+	for (int i = 1; i < argc && !rc; i++) {
+		const char *s = argv[i];
+		bool v = i + 1 < argc;
+
+		if (!strcmp(s, "--")) {
+			a->cmd = argv + i + 1;
+			if (!a->cmd[0])
+				return cli_error("cov", "run: -- needs a command");
+			break;
+		} else if (!strcmp(s, "--prog") && v && a->nprogs < 64) {
+			a->progs[a->nprogs++] = argv[++i];
+		} else if (!strcmp(s, "--vm")) {
+			a->vm = 1;
+		} else if (!strcmp(s, "--json")) {
+			a->json = 1;
+		} else if (!strcmp(s, "-o") && v) {
+			a->out = argv[++i];
+		} else if (!strcmp(s, "--profile") && v) {
+			a->profile = argv[++i];
+		} else if (!strcmp(s, "--repeat") && v) {
+			a->repeat = (uint32_t)strtoul(argv[++i], NULL, 0);
+		} else if ((!strcmp(s, "--input") || !strcmp(s, "--packet")) && v) {
+			rc = bg_packets_file(&a->in, argv[++i], err, sizeof(err));
+		} else if (!strcmp(s, "--input-dir") && v) {
+			rc = bg_packets_dir(&a->in, argv[++i], err, sizeof(err));
+		} else if (!strcmp(s, "--pcap") && v) {
+			rc = bg_packets_pcap(&a->in, argv[++i], err, sizeof(err));
+		} else if (s[0] == '-' || a->obj) {
+			return cli_error("cov", "run: unexpected argument '%s'", s);
+		} else {
+			a->obj = s;
+		}
+	}
+	if (rc)
+		return cli_error("cov", "run: %s", err);
+	if (!a->obj)
+		return cli_error("cov", "run: no object");
+	if (!a->cmd && !a->in.n)
+		return cli_error("cov", "run: no input (--input, --input-dir, --pcap) and no command after --");
+	return 0;
+}
+
+static bool chosen(const struct run_args *a, const char *name)
+{
+	if (!a->nprogs)
+		return true;
+	for (int i = 0; i < a->nprogs; i++)
+		if (!strcmp(a->progs[i], name))
+			return true;
+	return false;
+}
+
+static int write_outputs(const struct run_args *a, struct bg_cov **covs, size_t n)
+{
+	FILE *f = fopen(a->out, "w");
+
+	if (!f || bg_cov__write_lcov(covs, n, "bpfgate", f) < 0) {
+		if (f)
+			fclose(f);
+		return cli_error("cov", "cannot write %s: %s", a->out, strerror(errno));
+	}
+	fclose(f);
+	if (a->profile) {
+		f = fopen(a->profile, "w");
+		if (!f || bg_cov__write_profile(covs, n, f) < 0) {
+			if (f)
+				fclose(f);
+			return cli_error("cov", "cannot write %s: %s", a->profile, strerror(errno));
+		}
+		fclose(f);
+	}
+	return 0;
+}
+
+static void print_summary(const struct run_args *a, struct bg_cov **covs, const char **names,
+			  const char **errs, size_t n)
+{
+	struct bg_json j;
+
+	if (!a->json) {
+		for (size_t i = 0; i < n; i++) {
+			const uint64_t *c = covs[i] ? bg_cov__counts(covs[i]) : NULL;
+			size_t hit = 0, nc = covs[i] ? bg_cov__counter_cnt(covs[i]) : 0;
+
+			for (size_t k = 0; c && k < nc; k++)
+				hit += c[k] > 0;
+			if (errs[i])
+				printf("%-24s error: %s\n", names[i], errs[i]);
+			else
+				printf("%-24s %zu/%zu counters hit, insns %zu -> %zu\n", names[i], hit, nc,
+				       bg_cov__insns_before(covs[i]), bg_cov__insns_after(covs[i]));
+		}
+		printf("wrote %s\n", a->out);
+		return;
+	}
+	bg_json_init(&j, stdout, true);
+	bg_json_arr_begin(&j);
+	for (size_t i = 0; i < n; i++) {
+		bg_json_obj_begin(&j);
+		bg_json_kstr(&j, "object", a->obj);
+		bg_json_kstr(&j, "program", names[i]);
+		bg_json_kstr(&j, "runner", a->vm ? "vm" : "kernel");
+		bg_json_kstr(&j, "error", errs[i]);
+		if (covs[i]) {
+			const uint64_t *c = bg_cov__counts(covs[i]);
+
+			bg_json_kuint(&j, "insns_before", bg_cov__insns_before(covs[i]));
+			bg_json_kuint(&j, "insns_after", bg_cov__insns_after(covs[i]));
+			bg_json_key(&j, "counters");
+			bg_json_arr_begin(&j);
+			for (size_t k = 0; k < bg_cov__counter_cnt(covs[i]); k++) {
+				const struct bg_cov_counter *ct = bg_cov__counter(covs[i], k);
+
+				bg_json_obj_begin(&j);
+				bg_json_kstr(&j, "kind", ct->kind == BG_COV_BLOCK ? "block" :
+						 ct->kind == BG_COV_TAKEN ? "taken" : "not_taken");
+				bg_json_kuint(&j, "insn", ct->insn);
+				bg_json_kuint(&j, "count", c[k]);
+				bg_json_obj_end(&j);
+			}
+			bg_json_arr_end(&j);
+		}
+		bg_json_obj_end(&j);
+	}
+	bg_json_arr_end(&j);
+}
+
+int cov_cmd_run(int argc, char **argv)
+{
+	struct run_args a = {0};
+	struct bg_object *obj;
+	struct bg_cov *covs[64] = {0};
+	const char *names[64] = {0}, *errs[64] = {0};
+	static char errbuf[64][512];
+	char err[512];
+	size_t n = 0;
+	int rc = parse(argc, argv, &a), status = EXIT_OK;
+
+	if (rc) {
+		bg_packets_free(&a.in);
+		return rc;
+	}
+	obj = bg_object__open(a.obj, NULL, err, sizeof(err));
+	if (!obj) {
+		bg_packets_free(&a.in);
+		return cli_error("cov", "%s", err);
+	}
+	for (size_t i = 0; i < bg_object__prog_cnt(obj) && n < 64; i++) {
+		struct bg_program *p = bg_object__prog(obj, i);
+
+		if (!chosen(&a, bg_program__name(p)))
+			continue;
+		names[n] = bg_program__name(p);
+		errbuf[n][0] = 0;
+		covs[n] = bg_cov__instrument(p, errbuf[n], sizeof(errbuf[n]));
+		if (!covs[n])
+			errs[n] = errbuf[n];
+		n++;
+	}
+	if (a.cmd) {
+		rc = cov_attach_run(covs, n, a.cmd, errbuf, errs);
+	} else {
+		struct bg_cov_input *in = calloc(a.in.n, sizeof(*in));
+		struct bg_cov_run_opts ro = {.sz = sizeof(ro), .repeat = a.repeat};
+
+		for (size_t k = 0; in && k < a.in.n; k++)
+			in[k] = (struct bg_cov_input){a.in.p[k].data, a.in.p[k].len};
+		for (size_t i = 0; i < n; i++) {
+			if (!covs[i])
+				continue;
+			rc = a.vm ? bg_cov__run_vm(covs[i], in, a.in.n, &ro, errbuf[i], sizeof(errbuf[i]))
+				  : bg_cov__run_kernel(covs[i], in, a.in.n, &ro, errbuf[i], sizeof(errbuf[i]));
+			if (rc)
+				errs[i] = errbuf[i];
+		}
+		free(in);
+	}
+	for (size_t i = 0; i < n; i++)
+		if (errs[i])
+			status = EXIT_REJECTED;
+	if (write_outputs(&a, covs, n))
+		status = EXIT_BAD;
+	print_summary(&a, covs, names, errs, n);
+	for (size_t i = 0; i < n; i++)
+		bg_cov__free(covs[i]);
+	bg_object__free(obj);
+	bg_packets_free(&a.in);
+	return n ? status : cli_error("cov", "run: no program selected");
+}
+
+/* stats: for every program, the original and the instrumented build in the
+ * kernel, and the instruction growth. */
+int cov_cmd_stats(int argc, char **argv)
+{
+	int json = 0, status = EXIT_OK;
+	struct bg_json j;
+
+	for (int i = 1; i < argc; i++)
+		json |= !strcmp(argv[i], "--json");
+	if (json) {
+		bg_json_init(&j, stdout, true);
+		bg_json_arr_begin(&j);
+	}
+	for (int i = 1; i < argc; i++) {
+		char err[512];
+		struct bg_object *obj;
+
+		if (!strcmp(argv[i], "--json"))
+			continue;
+		obj = bg_object__open(argv[i], NULL, err, sizeof(err));
+		if (!obj) {
+			fprintf(stderr, "bpfgate cov: %s\n", err);
+			status = EXIT_BAD;
+			continue;
+		}
+		for (size_t k = 0; k < bg_object__prog_cnt(obj); k++) {
+			struct bg_program *p = bg_object__prog(obj, k);
+			struct bg_kload_result r0, r1;
+			struct bg_cov *c;
+			char ierr[256] = "";
+			size_t before;
+
+			memset(&r0, 0, sizeof(r0));
+			memset(&r1, 0, sizeof(r1));
+			bg_program__raw(p, &before);
+			bg_kern_load(p, NULL, &r0);
+			c = bg_cov__instrument(p, ierr, sizeof(ierr));
+			if (c)
+				bg_kern_load(p, NULL, &r1);
+			if (json) {
+				bg_json_obj_begin(&j);
+				bg_json_kstr(&j, "object", argv[i]);
+				bg_json_kstr(&j, "program", bg_program__name(p));
+				bg_json_kstr(&j, "section", bg_program__section(p));
+				bg_json_kstr(&j, "type", bg_program__type_name(p));
+				bg_json_kstr(&j, "verdict", bg_verdict_name(r0.verdict));
+				bg_json_kstr(&j, "instrumented_verdict", c ? bg_verdict_name(r1.verdict) : "not instrumented");
+				bg_json_kstr(&j, "message", c ? (r1.verdict != BG_VERDICT_ACCEPTED ? r1.reason : NULL) : ierr);
+				bg_json_kuint(&j, "insns", before);
+				bg_json_kuint(&j, "insns_instrumented", c ? bg_cov__insns_after(c) : 0);
+				bg_json_kuint(&j, "counters", c ? bg_cov__counter_cnt(c) : 0);
+				bg_json_kuint(&j, "spill_sites", c ? bg_cov__spills(c) : 0);
+				bg_json_obj_end(&j);
+			} else {
+				printf("%-40s %-24s %-11s -> %-11s insns %zu -> %zu%s%s\n", argv[i],
+				       bg_program__name(p), bg_verdict_name(r0.verdict),
+				       c ? bg_verdict_name(r1.verdict) : "not instrumented", before,
+				       c ? bg_cov__insns_after(c) : 0, c ? "" : " ", c ? "" : ierr);
+			}
+			if (r0.verdict == BG_VERDICT_ACCEPTED && (!c || r1.verdict != BG_VERDICT_ACCEPTED))
+				status = EXIT_REJECTED;
+			bg_kload_result__fini(&r0);
+			bg_kload_result__fini(&r1);
+			bg_cov__free(c);
+		}
+		bg_object__free(obj);
+	}
+	if (json)
+		bg_json_arr_end(&j);
+	return status;
+}
