@@ -5,6 +5,8 @@
 # where the kernel shows resolved values we cannot know: map / BTF ld_imm64
 # (kernel prints the address) and helper names ("call bpf_map_lookup_elem#1"
 # vs our "call #1": the name is stripped before comparing).
+# Then the other direction: the logged lines, fed to `bpfgate asm` as they are,
+# assemble into instructions whose kernel-syntax listing is the log's text.
 . "$(dirname "$0")/lib/common.sh"
 if ! kernel_ok; then skip isa-kernel-log "bpf() unavailable: bpfgate kload --probe failed"; exit 0; fi
 tmp=$(mktemp -d /tmp/bg-isa-klog.XXXXXX)
@@ -27,7 +29,7 @@ for o in "${ex[@]}"; do
       skip "isa-kernel-log/$name" "not accepted by the kernel here: $(head -1 "$tmp/log" | tr -s ' ')"
       continue
     fi
-    awk -v P="$p" '
+    awk -v P="$p" -v LOGTXT="$tmp/logtxt" '
       FILENAME == ARGV[1] {
         if ($0 ~ /^[^ ].* \(.*\):$/) { cur = $0; sub(/ \(.*$/, "", cur); next }
         if (cur == P && $0 ~ /^ *[0-9]+: /) { i = $0; sub(/^ +/, "", i); sub(/:.*/, "", i)
@@ -37,6 +39,7 @@ for o in "${ex[@]}"; do
       /^[0-9]+: \([0-9a-f][0-9a-f]\) / {
         i = $0; sub(/:.*/, "", i); if (i in seen) next; seen[i] = 1
         t = $0; sub(/^[0-9]+: /, "", t); sub(/ +;.*$/, "", t); sub(/ +$/, "", t)
+        print i "\t" t > LOGTXT
         n++
         if (!(i in ours)) { bad++; if (!msg) msg = "insn " i ": not in our listing"; next }
         o = ours[i]; k = t
@@ -54,6 +57,16 @@ for o in "${ex[@]}"; do
       pass "isa-kernel-log/$name ($1 logged insns: $2 identical, $3 kernel-resolved map/kfunc refs)"
     else
       fail "isa-kernel-log/$name" "$4 of $1 differ: $msg"
+    fi
+    # kernel text -> asm -> kernel text
+    sort -n "$tmp/logtxt" | cut -f2 >"$tmp/k.s"
+    sed -E 's/call [A-Za-z_0-9]+#/call #/' "$tmp/k.s" >"$tmp/k.want"
+    if "$BPFGATE" asm "$tmp/k.s" -o "$tmp/k.bin" --raw 2>"$tmp/err" &&
+       "$BPFGATE" disasm --raw --kernel "$tmp/k.bin" | sed -n 's/^ *[0-9]*: //p' >"$tmp/k.got" &&
+       cmp -s "$tmp/k.want" "$tmp/k.got"; then
+      pass "isa-kernel-log/asm-$name ($(wc -l <"$tmp/k.s") lines)"
+    else
+      fail "isa-kernel-log/asm-$name" "$(head -1 "$tmp/err") $(diff "$tmp/k.want" "$tmp/k.got" 2>/dev/null | head -3 | tr '\n' ' ')"
     fi
   done
 done

@@ -162,7 +162,11 @@ BG_API int bg_insn_format_opts(const struct bg_insn *in, char *buf, size_t sz, u
  * a label (alone or before an instruction); jump offsets ("goto +3"), gotol,
  * may_goto, local calls ("call pc+2") and func(...) take a label name instead;
  * "call name" is a local call to a label. Immediates are decimal or 0x-hex.
- * A leading "N:" index and a trailing "<...>" (llvm-objdump output) are ignored. */
+ * A leading "N:" index and a trailing "<...>" (llvm-objdump output) are ignored.
+ * A line with the kernel log's "(op) " prefix is read in the kernel's syntax
+ * (BG_FMT_KERNEL; helper names in "call name#1" are ignored), so verifier
+ * log lines can be pasted as they are. '#' starts a comment only at the start
+ * of a line or after a blank, and not before a digit. */
 BG_API int bg_asm(const char *text, struct bg_raw_insn **out, char *err, size_t errsz);
 
 /* bg_asm() that also returns the labels (malloc'd array, sorted by name;

@@ -193,6 +193,8 @@ static const char *parse_reg(const char *s, char prefix, int *slot)
 static const char *parse_rel(const char *s, struct parse *p, char field, int64_t lo, int64_t hi,
 			     int64_t *v)
 {
+	if (s[0] == 'p' && s[1] == 'c' && (s[2] == '+' || s[2] == '-'))
+		s += 2; /* the kernel log's "goto pc+3" */
 	if (*s == '+' || *s == '-')
 		return parse_int(s, lo, hi, 0, v);
 	return parse_label(s, p, field);
@@ -378,9 +380,26 @@ static int sort_labels(struct asm_state *st)
 	return 0;
 }
 
-/* Assemble one instruction text (already stripped) at the current slot. */
-static int asm_insn(struct asm_state *st, const char *s, int line)
+/* The template form i is matched with: the kernel log's when the line came
+ * with a "(op) " prefix (kern), whose ld_imm64 has no "ll" suffix. */
+static const char *asm_template(size_t i, bool kern, char *buf, size_t sz)
 {
+	const char *t = kern ? bg_opform_kernel(i) : bg_opforms[i].tmpl;
+	size_t n = strlen(t);
+
+	if (!kern || bg_opforms[i].kind != BG_K_LD_IMM64 || bg_opforms[i].src != BG_PSEUDO_NONE ||
+	    n < 3 || n >= sz || strcmp(t + n - 3, " ll"))
+		return t;
+	memcpy(buf, t, n - 3);
+	buf[n - 3] = 0;
+	return buf;
+}
+
+/* Assemble one instruction text (already stripped) at the current slot.
+ * code >= 0 restricts the forms to that opcode (kernel log "(op) " prefix). */
+static int asm_insn(struct asm_state *st, const char *s, int line, int code)
+{
+	char tbuf[128];
 	const char *best = s, *best_why = NULL;
 	bool best_strong = false;
 	char why[64];
@@ -392,7 +411,9 @@ static int asm_insn(struct asm_state *st, const char *s, int line)
 		struct bg_raw_insn *r;
 		size_t k = f->kind == BG_K_LD_IMM64 ? 2 : 1;
 
-		if (!match(f->tmpl, s, &p)) {
+		if (code >= 0 && f->code != code)
+			continue;
+		if (!match(asm_template(i, code >= 0, tbuf, sizeof(tbuf)), s, &p)) {
 			if ((p.strong && !best_strong) ||
 			    (p.strong == best_strong && (p.stop > best || (p.strong && !best_why)))) {
 				best = p.stop;
@@ -475,7 +496,11 @@ static char *clean_line(char *s)
 	char *c, *e;
 
 	for (c = s; *c; c++) {
-		if (*c == ';' || *c == '#' || (c[0] == '/' && c[1] == '/')) {
+		/* '#' inside "call name#1" / "call #1" (kernel log) is not a comment */
+		bool hash = *c == '#' && (c == s || isspace((unsigned char)c[-1])) &&
+			    !isdigit((unsigned char)c[1]);
+
+		if (*c == ';' || hash || (c[0] == '/' && c[1] == '/')) {
 			*c = 0;
 			break;
 		}
@@ -491,7 +516,22 @@ static char *clean_line(char *s)
 	return (char *)skip_ws(s);
 }
 
-/* Handle "[INDEX:] [label:]... insn" of one line. */
+/* The kernel log names helpers ("call bpf_map_lookup_elem#1"): drop the name. */
+static void kernel_call_name(char *s)
+{
+	char *p, *h;
+
+	if (strncmp(s, "call ", 5))
+		return;
+	p = (char *)skip_ws(s + 5);
+	h = p;
+	while (ident_char(*h))
+		h++;
+	if (*h == '#' && h > p && strncmp(p, "kfunc", 5))
+		memmove(p, h, strlen(h) + 1);
+}
+
+/* Handle "[INDEX:] [(op)] [label:]... insn" of one line. */
 static int asm_line(struct asm_state *st, char *s, int line)
 {
 	s = clean_line(s);
@@ -516,7 +556,14 @@ static int asm_line(struct asm_state *st, char *s, int line)
 			return rc;
 		s = (char *)skip_ws(e + 1);
 	}
-	return *s ? asm_insn(st, s, line) : 0;
+	if (s[0] == '(' && isxdigit((unsigned char)s[1]) && isxdigit((unsigned char)s[2]) && s[3] == ')') {
+		int code = (int)strtol(s + 1, NULL, 16);
+
+		s = (char *)skip_ws(s + 4);
+		kernel_call_name(s);
+		return asm_insn(st, s, line, code);
+	}
+	return *s ? asm_insn(st, s, line, -1) : 0;
 }
 
 int bg_asm(const char *text, struct bg_raw_insn **out, char *err, size_t errsz)

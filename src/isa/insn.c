@@ -96,6 +96,14 @@ unsigned bg_opform_uses(size_t i)
 	return i < NFORMS ? form_uses[i] : 0;
 }
 
+const char *bg_opform_kernel(size_t i)
+{
+	pthread_once(&table_once, table_init);
+	if (i >= NFORMS)
+		return NULL;
+	return form_kernel[i] ? form_kernel[i] : bg_opforms[i].tmpl;
+}
+
 int bg_opform_first(uint8_t code)
 {
 	pthread_once(&table_once, table_init);

@@ -34,6 +34,8 @@ unsigned bg_opform_uses(size_t i);
  * *why set to the reason it is invalid. */
 int bg_opform_find(uint8_t code, uint8_t dst, uint8_t src, int16_t off, int32_t imm, int32_t hi,
 		   const char **why);
+/* The kernel verifier log's template of form i (BG_FMT_KERNEL). */
+const char *bg_opform_kernel(size_t i);
 /* First form with this opcode byte (-1 if none) and the next one after i. */
 int bg_opform_first(uint8_t code);
 int bg_opform_next(size_t i);
