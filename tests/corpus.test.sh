@@ -38,7 +38,7 @@ if [ "$decided" = 0 ]; then
   skip corpus/live "bpf() unavailable: $why"; exit 0
 fi
 echo "# whole corpus through the kernel: $((t1 - t0)) s"
-python3 "$BG_ROOT/tests/corpus/compare.py" "$exp" "$tmp/run.json" "$BG_CORPUS"
+python3 "$BG_ROOT/tests/corpus/compare.py" "$exp" "$tmp/run.json" "$BG_CORPUS" --counts
 
 # --- comparison report with trivial external verifiers, on a small subset ---
 sub=()

@@ -209,3 +209,41 @@ int tc_helper_reads_past_check(struct __sk_buff *skb)
 		return TC_ACT_OK;
 	return bpf_csum_diff((void *)ip, 40, NULL, 0, 0) ? TC_ACT_OK : TC_ACT_SHOT;
 }
+
+/* unsafe: 16-bit variable packet offset compared with data_end without an upper bound (offset may exceed the 64 KiB packet limit, so the check proves nothing) */
+SEC("flow_dissector")
+int flow_unbounded_nhoff(struct __sk_buff *skb)
+{
+	struct bpf_flow_keys *keys = skb->flow_keys;
+	void *data = (void *)(long)skb->data, *end = (void *)(long)skb->data_end;
+	struct iphdr *ip = data + keys->nhoff;
+
+	if ((void *)(ip + 1) > end)
+		return BPF_DROP;
+	keys->ip_proto = ip->protocol;
+	return BPF_OK;
+}
+
+/* unsafe: map with a bpf_spin_lock used from a tracing program */
+struct locked_val {
+	struct bpf_spin_lock lock;
+	__u64 n;
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 16);
+	__type(key, __u32);
+	__type(value, struct locked_val);
+} traced_locks SEC(".maps");
+
+SEC("tp/syscalls/sys_enter_write")
+int tp_lock_map_in_tracing(void *ctx)
+{
+	__u32 k = 0;
+	struct locked_val *v = bpf_map_lookup_elem(&traced_locks, &k);
+
+	if (v)
+		v->n++;
+	return 0;
+}
