@@ -455,8 +455,22 @@ static i128 thr_below(int o, i128 x, const uint64_t *thr, unsigned n)
 	return best;
 }
 
-/* Bounds that grew jump to the next threshold or the extreme; the tnum is
- * joined (finite height). Not reduced afterwards: reduction could undo a
+/* When bits of the tnum became unknown, every bit from the lowest of them
+ * up (to bit 31 if the upper half is still known, else 63) becomes unknown:
+ * a growing value would otherwise lose one bit per iteration. Low known
+ * bits (alignment) and a known upper half are kept. */
+static struct bg_tnum widen_tnum(struct bg_tnum old, struct bg_tnum j)
+{
+	uint64_t grown = j.mask & ~old.mask, up;
+
+	if (!grown)
+		return j;
+	up = wmask((j.mask >> 32) ? 64 : 32) & ~((grown & -grown) - 1);
+	return (struct bg_tnum){j.value & ~up, j.mask | up};
+}
+
+/* Bounds that grew jump to the next threshold or the extreme; the tnum as
+ * widen_tnum says. Not reduced afterwards: reduction could undo a
  * jump and break termination; each component is still sound on its own. */
 struct bg_scalar bg_scalar_widen(const struct bg_scalar *old, const struct bg_scalar *next,
 				 const uint64_t *thresholds, unsigned nthr)
@@ -478,7 +492,7 @@ struct bg_scalar bg_scalar_widen(const struct bg_scalar *old, const struct bg_sc
 			a.hi = thr_above(o, b.hi, thresholds, nthr);
 		set_iv(&r, o, a);
 	}
-	r.tn = bg_tnum_join(old->tn, next->tn);
+	r.tn = widen_tnum(old->tn, bg_tnum_join(old->tn, next->tn));
 	return r;
 }
 

@@ -115,8 +115,9 @@ static const char *cases[] = {
 	"join [0,5] [10,20] -> [0,20]",
 	"join 0 [-3,-1] -> [-3,0]",
 	"widen [0,1] [0,2] -> [0,100]",
-	"widen [0,1] [0,200] -> [0,255]",
-	"widen [0,1] [0,0x1000] -> [0,0x1fff]",
+	"widen [0,1] [0,200] -> [0,0x7fffffffffffffff]",
+	"widen [0,1] [0,0x1000] -> [0,0x7fffffffffffffff]",
+	"widen u32[0,1]&[0,0xffffffff] u32[0,2]&[0,0xffffffff] -> [0,0xffffffff]",
 	"widen [0,1] [0,2] -> [0,100]",
 	"widen [5,10] [4,10] -> [0,10]",
 };
@@ -370,8 +371,50 @@ static void test_fmt(void)
 	}
 }
 
+/* A counting loop "for (i = 0; i < n; i += step)" analysed as an engine
+ * would: head = widen(head, join(head, body(head))) until stable, then one
+ * narrowing step. Widening must stabilize in a few steps (thresholds: the
+ * program's constant), and the result must hold exactly the loop's values. */
+static void loop_case(uint64_t n, uint64_t step, bool with_thr, uint64_t want_hi)
+{
+	struct bg_scalar head = bg_scalar_const(0), k = bg_scalar_const(n), one = bg_scalar_const(step);
+	uint64_t thr[1] = {n};
+	char name[96];
+	int steps = 0;
+
+	for (; steps < 100; steps++) {
+		struct bg_scalar i = head, c = k, body, next;
+
+		if (!bg_scalar_refine(BG_JMP_JLT, true, true, &i, &c))
+			break;
+		body = bg_scalar_alu(BG_ALU_ADD, true, false, 0, &i, &one);
+		next = bg_scalar_join(&head, &body);
+		if (bg_scalar_leq(&next, &head))
+			break;
+		head = bg_scalar_widen(&head, &next, thr, with_thr ? 1 : 0);
+	}
+	{ /* one narrowing step: head = narrow(head, join(init, body(head))) */
+		struct bg_scalar i = head, c = k, init = bg_scalar_const(0), body, next;
+
+		bg_scalar_refine(BG_JMP_JLT, true, true, &i, &c);
+		body = bg_scalar_alu(BG_ALU_ADD, true, false, 0, &i, &one);
+		next = bg_scalar_join(&init, &body);
+		head = bg_scalar_narrow(&head, &next);
+		bg_scalar_reduce(&head);
+	}
+	snprintf(name, sizeof(name), "loop i<%llu step %llu %s: stable in %d widenings, head [0,%llu]",
+		 (unsigned long long)n, (unsigned long long)step, with_thr ? "thresholds" : "no thresholds",
+		 steps, (unsigned long long)want_hi);
+	T_CHECK(steps <= 4 && head.umin == 0 && head.umax == want_hi, name, "got %d steps, [%llu,%llu]",
+		steps, (unsigned long long)head.umin, (unsigned long long)head.umax);
+}
+
 int main(void)
 {
+	loop_case(100, 1, true, 100);
+	loop_case(100, 1, false, 100);
+	loop_case(1000, 4, true, 1000);
+	loop_case(0x10000, 3, false, 0x10002);
 	for (unsigned i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
 		run_case(cases[i]);
 	test_fmt();
