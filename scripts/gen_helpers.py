@@ -54,7 +54,7 @@ ARG = {
     "long": "LONG", "int": "INT", "str": "CONST_STR", "dyn": "DYNPTR",
     "asz0": "CONST_ALLOC_SIZE_OR_ZERO", "pcpu": "PERCPU_BTF_ID", "valn": "MAP_VALUE_OR_NULL",
     "uval": "UNINIT_MAP_VALUE", "bskc": "BTF_ID_SOCK_COMMON", "btfn": "BTF_ID_OR_NULL",
-    "kptr": "KPTR", "fixed": "FIXED_MEM", "stk": "STACK",
+    "kptr": "KPTR", "fixed": "FIXED_MEM", "stk": "STACK", "bskcn": "BTF_ID_SOCK_COMMON_OR_NULL",
 }
 RET = {
     "int": "INTEGER", "void": "VOID", "mvn": "MAP_VALUE_OR_NULL", "sockn": "SOCKET_OR_NULL",
@@ -286,6 +286,27 @@ cgrp_storage_get       mvn   | map btfn:cgroup valn any  |                 | 6.2
 cgrp_storage_delete    int   | map btfn:cgroup          |                 | 6.2
 """
 
+# Per-program-type variants of a prototype (the kernel has several
+# bpf_func_proto for one helper id): name -> [(program types, "ret | args")].
+# Flags, version and availability are the base row's; test_platform_kernel
+# probes the arguments in every program type that may call the helper.
+TRACING_LIKE = ["tracing", "lsm", "struct_ops", "syscall"]
+VARIANTS = {
+    "get_cgroup_classid": [(["socket_filter", "kprobe", "tracepoint", "xdp", "perf_event", "cgroup_skb",
+                             "cgroup_sock", "sock_ops", "sk_skb", "cgroup_device", "sk_msg",
+                             "raw_tracepoint", "cgroup_sock_addr", "sk_reuseport", "flow_dissector",
+                             "cgroup_sysctl", "raw_tracepoint_writable", "cgroup_sockopt", "sk_lookup",
+                             "netfilter"] + TRACING_LIKE, "int |")],
+    "get_socket_cookie": [(["sk_reuseport"] + TRACING_LIKE, "int | bskcn")],
+    "setsockopt": [(["cgroup_sockopt", "lsm", "struct_ops"], "int | bskc any any mem sz")],
+    "getsockopt": [(["cgroup_sockopt", "lsm", "struct_ops"], "int | bskc any any umem sz")],
+    "sk_storage_get": [(TRACING_LIKE, "mvn | map btfn:sock valn any"),
+                       (["cgroup_sock"], "mvn | map ctx valn any")],
+    "sk_storage_delete": [(TRACING_LIKE, "int | map btfn:sock")],
+    "sk_assign": [(["sk_lookup"], "int | ctx sockn any")],
+    "xdp_get_buff_len": [(TRACING_LIKE, "int | btf:xdp_buff")],
+}
+
 # Program types that cannot be loaded on this machine (EPERM before
 # verification, config off) get their helper sets from documentation:
 # lsm = the tracing set plus the LSM-only helpers; struct_ops (tcp
@@ -359,6 +380,19 @@ def parse_avail(path):
     return avail, gpl, sleep, measured
 
 
+def encode_args(args):
+    at, ab, asz = [], [], []
+    for a in args + [None] * (5 - len(args)):
+        if a is None:
+            at.append("BG_ARG_NONE"); ab.append("NULL"); asz.append("0")
+            continue
+        kind, _, extra = a.partition(":")
+        at.append("BG_ARG_" + ARG[kind])
+        ab.append(cstr(extra) if kind in ("btf", "btfn") else "NULL")
+        asz.append(extra if kind == "fixed" else "8" if kind == "long" else "4" if kind == "int" else "0")
+    return at, ab, asz
+
+
 def kver(s):
     a, b = s.split(".")
     return "BG_KVER(%s, %s)" % (a, b)
@@ -383,7 +417,7 @@ def main():
            " *           sizes), nargs, size_arg, ret_min, ret_max, release_arg, flags,",
            " *           groups, prog_types, since)",
            " * prog_types: bit n = enum bpf_prog_type n may call it (privileged, 6.18). */"]
-    seen = set()
+    seen, variants = set(), []
     for line in SPEC.strip().splitlines():
         cols = [c.strip() for c in line.split("|")]
         name, ret = cols[0].split(None, 1)
@@ -399,16 +433,7 @@ def main():
         n = arity(proto) if proto else len(args)
         if name not in ("trace_printk",) and proto and n != len(args):
             sys.exit("gen_helpers: %s: uapi prototype has %d args, SPEC %d" % (name, n, len(args)))
-        at, ab, asz = [], [], []
-        for a in args + [None] * (5 - len(args)):
-            if a is None:
-                at.append("BG_ARG_NONE"); ab.append("NULL"); asz.append("0")
-                continue
-            kind, _, extra = a.partition(":")
-            at.append("BG_ARG_" + ARG[kind])
-            ab.append(cstr(extra) if kind in ("btf", "btfn") else "NULL")
-            size = extra if kind == "fixed" else "8" if kind == "long" else "4" if kind == "int" else "0"
-            asz.append(size)
+        at, ab, asz = encode_args(args)
         rkind, _, rbtf = ret.partition(":")
         rmin, rmax, rel, fl = "1", "0", "0", []
         for f in flags:
@@ -444,15 +469,31 @@ def main():
             groups = ["BASE"]
         g = "|".join("BG_PG_" + x for x in groups) or "0"
         out.append("/* %s */" % (proto or name))
-        out.append("BG_HELPER(%d, %s, BG_RET_%s, %s, %s, %s, %s, %d, %s, %s, %s, %s, %s, %s, 0x%xull, %s)"
+        row = "(%d, %s, BG_RET_%s, %s, %s, %s, %s, %d, %s, %s, %s, %s, %s, %s, 0x%xull, %s)"
+        out.append("BG_HELPER" + row
                    % (hid, name, RET[rkind], cstr(rbtf), ", ".join(at), ", ".join(ab),
                       ", ".join(asz), len(args), size_arg,
                       rmin + ("ll" if len(rmin) > 9 else ""), rmax + ("ll" if len(rmax) > 9 else ""),
                       rel, "|".join(fl) or "0", g, mask, kver(since)))
+        for vtypes, vspec in VARIANTS.get(name, []):
+            vret, vargs = [c.strip() for c in vspec.split("|")]
+            vargs = vargs.split()
+            vkind, _, vbtf = vret.partition(":")
+            vat, vab, vasz = encode_args(vargs)
+            vmask = 0
+            for t in vtypes:
+                vmask |= 1 << PROG_TYPES.index(t)
+            variants.append("BG_HELPER_VARIANT" + row
+                            % (hid, name, RET[vkind], cstr(vbtf), ", ".join(vat), ", ".join(vab),
+                               ", ".join(vasz), len(vargs), "0",
+                               rmin + ("ll" if len(rmin) > 9 else ""),
+                               rmax + ("ll" if len(rmax) > 9 else ""),
+                               rel, "|".join(fl) or "0", g, vmask, kver(since)))
     missing = [n for i, n in sorted(ids.items()) if i and n not in seen]
     if missing:
         sys.exit("gen_helpers: no SPEC for " + ", ".join(missing))
-    print("\n".join(out))
+    out.append("/* Per-program-type variants (prog_types: the types where the variant applies) */")
+    print("\n".join(out + variants))
 
 
 def attach_main():

@@ -11,17 +11,28 @@
 
 #include "platform/profiles.h"
 
-#define BG_HELPER(id_, name_, ret_, rbtf_, a1, a2, a3, a4, a5, b1, b2, b3, b4, b5, s1, s2, s3, s4,  \
+#define HELPER_ROW(id_, name_, ret_, rbtf_, a1, a2, a3, a4, a5, b1, b2, b3, b4, b5, s1, s2, s3, s4,  \
 		  s5, nargs_, size_arg_, rmin_, rmax_, rel_, flags_, groups_, types_, since_)      \
 	{ .id = (id_), .name = "bpf_" #name_, .ret = (ret_), .args = { a1, a2, a3, a4, a5 },       \
 	  .arg_btf = { b1, b2, b3, b4, b5 }, .ret_btf = (rbtf_), .ret_min = (rmin_),              \
 	  .ret_max = (rmax_), .release_arg = (rel_), .flags = (flags_), .groups = (groups_),      \
 	  .since = (since_), .prog_types = (types_), .arg_size = { s1, s2, s3, s4, s5 },          \
 	  .nargs = (nargs_), .size_arg = (size_arg_) },
+#define BG_HELPER HELPER_ROW
+#define BG_HELPER_VARIANT(...)
 static const struct bg_helper_proto helper_table[] = {
 #include "platform/helpers.def"
 };
 #undef BG_HELPER
+#undef BG_HELPER_VARIANT
+#define BG_HELPER(...)
+#define BG_HELPER_VARIANT HELPER_ROW
+static const struct bg_helper_proto variant_table[] = {
+#include "platform/helpers.def"
+};
+#undef BG_HELPER
+#undef BG_HELPER_VARIANT
+#undef HELPER_ROW
 
 #define BG_KFUNC(name_, ret_, rbtf_, a1, a2, a3, nargs_, rel_, flags_, since_)                   \
 	{ .id = 0, .name = #name_, .ret = (ret_), .args = { a1, a2, a3 }, .ret_btf = (rbtf_),     \
@@ -177,6 +188,16 @@ bool bg_helper_allowed_attach(uint32_t id, uint32_t prog_type, uint32_t attach_t
 	return true;
 }
 
+/* A variant row applies where its prog_types bit is set (few rows: scan). */
+const struct bg_helper_proto *bg_helper_proto_for(uint32_t id, uint32_t prog_type)
+{
+	for (size_t i = 0; i < sizeof(variant_table) / sizeof(variant_table[0]); i++)
+		if (variant_table[i].id == id && prog_type < 64 &&
+		    (variant_table[i].prog_types & (1ull << prog_type)))
+			return &variant_table[i];
+	return bg_helper_by_id(id);
+}
+
 static const char *const arg_names[BG_ARG__MAX] = {
 	[BG_ARG_NONE] = "none",
 	[BG_ARG_ANYTHING] = "anything",
@@ -213,6 +234,7 @@ static const char *const arg_names[BG_ARG__MAX] = {
 	[BG_ARG_KPTR] = "kptr",
 	[BG_ARG_FIXED_MEM] = "fixed_size_mem",
 	[BG_ARG_STACK] = "stack",
+	[BG_ARG_BTF_ID_SOCK_COMMON_OR_NULL] = "btf_id_sock_common_or_null",
 };
 
 static const char *const ret_names[BG_RET__MAX] = {

@@ -44,6 +44,7 @@ enum bg_arg_type {
 	BG_ARG_KPTR,                /* map value pointer to a kptr field (bpf_kptr_xchg dst) */
 	BG_ARG_FIXED_MEM,           /* readable memory of arg_size[] bytes (no size arg) */
 	BG_ARG_STACK,               /* pointer to the stack (callback ctx, non-NULL) */
+	BG_ARG_BTF_ID_SOCK_COMMON_OR_NULL, /* any socket pointer or NULL (get_socket_cookie in tracing) */
 	BG_ARG__MAX,
 };
 
@@ -145,6 +146,10 @@ const struct bg_helper_proto *bg_kfuncs(unsigned *n);
  * in cgroup/connect4|6, bpf_get_retval in some cgroup hooks...). */
 bool bg_helper_allowed_attach(uint32_t id, uint32_t prog_type, uint32_t attach_type, uint32_t kver,
 			      const char **why);
+/* The prototype of helper id as program type prog_type sees it: some
+ * helpers have per-type variants (bpf_get_socket_cookie takes the ctx in
+ * tc but a socket pointer in tracing). NULL when id is unknown. */
+const struct bg_helper_proto *bg_helper_proto_for(uint32_t id, uint32_t prog_type);
 /* Highest helper id known (BPF_FUNC_cgrp_storage_delete = 211 on 6.18). */
 uint32_t bg_helper_max_id(void);
 #endif

@@ -117,6 +117,34 @@ static void test_protos_well_formed(void)
 	T_CHECK(bad == 0, "platform/helpers/protos-well-formed", "%u bad, first %s", bad, first);
 }
 
+/* Per-type variants: well-formed, same id and name, used where they apply. */
+static void test_variants(void)
+{
+	unsigned bad = 0, variants = 0;
+	char first[200] = "";
+	for (uint32_t id = 1; id <= bg_helper_max_id(); id++)
+		for (uint32_t t = 0; t < 33; t++) {
+			const struct bg_helper_proto *v = bg_helper_proto_for(id, t), *b = bg_helper_by_id(id);
+			const char *why;
+			if (v == b)
+				continue;
+			variants++;
+			why = proto_problem(v);
+			if (!why && (v->id != id || strcmp(v->name, b->name) || !(v->prog_types & (1ull << t))))
+				why = "variant of another helper or type";
+			if (why && !bad++)
+				snprintf(first, sizeof(first), "%s in type %u: %s", v->name, t, why);
+		}
+	T_CHECK(bad == 0 && variants >= 8, "platform/helpers/variants-well-formed", "%u bad of %u: %s", bad,
+		variants, first);
+	T_CHECK(bg_helper_proto_for(BPF_FUNC_get_socket_cookie, BPF_PROG_TYPE_SCHED_CLS)->args[0] == BG_ARG_CTX &&
+			bg_helper_proto_for(BPF_FUNC_get_socket_cookie, BPF_PROG_TYPE_TRACING)->args[0] ==
+				BG_ARG_BTF_ID_SOCK_COMMON_OR_NULL &&
+			bg_helper_proto_for(BPF_FUNC_sk_storage_get, BPF_PROG_TYPE_CGROUP_SOCK)->args[1] == BG_ARG_CTX &&
+			!bg_helper_proto_for(9999, 3),
+		"platform/helpers/variant-lookup", "variant lookups");
+}
+
 static void test_known_protos(void)
 {
 	const struct bg_helper_proto *h = bg_helper_by_name("bpf_map_lookup_elem");
@@ -373,6 +401,7 @@ int main(void)
 	test_ids_match_uapi();
 	test_protos_well_formed();
 	test_known_protos();
+	test_variants();
 	test_names_roundtrip();
 	test_groups_cover_types();
 	test_allowed();

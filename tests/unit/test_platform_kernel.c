@@ -589,7 +589,8 @@ static int kind_accepts(uint8_t k, enum probe_val v)
 		return v == PV_FP || v == PV_ZERO;
 	case BG_ARG_SOCKET_OR_NULL:
 	case BG_ARG_BTF_ID_OR_NULL:
-		return v == PV_ZERO ? -1 : 0;
+	case BG_ARG_BTF_ID_SOCK_COMMON_OR_NULL:
+		return v == PV_ZERO;
 	case BG_ARG_DYNPTR:
 		return v == PV_FP ? -1 : 0;
 	default: /* sockets, BTF pointers, locks, timers, callbacks, kptrs, const strings */
@@ -695,6 +696,51 @@ static int first_type_of(const struct bg_helper_proto *h, uint32_t *attach)
 	return -1;
 }
 
+/* Probe every argument of h (as the table describes it: p) in program type
+ * t; returns the number of contradictions, appending the first to *first. */
+static int probe_args(const struct bg_helper_proto *h, const struct bg_helper_proto *p, uint32_t t,
+		      uint32_t attach, int ret, unsigned *agree, unsigned *total, unsigned *unknown,
+		      char *first, size_t firstsz)
+{
+	enum probe_val vals[5];
+	int bad = 0;
+	for (int i = 0; i < p->nargs; i++) {
+		bool stop = false;
+		for (int x = 0; x < PV__N; x++) {
+			int want = kind_accepts(p->args[i], (enum probe_val)x), got;
+			for (int j = 0; j < 5; j++)
+				vals[j] = j < i ? valid_for(p->args[j]) : (enum probe_val)x;
+			got = arg_complaint(t, attach, ret, h->id, vals);
+			if (got < 0 || want < 0) {
+				(*unknown)++;
+				continue;
+			}
+			(*total)++;
+			if (got > 0 && got <= i) { /* an earlier, "valid" argument was refused */
+				if (!bad++) {
+					size_t l = strlen(first);
+					snprintf(first + l, firstsz - l, " %s in %s: arg%d(%s) refuses %s;", h->name,
+						 bg_prog_type_name(t), got, bg_arg_type_name(p->args[got - 1]),
+						 pv_names[vals[got - 1]]);
+				}
+				stop = true;
+				break;
+			}
+			if ((got == i + 1) == !want) {
+				(*agree)++;
+			} else if (!bad++) {
+				size_t l = strlen(first);
+				snprintf(first + l, firstsz - l, " %s in %s: arg%d(%s) kernel %s %s;", h->name,
+					 bg_prog_type_name(t), i + 1, bg_arg_type_name(p->args[i]),
+					 got == i + 1 ? "refuses" : "accepts", pv_names[x]);
+			}
+		}
+		if (stop || valid_for(p->args[i]) == PV_NONE)
+			break;
+	}
+	return bad;
+}
+
 static void check_args(void)
 {
 	unsigned n, agree = 0, total = 0, unknown = 0, bad_h = 0;
@@ -708,44 +754,18 @@ static void check_args(void)
 	}
 	for (unsigned hi = 0; hi < n; hi++) {
 		const struct bg_helper_proto *h = &tab[hi];
-		uint32_t attach = 0;
-		int t = first_type_of(h, &attach), ret, bad = 0;
-		enum probe_val vals[5];
-		if (t < 0 || (ret = ok_ret((uint32_t)t, attach)) < 0)
-			continue;
-		for (int i = 0; i < h->nargs; i++) {
-			bool stop = false;
-			for (int x = 0; x < PV__N; x++) {
-				int want = kind_accepts(h->args[i], (enum probe_val)x), got;
-				for (int j = 0; j < 5; j++)
-					vals[j] = j < i ? valid_for(h->args[j]) : (enum probe_val)x;
-				got = arg_complaint((uint32_t)t, attach, ret, h->id, vals);
-				if (got < 0 || want < 0) {
-					unknown++;
-					continue;
-				}
-				total++;
-				if (got > 0 && got <= i) { /* an earlier, "valid" argument was refused */
-					if (!bad++) {
-						size_t l = strlen(first);
-						snprintf(first + l, sizeof(first) - l, " %s arg%d(%s) refuses %s;",
-							 h->name, got, bg_arg_type_name(h->args[got - 1]),
-							 pv_names[vals[got - 1]]);
-					}
-					stop = true;
-					break;
-				}
-				if ((got == i + 1) == !want) {
-					agree++;
-				} else if (!bad++) {
-					size_t l = strlen(first);
-					snprintf(first + l, sizeof(first) - l, " %s arg%d(%s) kernel %s %s;",
-						 h->name, i + 1, bg_arg_type_name(h->args[i]),
-						 got == i + 1 ? "refuses" : "accepts", pv_names[x]);
-				}
-			}
-			if (stop || valid_for(h->args[i]) == PV_NONE)
-				break;
+		int bad = 0;
+		uint32_t done = 0; /* program types probed */
+		for (unsigned ti = 0; ti < NTARGETS; ti++) {
+			uint32_t t = targets[ti].type, attach = targets[ti].attach;
+			int ret;
+			if ((done >> t) & 1 || !bg_helper_allowed_attach(h->id, t, attach, 0, NULL))
+				continue;
+			if (unverifiable_here(t, h->id) || (ret = ok_ret(t, attach)) < 0)
+				continue;
+			done |= 1u << t;
+			bad += probe_args(h, bg_helper_proto_for(h->id, t), t, attach, ret, &agree, &total,
+					  &unknown, first, sizeof(first));
 		}
 		bad_h += bad > 0;
 		if (bad) {
