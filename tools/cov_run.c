@@ -219,15 +219,57 @@ int cov_cmd_run(int argc, char **argv)
 	return n ? status : cli_error("cov", "run: no program selected");
 }
 
+/* A 64-byte Ethernet/IPv4/TCP packet for timing packet programs. */
+static const uint8_t bench_pkt[64] = {
+	0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 0x08, 0x00,             /* eth, IPv4 */
+	0x45, 0, 0, 50, 0, 0, 0x40, 0, 64, 6, 0, 0, 10, 0, 0, 1, 10, 0, 0, 2, /* ip, TCP */
+	0x30, 0x39, 0x00, 0x50, 0, 0, 0, 1, 0, 0, 0, 0, 0x50, 0x02, 0xff, 0xff, 0, 0, 0, 0,
+};
+
+/* Mean BPF_PROG_TEST_RUN time of prog over repeat runs, in ns (0: not runnable). */
+static double time_prog(const struct bg_program *p, uint32_t repeat)
+{
+	struct bg_kload_opts o = {.sz = sizeof(o), .keep_fd = 1};
+	struct bg_kload_result r;
+	uint32_t dur = 0;
+	double best = 0;
+
+	memset(&r, 0, sizeof(r));
+	if (bg_kern_load(p, &o, &r) < 0 || r.verdict != BG_VERDICT_ACCEPTED) {
+		bg_kload_result__fini(&r);
+		return 0;
+	}
+	for (int k = 0; k < 5; k++) { /* best of 5: the least disturbed */
+		struct bg_test_run_opts t = {.sz = sizeof(t), .data_in = bench_pkt,
+					     .data_size_in = sizeof(bench_pkt), .repeat = repeat};
+
+		if (bg_kern_test_run(r.prog_fd, &t, NULL, &dur) < 0) {
+			best = 0;
+			break;
+		}
+		if (!best || dur < best)
+			best = dur;
+	}
+	bg_kload_result__fini(&r);
+	return best;
+}
+
 /* stats: for every program, the original and the instrumented build in the
- * kernel, and the instruction growth. */
+ * kernel, and the instruction growth; with --bench N, also the mean
+ * BPF_PROG_TEST_RUN time of both on a 64-byte TCP packet. */
 int cov_cmd_stats(int argc, char **argv)
 {
 	int json = 0, status = EXIT_OK;
+	uint32_t bench = 0;
 	struct bg_json j;
 
-	for (int i = 1; i < argc; i++)
+	for (int i = 1; i < argc; i++) {
 		json |= !strcmp(argv[i], "--json");
+		if (!strcmp(argv[i], "--bench") && i + 1 < argc) {
+			bench = (uint32_t)strtoul(argv[i + 1], NULL, 0);
+			argv[i + 1] = (char *)"--json-skip";
+		}
+	}
 	if (json) {
 		bg_json_init(&j, stdout, true);
 		bg_json_arr_begin(&j);
@@ -236,7 +278,7 @@ int cov_cmd_stats(int argc, char **argv)
 		char err[512];
 		struct bg_object *obj;
 
-		if (!strcmp(argv[i], "--json"))
+		if (!strcmp(argv[i], "--json") || !strcmp(argv[i], "--bench") || !strcmp(argv[i], "--json-skip"))
 			continue;
 		obj = bg_object__open(argv[i], NULL, err, sizeof(err));
 		if (!obj) {
@@ -250,14 +292,19 @@ int cov_cmd_stats(int argc, char **argv)
 			struct bg_cov *c;
 			char ierr[256] = "";
 			size_t before;
+			double t_plain = 0, t_cov = 0;
 
 			memset(&r0, 0, sizeof(r0));
 			memset(&r1, 0, sizeof(r1));
 			bg_program__raw(p, &before);
 			bg_kern_load(p, NULL, &r0);
+			if (bench)
+				t_plain = time_prog(p, bench);
 			c = bg_cov__instrument(p, ierr, sizeof(ierr));
 			if (c)
 				bg_kern_load(p, NULL, &r1);
+			if (c && bench)
+				t_cov = time_prog(p, bench);
 			if (json) {
 				bg_json_obj_begin(&j);
 				bg_json_kstr(&j, "object", argv[i]);
@@ -271,6 +318,10 @@ int cov_cmd_stats(int argc, char **argv)
 				bg_json_kuint(&j, "insns_instrumented", c ? bg_cov__insns_after(c) : 0);
 				bg_json_kuint(&j, "counters", c ? bg_cov__counter_cnt(c) : 0);
 				bg_json_kuint(&j, "spill_sites", c ? bg_cov__spills(c) : 0);
+				if (bench) {
+					bg_json_kdouble(&j, "run_ns", t_plain);
+					bg_json_kdouble(&j, "run_ns_instrumented", t_cov);
+				}
 				bg_json_obj_end(&j);
 			} else {
 				printf("%-40s %-24s %-11s -> %-11s insns %zu -> %zu%s%s\n", argv[i],

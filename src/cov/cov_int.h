@@ -11,6 +11,16 @@ struct cov_func {
 	size_t start;                 /* original slot */
 };
 
+/* How a block's count is known: its own counter, or from its only incoming
+ * edge (a taken or fall-through edge of a conditional jump, or the one exit
+ * of an earlier block). Sources always precede the block in slot order. */
+enum cov_via { VIA_NONE = 0, VIA_CTR, VIA_TAKEN, VIA_NOT_TAKEN, VIA_BLOCK };
+struct cov_src {
+	uint8_t via;
+	int32_t ctr;                  /* VIA_CTR: counter index */
+	size_t from;                  /* VIA_TAKEN/NOT_TAKEN: jump slot; VIA_BLOCK: leader */
+};
+
 struct bg_cov {
 	struct bg_program *prog;      /* instrumented in place, not owned */
 	char *prog_name;
@@ -23,7 +33,18 @@ struct bg_cov {
 	uint64_t *counts;
 	struct cov_func *fn;
 	size_t nfn;
+	struct cov_src *src;          /* per original slot; leaders only */
+	int32_t *taken_ctr;           /* per original slot: a jump's taken counter, or -1 */
+	size_t *block_of;             /* per original slot: leader of its block */
 };
+
+/* src/cov/derive.c: counts of every block and branch from the counters. */
+struct cov_counts {
+	uint64_t *block;              /* per original slot: runs of its block */
+	uint64_t *taken, *not_taken;  /* per original slot (conditional jumps) */
+};
+int cov_derive(const struct bg_cov *c, struct cov_counts *out);
+void cov_counts_free(struct cov_counts *cc);
 
 /* src/cov/flow.c: per-slot register facts of the original program. */
 struct cov_flow {

@@ -1,13 +1,15 @@
 /* Coverage instrumentation by bytecode rewriting (see include/bpfgate/cov.h).
  * Layout of the new code, per original slot i:
- *   [not-taken counter of the conditional jump at i-1]  (fall-through edge)
- *   [block counter, when i starts a basic block]        <- old_to_new[i]
+ *   [block counter, when i starts a block that needs one]  <- old_to_new[i]
  *   original instruction i
  * and, at the end of each function, one trampoline per conditional jump:
  *   [taken counter] goto <original target>
  * the jump itself now targeting its trampoline. Jumps, local calls and
- * callback addresses are retargeted through old_to_new (block starts), so
- * edge counters run only on their edge. A counter site is
+ * callback addresses are retargeted through old_to_new. Counters are placed
+ * sparingly (plan()): a block with a single incoming edge from earlier code
+ * takes that edge's count, a fall-through edge is its block minus the taken
+ * count, so only function entries, join points and loop heads carry block
+ * counters and each conditional jump one taken counter. A counter site is
  *   rA = map_value(counters) + 8*k ll ; rB = 1 ; lock *(u64 *)(rA + 0) += rB
  * with rA, rB dead there, or spilled around the site to two stack slots
  * below the function's deepest slot when fewer than two are dead. */
@@ -149,6 +151,67 @@ static size_t func_end(const struct rewrite *w, size_t fn)
 	return fn + 1 < w->f.nstarts ? w->f.starts[fn + 1] : w->n;
 }
 
+/* Which blocks need their own counter: function entries, blocks with several
+ * incoming edges or an edge from later code (loop heads), and blocks entered
+ * through may_goto; every other block derives its count (see derive.c). */
+static int plan(struct rewrite *w)
+{
+	struct bg_cov *c = w->c;
+	uint32_t *npred = calloc(w->n + 1, sizeof(uint32_t));
+	struct cov_src *first = calloc(w->n + 1, sizeof(*first));
+	size_t leader = 0;
+
+	c->src = calloc(w->n + 1, sizeof(*c->src));
+	c->taken_ctr = malloc((w->n + 1) * sizeof(int32_t));
+	c->block_of = calloc(w->n + 1, sizeof(size_t));
+	if (!npred || !first || !c->src || !c->taken_ctr || !c->block_of) {
+		free(npred);
+		free(first);
+		return -ENOMEM;
+	}
+	for (size_t i = 0; i < w->n; i++) {
+		const struct bg_insn *j = &w->in[i];
+		size_t next = i + (j->slots ? j->slots : 1);
+		bool fall = next < w->n && w->f.func_of[next] == w->f.func_of[i];
+
+		c->taken_ctr[i] = -1;
+		if (w->f.leader[i])
+			leader = i;
+		c->block_of[i] = leader;
+		if (j->kind == BG_K_LD_IMM64_HI)
+			continue;
+		if (j->kind == BG_K_JCOND && j->target >= 0) {
+			if (!npred[j->target]++)
+				first[j->target] = (struct cov_src){VIA_TAKEN, -1, i};
+			if (fall && !npred[next]++)
+				first[next] = (struct cov_src){VIA_NOT_TAKEN, -1, i};
+		} else if (j->kind == BG_K_MAY_GOTO && j->target >= 0) {
+			npred[j->target] += 2; /* either edge: no single source */
+			if (fall)
+				npred[next] += 2;
+		} else if (j->kind == BG_K_JA && j->target >= 0) {
+			if (!npred[j->target]++)
+				first[j->target] = (struct cov_src){VIA_BLOCK, -1, leader};
+		} else if (j->kind != BG_K_EXIT && fall && w->f.leader[next]) {
+			if (!npred[next]++)
+				first[next] = (struct cov_src){VIA_BLOCK, -1, leader};
+		}
+	}
+	for (size_t k = 0; k < w->f.nstarts; k++)
+		npred[w->f.starts[k]] += 2; /* entered by calls */
+	for (size_t i = 0; i < w->n; i++) {
+		if (!w->f.leader[i])
+			continue;
+		if (npred[i] == 1 && first[i].from < i)
+			c->src[i] = first[i];
+		else
+			c->src[i] = (struct cov_src){VIA_CTR, -1, 0};
+	}
+	free(npred);
+	free(first);
+	return 0;
+}
+
 /* First pass: lay out code and counters; jumps keep their old targets. */
 static int layout(struct rewrite *w)
 {
@@ -164,12 +227,13 @@ static int layout(struct rewrite *w)
 				emit(&w->e, w->c->prog ? 0 : 0, 0, 0, 0, 0); /* placeholder, copied below */
 				continue;
 			}
-			if (p && i > w->f.starts[fn] && p->kind == BG_K_JCOND &&
-			    site(w, fn, w->f.live_in[i], w->f.init_out[i - 1], BG_COV_NOT_TAKEN, i - 1) < 0)
-				return -ENOSPC;
+			(void)p;
 			w->old_to_new[i] = w->e.n;
-			if (w->f.leader[i] && site(w, fn, w->f.live_in[i], w->f.init_in[i], BG_COV_BLOCK, i) < 0)
-				return -ENOSPC;
+			if (w->c->src[i].via == VIA_CTR) {
+				w->c->src[i].ctr = (int32_t)w->c->nctr;
+				if (site(w, fn, w->f.live_in[i], w->f.init_in[i], BG_COV_BLOCK, i) < 0)
+					return -ENOSPC;
+			}
 			w->orig_pos[i] = w->e.n;
 			emit(&w->e, 0, 0, 0, 0, 0); /* the original, copied and fixed below */
 		}
@@ -179,6 +243,7 @@ static int layout(struct rewrite *w)
 			if (j->kind != BG_K_JCOND || j->target < 0)
 				continue;
 			w->tramp[i] = w->e.n;
+			w->c->taken_ctr[i] = (int32_t)w->c->nctr;
 			if (site(w, fn, w->f.live_in[j->target], w->f.init_out[i], BG_COV_TAKEN, i) < 0)
 				return -ENOSPC;
 			emit(&w->e, OP_JA, 0, 0, 0, (int32_t)j->target); /* fixed below */
@@ -317,7 +382,9 @@ struct bg_cov *bg_cov__instrument(struct bg_program *prog, char *err, size_t err
 	c->map_idx = add_counters_map(prog, 1);
 	if (c->map_idx < 0)
 		goto out;
-	rc = layout(&w);
+	rc = plan(&w);
+	if (!rc)
+		rc = layout(&w);
 	if (!rc)
 		rc = fixup(&w, raw);
 	if (!rc) {
@@ -359,6 +426,9 @@ void bg_cov__free(struct bg_cov *c)
 	free(c->ctr);
 	free(c->counts);
 	free(c->prog_name);
+	free(c->src);
+	free(c->taken_ctr);
+	free(c->block_of);
 	free(c);
 }
 

@@ -42,43 +42,6 @@ static int push(struct recs *v, struct rec r)
 	return 0;
 }
 
-/* Per original slot: the count of the block holding it. */
-static uint64_t *block_counts(const struct bg_cov *c)
-{
-	uint64_t *bc = calloc(c->n_old ? c->n_old : 1, sizeof(uint64_t));
-	uint64_t *leader = calloc(c->n_old ? c->n_old : 1, sizeof(uint64_t));
-	bool *is_leader = calloc(c->n_old ? c->n_old : 1, sizeof(bool));
-	uint64_t cur = 0;
-
-	if (!bc || !leader || !is_leader) {
-		free(bc);
-		free(leader);
-		free(is_leader);
-		return NULL;
-	}
-	for (size_t k = 0; k < c->nctr; k++)
-		if (c->ctr[k].kind == BG_COV_BLOCK) {
-			leader[c->ctr[k].insn] = c->counts[k];
-			is_leader[c->ctr[k].insn] = true;
-		}
-	for (size_t i = 0; i < c->n_old; i++) {
-		if (is_leader[i])
-			cur = leader[i];
-		bc[i] = cur;
-	}
-	free(leader);
-	free(is_leader);
-	return bc;
-}
-
-static uint64_t counter_of(const struct bg_cov *c, enum bg_cov_kind kind, size_t insn)
-{
-	for (size_t k = 0; k < c->nctr; k++)
-		if (c->ctr[k].kind == kind && c->ctr[k].insn == insn)
-			return c->counts[k];
-	return 0;
-}
-
 /* The source line a conditional jump is reported on: its own, or for a
  * merged location (line 0) the last real line before it. */
 static const struct bg_line *branch_line(const struct bg_cov *c, size_t i)
@@ -90,13 +53,14 @@ static const struct bg_line *branch_line(const struct bg_cov *c, size_t i)
 
 static int collect(const struct bg_cov *c, size_t prog, struct recs *v)
 {
-	uint64_t *bc = block_counts(c);
-	int err = 0;
-
-	if (!bc)
-		return -ENOMEM;
+	struct cov_counts cc;
+	uint64_t *bc;
+	int err = cov_derive(c, &cc);
 	const struct bg_line *last = NULL; /* last slot with a real line: owns branches on line 0 */
 
+	if (err)
+		return err;
+	bc = cc.block;
 	for (size_t i = 0; i < c->n_old && !err; i++) {
 		const struct bg_line *l = &c->line[i];
 
@@ -112,9 +76,9 @@ static int collect(const struct bg_cov *c, size_t prog, struct recs *v)
 		}
 		if (!err && c->old[i].kind == BG_K_JCOND) {
 			err = push(v, (struct rec){l->file, l->line, 1, (long)i, 0,
-						   counter_of(c, BG_COV_TAKEN, i), bc[i] > 0, NULL, prog});
+						   cc.taken[i], bc[i] > 0, NULL, prog});
 			err = err ?: push(v, (struct rec){l->file, l->line, 1, (long)i, 1,
-							   counter_of(c, BG_COV_NOT_TAKEN, i), bc[i] > 0, NULL, prog});
+							   cc.not_taken[i], bc[i] > 0, NULL, prog});
 		}
 	}
 	for (size_t k = 0; k < c->nfn && !err; k++) {
@@ -124,7 +88,7 @@ static int collect(const struct bg_cov *c, size_t prog, struct recs *v)
 			err = push(v, (struct rec){l->file, l->line, 2, 0, 0, bc[c->fn[k].start],
 						   true, c->fn[k].name, prog});
 	}
-	free(bc);
+	cov_counts_free(&cc);
 	return err;
 }
 
@@ -245,7 +209,10 @@ int bg_cov__write_profile(struct bg_cov *const *covs, size_t n, FILE *f)
 	bg_json_arr_begin(&j);
 	for (size_t p = 0; p < n; p++) {
 		const struct bg_cov *c = covs[p];
+		struct cov_counts cc;
 
+		if (cov_derive(c, &cc) < 0)
+			return -ENOMEM;
 		for (size_t i = 0; i < c->n_old; i++) {
 			if (c->old[i].kind != BG_K_JCOND)
 				continue;
@@ -255,10 +222,11 @@ int bg_cov__write_profile(struct bg_cov *const *covs, size_t n, FILE *f)
 			bg_json_kstr(&j, "file", branch_line(c, i)->file);
 			bg_json_kuint(&j, "line", branch_line(c, i)->line);
 			bg_json_kuint(&j, "col", branch_line(c, i)->col);
-			bg_json_kuint(&j, "taken", counter_of(c, BG_COV_TAKEN, i));
-			bg_json_kuint(&j, "not_taken", counter_of(c, BG_COV_NOT_TAKEN, i));
+			bg_json_kuint(&j, "taken", cc.taken[i]);
+			bg_json_kuint(&j, "not_taken", cc.not_taken[i]);
 			bg_json_obj_end(&j);
 		}
+		cov_counts_free(&cc);
 	}
 	bg_json_arr_end(&j);
 	return ferror(f) ? -EIO : 0;
