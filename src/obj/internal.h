@@ -168,7 +168,7 @@ struct bg_object {
 	char **map_names;           /* owned names of maps (parallel to maps) */
 	uint32_t *map_sec;          /* section each map is defined in (parallel to maps) */
 	uint8_t *kconfig_data;
-	struct kcfg_var { const char *name; uint32_t off, size; } *kcfg;
+	struct kcfg_var { const char *name; uint32_t off, size, type_id; bool found; } *kcfg;
 	size_t nkcfg;
 	int kcfg_map;               /* index of the .kconfig map, or -1 */
 	struct bg_program **progs;

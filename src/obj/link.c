@@ -178,7 +178,7 @@ static int apply_extern(struct bg_object *obj, struct bg_program *prog, size_t p
 {
 	struct bg_raw_insn *in = &prog->raw[pos];
 
-	if (e->kind == EXT_KCONFIG) {
+	if (e->kind == EXT_KCONFIG && e->resolved) {
 		in[1].imm = (int32_t)(in[0].imm + e->kcfg_off);
 		in[0].src_reg = BG_PSEUDO_MAP_IDX_VALUE;
 		in[0].imm = obj->kcfg_map;

@@ -8,6 +8,7 @@
 #include <string.h>
 #include <sys/utsname.h>
 #include <linux/bpf.h>
+#include <zlib.h>
 #include "obj/internal.h"
 
 int add_map(struct bg_object *obj, const char *name, uint32_t sec, struct bg_map_def **out)
@@ -314,6 +315,82 @@ static uint32_t kernel_version_code(void)
 	return (a << 16) + (b << 8) + (c > 255 ? 255 : c);
 }
 
+/* Store one kconfig value ("y", "m", "n", a number or a "string") into var v. */
+static bool kcfg_store(struct bg_object *obj, struct kcfg_var *v, const char *val)
+{
+	const struct btf_type *t = btf__type_by_id(obj->btf, v->type_id);
+	uint8_t *dst = obj->kconfig_data + v->off;
+	int64_t num;
+	char *end;
+
+	for (int d = 0; t && d < 32 && (btf_is_mod(t) || btf_is_typedef(t)); d++)
+		t = btf__type_by_id(obj->btf, t->type);
+	if (!t)
+		return false;
+	if (btf_is_array(t)) { /* char[N]: the string without quotes */
+		size_t n = strlen(val);
+		if (n >= 2 && val[0] == '"' && val[n - 1] == '"')
+			val++, n -= 2;
+		memcpy(dst, val, n < v->size ? n : v->size - 1);
+		return true;
+	}
+	if ((val[0] == 'y' || val[0] == 'm' || val[0] == 'n') && !val[1]) {
+		/* bool/char: y=1; enum libbpf_tristate: n=0, y=1, m=2 */
+		dst[0] = val[0] == 'y' ? 1 : val[0] == 'm' ? (btf_is_any_enum(t) ? 2 : 1) : 0;
+		return true;
+	}
+	num = strtoll(val, &end, 0);
+	if (end == val || *end)
+		return false;
+	memcpy(dst, &num, v->size < 8 ? v->size : 8); /* little-endian */
+	return true;
+}
+
+/* Values for .kconfig externs: LINUX_* facts, CONFIG_* from /proc/config.gz
+ * (or /boot/config-RELEASE). Unset ones stay 0 (found = false). */
+static void fill_kconfig(struct bg_object *obj)
+{
+	struct utsname u;
+	char line[512], path[300];
+	bool want_config = false;
+	gzFile f;
+
+	for (size_t i = 0; i < obj->nkcfg; i++) {
+		struct kcfg_var *v = &obj->kcfg[i];
+		char num[32];
+
+		if (!strcmp(v->name, "LINUX_KERNEL_VERSION"))
+			snprintf(num, sizeof(num), "%u", kernel_version_code());
+		else if (!strcmp(v->name, "LINUX_HAS_BPF_COOKIE") || !strcmp(v->name, "LINUX_HAS_SYSCALL_WRAPPER"))
+			snprintf(num, sizeof(num), "1");
+		else {
+			want_config |= !strncmp(v->name, "CONFIG_", 7);
+			continue;
+		}
+		v->found = kcfg_store(obj, v, num);
+	}
+	if (!want_config)
+		return;
+	f = gzopen("/proc/config.gz", "rb");
+	if (!f && !uname(&u)) {
+		snprintf(path, sizeof(path), "/boot/config-%s", u.release);
+		f = gzopen(path, "rb");
+	}
+	while (f && gzgets(f, line, sizeof(line))) {
+		char *eq = strchr(line, '=');
+
+		if (strncmp(line, "CONFIG_", 7) || !eq)
+			continue;
+		*eq = '\0';
+		eq[1 + strcspn(eq + 1, "\n")] = '\0';
+		for (size_t i = 0; i < obj->nkcfg; i++)
+			if (!obj->kcfg[i].found && !strcmp(obj->kcfg[i].name, line))
+				obj->kcfg[i].found = kcfg_store(obj, &obj->kcfg[i], eq + 1);
+	}
+	if (f)
+		gzclose(f);
+}
+
 /* .kconfig: extern __kconfig variables laid out in DATASEC order, each aligned
  * to its natural alignment; LINUX_KERNEL_VERSION is filled in, others stay 0. */
 static int collect_kconfig(struct bg_object *obj)
@@ -348,7 +425,7 @@ static int collect_kconfig(struct bg_object *obj)
 			return obj_err(obj, ".kconfig: variable %u has a bad size or alignment", i);
 		off = (off + al - 1) / al * al;
 		obj->kcfg[obj->nkcfg++] = (struct kcfg_var){
-			btf__name_by_offset(obj->btf, var->name_off) ?: "", off, (uint32_t)sz};
+			btf__name_by_offset(obj->btf, var->name_off) ?: "", off, (uint32_t)sz, var->type, false};
 		off += sz;
 	}
 	if (!off)
@@ -367,12 +444,7 @@ static int collect_kconfig(struct bg_object *obj)
 	m->map_flags = BPF_F_RDONLY_PROG;
 	m->init_data = obj->kconfig_data;
 	m->btf_value_type_id = id;
-	for (size_t i = 0; i < obj->nkcfg; i++) {
-		if (!strcmp(obj->kcfg[i].name, "LINUX_KERNEL_VERSION") && obj->kcfg[i].size == 4) {
-			uint32_t kv = kernel_version_code();
-			memcpy(obj->kconfig_data + obj->kcfg[i].off, &kv, 4);
-		}
-	}
+	fill_kconfig(obj);
 	return 0;
 }
 

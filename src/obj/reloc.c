@@ -140,9 +140,12 @@ static int find_ext(struct bg_object *obj, const struct obj_sym *y, bool is_call
 			return -2;
 		memset(obj->ext_of_sym, 0xff, obj->nsyms * sizeof(int)); /* -1 */
 	}
+	int kcfg = -1;
+
 	for (size_t i = 0; !is_call && i < obj->nkcfg; i++)
 		if (!strcmp(obj->kcfg[i].name, y->name))
-			kind = EXT_KCONFIG, kcfg_off = obj->kcfg[i].off, kcfg_size = obj->kcfg[i].size;
+			kind = EXT_KCONFIG, kcfg_off = obj->kcfg[i].off, kcfg_size = obj->kcfg[i].size,
+			kcfg = (int)i;
 	if (obj->ext_of_sym[symi] >= 0) {
 		if (obj->exts[obj->ext_of_sym[symi]].kind != kind) {
 			*why = "extern used both as a function and as a variable";
@@ -162,7 +165,10 @@ static int find_ext(struct bg_object *obj, const struct obj_sym *y, bool is_call
 	e->weak = y->bind == STB_WEAK;
 	e->kcfg_off = kcfg_off;
 	e->kcfg_size = kcfg_size;
-	e->resolved = kind == EXT_KCONFIG;
+	e->resolved = kind == EXT_KCONFIG && (obj->kcfg[kcfg].found || e->weak);
+	if (kind == EXT_KCONFIG && !e->resolved &&
+	    !(e->fail = obj_asprintf("kconfig %s: no value in the kernel configuration", y->name)))
+		return -2;
 	return (int)obj->nexts++;
 }
 

@@ -402,6 +402,48 @@ out:
 	bg_object__free(obj);
 }
 
+/* CONFIG_HZ as the running kernel's configuration states it, or -1. */
+static long config_hz(void)
+{
+	FILE *p = popen("zcat /proc/config.gz 2>/dev/null | sed -n 's/^CONFIG_HZ=//p'", "r");
+	long hz = -1;
+
+	if (p && fscanf(p, "%ld", &hz) != 1)
+		hz = -1;
+	if (p)
+		pclose(p);
+	return hz;
+}
+
+/* kconfig_vals reads CONFIG_HZ from .kconfig: the value there is the kernel's;
+ * kconfig_missing uses an option no kernel has: poisoned with the reason. */
+static void test_kconfig(const struct bg_object *obj, int v)
+{
+	const struct bg_program *p = bg_object__find_prog(obj, "kconfig_vals");
+	const struct bg_program *miss = bg_object__find_prog(obj, "kconfig_missing");
+	long hz = config_hz();
+	int32_t got = -1;
+	size_t n;
+
+	if (hz < 0) {
+		T_SKIP(tn("externs", v, "kconfig-hz"), "no /proc/config.gz");
+		return;
+	}
+	const struct bg_raw_insn *r = p ? bg_program__raw(p, &n) : NULL;
+	for (size_t i = 0; r && i + 1 < n; i++) {
+		const struct bg_map_def *m;
+		if (r[i].code != 0x18 || r[i].src_reg != BG_PSEUDO_MAP_IDX_VALUE)
+			continue;
+		m = bg_object__map(obj, (size_t)r[i].imm);
+		if (m && !strcmp(m->name, ".kconfig") && got < 0 && (uint32_t)r[i + 1].imm + 4 <= m->value_size)
+			memcpy(&got, (const char *)m->init_data + r[i + 1].imm, 4);
+	}
+	T_CHECK(got == hz, tn("externs", v, "kconfig-hz"), "CONFIG_HZ read as %d, kernel has %ld", got, hz);
+	T_CHECK(miss && bg_program__core_failure_cnt(miss) == 1 &&
+			strstr(bg_program__core_failure(miss, 0)->reason, "CONFIG_BPFGATE_NO_SUCH_OPTION"),
+		tn("externs", v, "kconfig-missing"), "no failure recorded");
+}
+
 static void test_externs(int v)
 {
 	struct bg_object *obj = open_obj("externs", v, NULL);
@@ -452,6 +494,7 @@ static void test_externs(int v)
 			}
 	}
 	T_CHECK(found >= 1, tn("externs", v, "kconfig"), "no .kconfig reference reads a kernel version");
+	test_kconfig(obj, v);
 	bg_object__free(obj);
 }
 
@@ -462,10 +505,11 @@ int main(void)
 		tu_cleanup();
 		T_EXIT();
 	}
-	for (int v = 14; v <= 19; v += 5) {
+	for (size_t vi = 0; vi < sizeof(tu_variants) / sizeof(tu_variants[0]); vi++) {
+		int v = tu_variants[vi];
 		char p[PATH_MAX];
 		if (access(tu_obj("calls", v, p, sizeof(p)), R_OK)) {
-			T_SKIP(tn("all", v, "compiler"), "clang-%d not installed", v);
+			T_SKIP(tn("all", v, "compiler"), "clang-%d not installed", v > 100 ? v / 10 : v);
 			continue;
 		}
 		test_calls(v);

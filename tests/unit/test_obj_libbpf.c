@@ -162,8 +162,8 @@ int main(void)
 	if (tu_compile_all())
 		T_FAIL("libbpf-agree-compile", "cannot compile tests/data/obj");
 	for (size_t i = 0; i < sizeof(data) / sizeof(data[0]); i++)
-		for (int v = 14; v <= 19; v += 5)
-			if (!access(tu_obj(data[i], v, buf, sizeof(buf)), R_OK))
+		for (size_t vi = 0; vi < sizeof(tu_variants) / sizeof(tu_variants[0]); vi++)
+			if (!access(tu_obj(data[i], tu_variants[vi], buf, sizeof(buf)), R_OK))
 				compare_object(buf);
 	tu_cleanup();
 	T_EXIT();

@@ -13,6 +13,8 @@
 #include <unistd.h>
 
 static char tu_root[PATH_MAX], tu_dir[PATH_MAX];
+/* compilers: clang-14, clang-19, clang-19 -mcpu=v4 (named 194) */
+static const int tu_variants[] = {14, 19, 194};
 
 /* BUILD/tests/BINARY -> source root */
 static const char *tu_root_dir(void)
@@ -71,11 +73,13 @@ static __attribute__((unused)) int tu_compile_all(void)
 			continue;
 		memcpy(base, de->d_name, l - 6);
 		base[l - 6] = '\0';
-		for (int v = 14; v <= 19; v += 5) {
+		for (size_t i = 0; i < sizeof(tu_variants) / sizeof(tu_variants[0]); i++) {
+			int v = tu_variants[i], cl = v > 100 ? v / 10 : v;
+
 			snprintf(cmd, sizeof(cmd),
-				 "command -v clang-%d >/dev/null && clang-%d -O2 -g -target bpf -Wno-everything "
+				 "command -v clang-%d >/dev/null && clang-%d -O2 -g -target bpf -Wno-everything %s "
 				 "-I/usr/include/x86_64-linux-gnu -c %s/%s -o %s/%s.%d.o",
-				 v, v, src, de->d_name, tu_dir, base, v);
+				 cl, cl, v > 100 ? "-mcpu=v4" : "", src, de->d_name, tu_dir, base, v);
 			if (system(cmd) != 0 && v == 14)
 				fails++;
 		}

@@ -41,3 +41,23 @@ int missing_kfunc(__u64 *ctx)
 }
 
 char LICENSE[] SEC("license") = "GPL";
+
+extern int CONFIG_HZ __kconfig;
+extern char CONFIG_DEFAULT_HOSTNAME[16] __kconfig __weak;
+extern int CONFIG_BPFGATE_NO_SUCH_OPTION __kconfig;
+
+int kconfig_out[2];
+
+SEC("tp_btf/sched_process_fork")
+int kconfig_vals(__u64 *ctx)
+{
+	kconfig_out[0] = CONFIG_HZ;
+	kconfig_out[1] = CONFIG_DEFAULT_HOSTNAME[0];
+	return 0;
+}
+
+SEC("tp_btf/sched_process_fork")
+int kconfig_missing(__u64 *ctx)
+{
+	return CONFIG_BPFGATE_NO_SUCH_OPTION;
+}
