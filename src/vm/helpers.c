@@ -10,13 +10,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <net/if.h>
 #include <linux/bpf.h>
 #include <linux/if_ether.h>
 
 #include "platform/helpers.h"
 #include "vm/vm_int.h"
 
-#pragma weak bg_helper_by_id
 
 #define XDP_FRAME_HDR 40 /* sizeof(struct xdp_frame) kept at the head of the frame */
 #define XDP_SHINFO 320
@@ -24,7 +24,7 @@
 
 static const char *helper_name(uint32_t id)
 {
-	const struct bg_helper_proto *p = bg_helper_by_id ? bg_helper_by_id(id) : NULL;
+	const struct bg_helper_proto *p = bg_helper_by_id(id);
 
 	return p && p->name ? p->name : "unknown helper";
 }
@@ -622,6 +622,248 @@ static int csum_replace(struct bg_vm *vm, uint64_t *r, bool l4)
 	return 0;
 }
 
+
+/* ---------- more skb helpers ---------- */
+
+/* Insert (n > 0, zeroed) or remove (n < 0) bytes at packet offset off. */
+static int pkt_resize_at(struct bg_vm *vm, size_t off, long n)
+{
+	size_t len = (size_t)(vm->data_end - vm->data);
+
+	if (off > len || (n < 0 && (size_t)-n > len - off))
+		return -EINVAL;
+	if (n > 0 && vm->data_end + n > vm->pktbuf + vm->pktbuf_size)
+		return -ENOMEM;
+	memmove(vm->data + off + n, vm->data + off, len - off);
+	if (n > 0)
+		memset(vm->data + off, 0, (size_t)n);
+	vm->data_end += n;
+	vm_pkt_update(vm);
+	return 0;
+}
+
+static int h_skb_change_tail(struct bg_vm *vm, uint64_t *r)
+{
+	size_t len = (size_t)(vm->data_end - vm->data);
+	uint64_t nl = (uint32_t)r[2];
+
+	if (r[3] || nl < ETH_HLEN || nl > VM_PKT_MAX) {
+		r[0] = (uint64_t)-EINVAL;
+		return 0;
+	}
+	r[0] = (uint64_t)(int64_t)pkt_resize_at(vm, len > nl ? nl : len, (long)nl - (long)len);
+	return 0;
+}
+
+static int h_skb_adjust_room(struct bg_vm *vm, uint64_t *r)
+{
+	int32_t diff = (int32_t)r[2];
+	uint32_t mode = (uint32_t)r[3];
+	size_t off = ETH_HLEN;
+	const uint8_t *d = vm->data;
+	size_t len = (size_t)(vm->data_end - vm->data);
+
+	if (mode == BPF_ADJ_ROOM_NET) { /* between the L3 and L4 headers */
+		if (len < ETH_HLEN + 20) {
+			r[0] = (uint64_t)-EINVAL;
+			return 0;
+		}
+		if (d[12] == 0x08 && d[13] == 0x00)
+			off += (size_t)(d[ETH_HLEN] & 15) * 4;
+		else if (d[12] == 0x86 && d[13] == 0xdd)
+			off += 40;
+		else {
+			r[0] = (uint64_t)-524; /* ENOTSUPP */
+			return 0;
+		}
+	} else if (mode != BPF_ADJ_ROOM_MAC) {
+		r[0] = (uint64_t)-EINVAL;
+		return 0;
+	}
+	r[0] = (uint64_t)(int64_t)pkt_resize_at(vm, off, diff);
+	return 0;
+}
+
+static int h_vlan(struct bg_vm *vm, uint64_t *r, uint32_t id)
+{
+	struct __sk_buff *skb = (struct __sk_buff *)vm->ctx;
+	uint8_t *d = vm->data;
+	size_t len = (size_t)(vm->data_end - vm->data);
+
+	if (id == BPF_FUNC_skb_vlan_push) {
+		uint16_t proto = __builtin_bswap16((uint16_t)r[2]);
+
+		if (proto != ETH_P_8021Q && proto != ETH_P_8021AD) {
+			r[0] = (uint64_t)-EINVAL;
+			return 0;
+		}
+		if (skb->vlan_present) { /* the offloaded tag moves into the packet */
+			uint8_t tag[4] = { (uint8_t)(skb->vlan_proto), (uint8_t)(skb->vlan_proto >> 8),
+					   (uint8_t)(skb->vlan_tci >> 8), (uint8_t)skb->vlan_tci };
+
+			if (pkt_resize_at(vm, 12, 4)) {
+				r[0] = (uint64_t)-ENOMEM;
+				return 0;
+			}
+			memcpy(vm->data + 12, tag, 4);
+		}
+		/* the new tag is carried as metadata (hardware-accelerated) */
+		skb->vlan_present = 1;
+		skb->vlan_proto = (uint32_t)(uint16_t)r[2];
+		skb->vlan_tci = (uint16_t)r[3];
+		r[0] = 0;
+		return 0;
+	}
+	if (skb->vlan_present) {
+		skb->vlan_present = 0;
+		skb->vlan_tci = 0;
+		skb->vlan_proto = 0;
+	} else if (len >= 18 && ((d[12] == 0x81 && d[13] == 0x00) || (d[12] == 0x88 && d[13] == 0xa8))) {
+		pkt_resize_at(vm, 12, -4);
+	}
+	r[0] = 0;
+	return 0;
+}
+
+static int h_ecn_set_ce(struct bg_vm *vm, uint64_t *r)
+{
+	uint8_t *d = vm->data;
+	size_t len = (size_t)(vm->data_end - vm->data);
+	struct __sk_buff *skb = (struct __sk_buff *)vm->ctx;
+	size_t l3 = vm->l2_hidden ? 0 : ETH_HLEN;
+
+	r[0] = 0;
+	if (skb->protocol == 0x0008 && len >= l3 + 20 && (d[l3] >> 4) == 4) {
+		uint8_t *ip = d + l3, ecn = ip[1] & 3;
+		uint32_t sum;
+		uint16_t old, nw;
+
+		if (ecn == 0 || ecn == 3) {
+			r[0] = ecn == 3;
+			return 0;
+		}
+		old = (uint16_t)(ip[0] << 8 | ip[1]);
+		ip[1] |= 3;
+		nw = (uint16_t)(ip[0] << 8 | ip[1]);
+		sum = (uint16_t)~(ip[10] << 8 | ip[11]);
+		sum += (uint16_t)~old;
+		sum += nw;
+		sum = (sum & 0xffff) + (sum >> 16);
+		sum = (sum & 0xffff) + (sum >> 16);
+		sum = (uint16_t)~sum;
+		ip[10] = (uint8_t)(sum >> 8);
+		ip[11] = (uint8_t)sum;
+		r[0] = 1;
+	} else if (skb->protocol == 0xdd86 && len >= l3 + 40 && (d[l3] >> 4) == 6) {
+		uint8_t *ip = d + l3;
+		uint8_t ecn = (uint8_t)((ip[1] >> 4) & 3);
+
+		if (ecn == 0 || ecn == 3) {
+			r[0] = ecn == 3;
+			return 0;
+		}
+		ip[1] |= 0x30;
+		r[0] = 1;
+	}
+	return 0;
+}
+
+/* ---------- map iteration ---------- */
+
+static int h_for_each(struct bg_vm *vm, uint64_t *r, uint32_t id)
+{
+	struct vm_map *m = map_arg(vm, r[1], id);
+	const struct vm_image *img = &vm->images[vm->cur];
+	uint64_t base = (uint64_t)img->code, n = 0, ret;
+	uint8_t *key, *next;
+	int32_t target;
+	int err, more;
+
+	if (!m)
+		return -EFAULT;
+	if (r[2] < base || r[2] >= base + img->n * sizeof(struct vinsn) ||
+	    (r[2] - base) % sizeof(struct vinsn))
+		return bad_arg(vm, id, "callback is not a function of the program");
+	if (r[4] || !(m->array || m->buckets)) {
+		r[0] = (uint64_t)-EINVAL;
+		return 0;
+	}
+	target = (int32_t)((r[2] - base) / sizeof(struct vinsn));
+	key = calloc(1, m->key_size + 8);
+	next = calloc(1, m->key_size + 8);
+	if (!key || !next) {
+		free(key);
+		free(next);
+		return bad_arg(vm, id, "out of memory");
+	}
+	vm_graveyard(vm, key);
+	vm_graveyard(vm, next);
+	if (vm_add_region(vm, (uint64_t)key, (uint64_t)key + m->key_size, VM_R_SCRATCH, false,
+			  vm_map_index(vm, m)) < 0)
+		return bad_arg(vm, id, "out of memory");
+	more = vm_map_next_key(vm, m, NULL, next) == 0;
+	while (more) {
+		uint64_t args[5];
+		uint8_t *v;
+
+		memcpy(key, next, m->key_size);
+		more = vm_map_next_key(vm, m, key, next) == 0;
+		v = vm_map_lookup(vm, m, key);
+		if (!v)
+			continue;
+		args[0] = (uint64_t)m;
+		args[1] = (uint64_t)key;
+		args[2] = (uint64_t)v;
+		args[3] = r[3];
+		args[4] = 0;
+		err = vm_call_callback(vm, target, args, &ret);
+		if (err)
+			return err;
+		n++;
+		if (vm->stop || ret)
+			break;
+	}
+	r[0] = n;
+	return 0;
+}
+
+static int h_snprintf(struct bg_vm *vm, uint64_t *r, uint32_t id)
+{
+	uint64_t args[12] = { 0 };
+	uint32_t size = (uint32_t)r[2], dlen = (uint32_t)r[5];
+	char *out = vm_ptr(vm, r[1], size, true), buf[1024];
+	const char *fmt;
+	const void *data;
+	size_t n;
+
+	if (!out && size)
+		return bad_arg(vm, id, "output is not writable memory");
+	if (dlen % 8 || dlen > sizeof(args))
+		return bad_arg(vm, id, "data_len must be a multiple of 8, at most 96");
+	data = vm_ptr(vm, r[4], dlen, false);
+	fmt = vm_ptr(vm, r[3], 1, false);
+	if ((dlen && !data) || !fmt)
+		return bad_arg(vm, id, "format or data is not readable memory");
+	if (dlen)
+		memcpy(args, data, dlen);
+	{ /* the format lives in a read-only map value: bound it by its region */
+		size_t flen = 0;
+
+		while (flen < 1023 && probe_src(vm, r[3] + flen, 1) && fmt[flen])
+			flen++;
+		render_printk(vm, fmt, flen, args, (int)(dlen / 8), buf, sizeof(buf));
+	}
+	n = strlen(buf);
+	if (size) {
+		size_t c = n < size - 1 ? n : size - 1;
+
+		memcpy(out, buf, c);
+		out[c] = 0;
+	}
+	r[0] = n + 1;
+	return 0;
+}
+
 /* ---------- control ---------- */
 
 static int h_redirect(struct bg_vm *vm, uint64_t *r)
@@ -806,6 +1048,51 @@ int vm_helper(struct bg_vm *vm, uint32_t id, uint64_t *r)
 		r[0] = 0;
 		break;
 	case BPF_FUNC_loop: err = h_loop(vm, r, id); break;
+	case BPF_FUNC_for_each_map_elem: err = h_for_each(vm, r, id); break;
+	case BPF_FUNC_snprintf: err = h_snprintf(vm, r, id); break;
+	case BPF_FUNC_skb_change_tail: err = h_skb_change_tail(vm, r); break;
+	case BPF_FUNC_skb_adjust_room: err = h_skb_adjust_room(vm, r); break;
+	case BPF_FUNC_skb_vlan_push:
+	case BPF_FUNC_skb_vlan_pop: err = h_vlan(vm, r, id); break;
+	case BPF_FUNC_skb_ecn_set_ce: err = h_ecn_set_ce(vm, r); break;
+	case BPF_FUNC_skb_pull_data:
+		r[0] = (uint32_t)r[2] <= (size_t)(vm->data_end - vm->data) ? 0 : (uint64_t)-ENOMEM;
+		break;
+	case BPF_FUNC_clone_redirect: {
+		char ifn[IF_NAMESIZE];
+
+		/* the kernel clones onto a real device of this host when it exists */
+		r[0] = (r[3] & ~(uint64_t)BPF_F_INGRESS) ? (uint64_t)-EINVAL
+		       : if_indextoname((unsigned)(uint32_t)r[2], ifn) ? 0 : (uint64_t)-EINVAL;
+		break;
+	}
+	case BPF_FUNC_redirect_neigh:
+	case BPF_FUNC_redirect_peer:
+		vm->redirected = true;
+		vm->redirect_target = (uint32_t)r[1];
+		r[0] = 7; /* TC_ACT_REDIRECT */
+		break;
+	case BPF_FUNC_sk_lookup_tcp:
+	case BPF_FUNC_sk_lookup_udp:
+	case BPF_FUNC_skc_lookup_tcp:
+		r[0] = 0; /* no sockets in the interpreter */
+		break;
+	case BPF_FUNC_sk_release:
+	case BPF_FUNC_skb_cgroup_id:
+	case BPF_FUNC_get_current_cgroup_id:
+	case BPF_FUNC_timer_init:
+	case BPF_FUNC_timer_set_callback:
+	case BPF_FUNC_timer_start:
+	case BPF_FUNC_timer_cancel:
+		r[0] = 0; /* timers never fire here */
+		break;
+	case BPF_FUNC_copy_from_user: {
+		uint64_t a[6] = { 0, r[1], r[2], r[3], 0, 0 };
+
+		err = h_probe_read(vm, a, id);
+		r[0] = a[0];
+		break;
+	}
 	case BPF_FUNC_tail_call:
 		err = vm_tail_call(vm, r[2], r[3]);
 		if (err > 0) {
