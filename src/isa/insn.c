@@ -338,6 +338,23 @@ static void put(struct outbuf *b, const char *fmt, ...)
 		b->len += (size_t)k;
 }
 
+static void put_char(struct outbuf *b, char c)
+{
+	if (b->len + 1 < b->sz) {
+		b->p[b->len] = c;
+		b->p[b->len + 1] = 0;
+	}
+	b->len++;
+}
+
+static void put_reg(struct outbuf *b, char prefix, unsigned r)
+{
+	put_char(b, prefix);
+	if (r >= 10)
+		put_char(b, (char)('0' + r / 10));
+	put_char(b, (char)('0' + r % 10));
+}
+
 /* A signed number, decimal or (hex) as "0x10" / "-0x10"; sign forces "+". */
 static void put_num(struct outbuf *b, int64_t v, bool hex, bool sign)
 {
@@ -357,14 +374,14 @@ static void render(struct outbuf *b, const char *t, const struct bg_insn *in, un
 
 	for (; *t; t++) {
 		if (*t != '%') {
-			put(b, "%c", *t);
+			put_char(b, *t);
 			continue;
 		}
 		switch (*++t) {
-		case 'd': put(b, "r%u", in->dst); break;
-		case 'D': put(b, "w%u", in->dst); break;
-		case 's': put(b, "r%u", in->src); break;
-		case 'S': put(b, "w%u", in->src); break;
+		case 'd': put_reg(b, 'r', in->dst); break;
+		case 'D': put_reg(b, 'w', in->dst); break;
+		case 's': put_reg(b, 'r', in->src); break;
+		case 'S': put_reg(b, 'w', in->src); break;
 		case 'i':
 			if (kern && in->kind == BG_K_JCOND)
 				put(b, "0x%x", (uint32_t)in->imm); /* the kernel's jump immediates */
@@ -398,7 +415,7 @@ static void render(struct outbuf *b, const char *t, const struct bg_insn *in, un
 		case 'c': put(b, "pc"); put_num(b, in->imm, hex, true); break;
 		case 'a': put_num(b, (uint32_t)in->imm >> 16, hex, false); break;
 		case 'b': put_num(b, (uint32_t)in->imm & 0xffff, hex, false); break;
-		case '%': put(b, "%%"); break;
+		case '%': put_char(b, '%'); break;
 		default: return;
 		}
 	}
