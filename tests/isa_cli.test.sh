@@ -152,3 +152,31 @@ else
     skip isa-cli/asm-subprograms-libbpf-load "bpf() unavailable: needs bpftool, root and bpffs"
   fi
 fi
+
+# disasm --source: every "; FILE:LINE: text" line quotes that line of the file
+# (from BTF line info), and --json carries file/line per instruction.
+src_ok=0; src_bad=0; src_why=""
+for o in "${ex[@]}"; do
+  "$BPFGATE" disasm --source "$o" >"$tmp/src" 2>/dev/null || { src_bad=$((src_bad + 1)); src_why="$(basename "$o"): disasm failed"; continue; }
+  while IFS= read -r l; do
+    f=${l#; }; f=${f%%:*}; rest=${l#; "$f":}; ln=${rest%%:*}; text=${rest#*: }
+    [ -r "$f" ] || continue
+    want=$(sed -n "${ln}p" "$f" | sed 's/^[ \t]*//')
+    if [ "$want" = "$text" ]; then src_ok=$((src_ok + 1)); else src_bad=$((src_bad + 1)); src_why="$f:$ln: '$text' vs '$want'"; fi
+  done < <(grep '^; ' "$tmp/src")
+done
+if [ ${#ex[@]} -eq 0 ]; then skip isa-cli/disasm-source "no examples built"
+elif [ $src_bad -eq 0 ] && [ $src_ok -eq 0 ]; then skip isa-cli/disasm-source "source files named in BTF not readable here"
+elif [ $src_bad -eq 0 ]; then pass "isa-cli/disasm-source ($src_ok source lines quoted)"
+else fail isa-cli/disasm-source "$src_bad wrong of $((src_ok + src_bad)): $src_why"; fi
+if [ ${#ex[@]} -gt 0 ] && command -v python3 >/dev/null; then
+  "$BPFGATE" disasm --json "${ex[0]}" >"$tmp/j2" && python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["programs"], "no programs"
+for p in d["programs"]:
+    assert all(k in p for k in ("object", "program", "section", "type", "verdict")), p.keys()
+    assert p["insns"] and all("text" in i and "raw" in i for i in p["insns"])
+    assert any("line" in i for i in p["insns"]), "no line info"
+' "$tmp/j2" 2>"$tmp/err" && pass isa-cli/disasm-json-object || fail isa-cli/disasm-json-object "$(tail -1 "$tmp/err")"
+fi
