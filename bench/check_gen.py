@@ -62,9 +62,9 @@ def loops(n):
                 "r0 += r2",
                 "r0 &= 65535",
                 "r2 += 1",
-                "if r2 < 8 goto I%d" % i,
+                "if r2 < 1000 goto I%d" % i,
                 "r1 += 1",
-                "if r1 < 4 goto O%d" % i]
+                "if r1 < 100 goto O%d" % i]
         i += 1
     out += ["r0 = 0", "exit"]
     return out

@@ -365,7 +365,16 @@ static int build_loops(struct cfg *g, const uint32_t *backs, uint32_t nbacks,
 		off += g->blocks[b].nloops;
 		g->blocks[b].nloops = 0;
 	}
+	g->body_pool = malloc((total + 1) * sizeof(uint32_t));
+	if (!g->body_pool) {
+		err = -ENOMEM;
+		goto out;
+	}
+	off = 0;
 	for (uint32_t l = 0; l < nl; l++) {
+		g->loops[l].body = g->body_pool + off;
+		memcpy(g->loops[l].body, lt[l].body, lt[l].nbody * sizeof(uint32_t));
+		off += lt[l].nbody;
 		g->loops[l].head = lt[l].head;
 		g->loops[l].size = lt[l].nbody;
 		g->loops[l].allowed_unbounded = loop_has_escape_hatch(g, &lt[l], is_iter_next);
@@ -434,6 +443,7 @@ void cfg_free(struct cfg *g)
 	free(g->loops);
 	free(g->block_of);
 	free(g->loop_pool);
+	free(g->body_pool);
 	memset(g, 0, sizeof(*g));
 }
 
@@ -502,4 +512,166 @@ void cfg_branch_live(struct cfg *g)
 		if (g->insns[last].kind == BG_K_CALL && b + 1 < g->nblocks)
 			g->blocks[b + 1].after_call = true;
 	}
+}
+
+static bool in_loop(const struct cfg *g, uint32_t b, uint32_t l)
+{
+	const struct cfg_block *bl = &g->blocks[b];
+	for (uint32_t i = 0; i < bl->nloops; i++)
+		if (bl->loops[i] == l)
+			return true;
+	return false;
+}
+
+static const struct bg_insn *last_insn(const struct cfg *g, uint32_t b)
+{
+	uint32_t last = g->blocks[b].end - 1;
+	if (g->insns[last].kind == BG_K_LD_IMM64_HI && last > g->blocks[b].start)
+		last--;
+	return &g->insns[last];
+}
+
+/* Can a latch of loop l be reached from its head avoiding every block with
+ * mark[b] set? (iterative DFS inside the loop) */
+static bool latch_avoids(const struct cfg *g, uint32_t l, const uint8_t *mark, uint32_t *stack, uint8_t *seen)
+{
+	uint32_t head = g->loops[l].head, sp = 0, nvis = 0;
+	uint32_t *vis = stack + g->nblocks + 1;
+	bool found = false;
+	if (mark[head])
+		return false;
+	stack[sp++] = head;
+	seen[head] = 1;
+	vis[nvis++] = head;
+	while (sp && !found) {
+		uint32_t b = stack[--sp];
+		const struct cfg_block *bl = &g->blocks[b];
+		for (uint32_t k = 0; k < bl->nsucc; k++) {
+			uint32_t s = bl->succ[k];
+			if (s == head) {
+				found = true;
+				break;
+			}
+			if (!in_loop(g, s, l) || seen[s] || mark[s])
+				continue;
+			seen[s] = 1;
+			vis[nvis++] = s;
+			stack[sp++] = s;
+		}
+	}
+	for (uint32_t i = 0; i < nvis; i++)
+		seen[vis[i]] = 0;
+	return found;
+}
+
+/* Every write of reg inside loop l is `reg += c` (dir > 0) or `reg -= c`
+ * (dir < 0) with a constant c > 0; marks the blocks holding one. */
+static bool only_steps(const struct cfg *g, uint32_t l, int reg, int dir, uint8_t *mark)
+{
+	bool any = false;
+	for (uint32_t bi = 0; bi < g->loops[l].size; bi++) {
+		uint32_t b = g->loops[l].body[bi];
+		for (uint32_t i = g->blocks[b].start; i < g->blocks[b].end; i++) {
+			const struct bg_insn *in = &g->insns[i];
+			bool def = false;
+			switch (in->kind) {
+			case BG_K_ALU: case BG_K_END: case BG_K_LDX: case BG_K_LD_IMM64: case BG_K_ADDR_CAST:
+				def = in->dst == reg;
+				break;
+			case BG_K_CALL: case BG_K_CALLX: case BG_K_LD_ABS: case BG_K_LD_IND:
+				def = reg <= 5;
+				break;
+			case BG_K_ATOMIC:
+				def = in->src == reg || (reg == 0 && in->atomic_op == BG_ATOMIC_CMPXCHG);
+				break;
+			default:
+				break;
+			}
+			if (!def)
+				continue;
+			if (in->kind != BG_K_ALU || in->src_is_reg || in->imm == 0)
+				return false;
+			int64_t c = in->imm;
+			if (in->op == BG_ALU_SUB)
+				c = -c;
+			else if (in->op != BG_ALU_ADD)
+				return false;
+			if ((dir > 0 && c <= 0) || (dir < 0 && c >= 0))
+				return false;
+			mark[b] = 1;
+			any = true;
+		}
+	}
+	return any;
+}
+
+static bool loop_counted(const struct cfg *g, uint32_t l, uint8_t *mark, uint32_t *stack, uint8_t *seen)
+{
+	for (uint32_t bi = 0; bi < g->loops[l].size; bi++) {
+		uint32_t b = g->loops[l].body[bi];
+		const struct bg_insn *t = last_insn(g, b);
+		if (t->kind != BG_K_JCOND || t->src_is_reg || t->imm < -(1 << 30) || t->imm > (1 << 30))
+			continue;
+		const struct cfg_block *bl = &g->blocks[b];
+		if (bl->nsucc != 2)
+			continue;
+		bool stay_taken = in_loop(g, bl->succ[1], l) || bl->succ[1] == g->loops[l].head;
+		bool stay_fall = in_loop(g, bl->succ[0], l) || bl->succ[0] == g->loops[l].head;
+		if (stay_taken == stay_fall)
+			continue;
+		/* the relation that holds while the loop goes on */
+		uint8_t op = t->op;
+		if (!stay_taken) {
+			switch (op) {
+			case BG_JMP_JGT: op = BG_JMP_JLE; break;
+			case BG_JMP_JGE: op = BG_JMP_JLT; break;
+			case BG_JMP_JLT: op = BG_JMP_JGE; break;
+			case BG_JMP_JLE: op = BG_JMP_JGT; break;
+			case BG_JMP_JSGT: op = BG_JMP_JSLE; break;
+			case BG_JMP_JSGE: op = BG_JMP_JSLT; break;
+			case BG_JMP_JSLT: op = BG_JMP_JSGE; break;
+			case BG_JMP_JSLE: op = BG_JMP_JSGT; break;
+			default: continue;
+			}
+		}
+		int dir;
+		if (op == BG_JMP_JLT || op == BG_JMP_JLE || op == BG_JMP_JSLT || op == BG_JMP_JSLE)
+			dir = 1;
+		else if (op == BG_JMP_JGT || op == BG_JMP_JGE || op == BG_JMP_JSGT || op == BG_JMP_JSGE)
+			dir = -1;
+		else
+			continue;
+		for (uint32_t k = 0; k < g->loops[l].size; k++)
+			mark[g->loops[l].body[k]] = 0;
+		/* every iteration passes the test ... */
+		mark[b] = 1;
+		if (latch_avoids(g, l, mark, stack, seen))
+			continue;
+		mark[b] = 0;
+		/* ... and every iteration steps the register towards the bound */
+		if (!only_steps(g, l, t->dst, dir, mark)) {
+			for (uint32_t k = 0; k < g->loops[l].size; k++)
+				mark[g->loops[l].body[k]] = 0;
+			continue;
+		}
+		bool ok = !latch_avoids(g, l, mark, stack, seen);
+		for (uint32_t k = 0; k < g->loops[l].size; k++)
+			mark[g->loops[l].body[k]] = 0;
+		if (ok)
+			return true;
+	}
+	return false;
+}
+
+void cfg_counted_loops(struct cfg *g)
+{
+	uint8_t *mark = calloc(g->nblocks + 1, 1), *seen = calloc(g->nblocks + 1, 1);
+	uint32_t *stack = malloc(2 * (g->nblocks + 1) * sizeof(*stack));
+	if (mark && seen && stack)
+		for (uint32_t l = 0; l < g->nloops; l++)
+			g->loops[l].counted = !g->loops[l].allowed_unbounded && g->loops[l].size <= 4096 &&
+					      loop_counted(g, l, mark, stack, seen);
+	free(mark);
+	free(seen);
+	free(stack);
 }

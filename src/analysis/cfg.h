@@ -30,6 +30,8 @@ struct cfg_loop {
 	uint32_t head;         /* block */
 	uint32_t size;         /* blocks in the body */
 	bool allowed_unbounded;/* uses may_goto or an open-coded iterator */
+	bool counted;          /* proven bounded by an induction register (cfg_counted_loops) */
+	uint32_t *body;        /* its blocks (size entries), head first */
 };
 
 struct cfg_func {
@@ -48,6 +50,7 @@ struct cfg {
 	struct cfg_loop *loops;
 	uint32_t *block_of;    /* slot -> block */
 	uint32_t *loop_pool;
+	uint32_t *body_pool;
 };
 
 /* Is this instruction a block terminator? (jumps, exit, local calls, helper
@@ -61,6 +64,11 @@ void cfg_free(struct cfg *g);
 /* Backward analysis: registers whose value flows (through moves and ALU) into
  * a later conditional jump without being redefined ("branch-live"). */
 void cfg_branch_live(struct cfg *g);
+/* Mark loops whose termination follows from their shape: a test `r < K`
+ * (or <=, s<, s<=; or r > K ... for a decreasing r) that every iteration
+ * passes and that keeps the loop going, on a register every iteration
+ * changes by a constant step towards K and nothing else writes. */
+void cfg_counted_loops(struct cfg *g);
 /* Function containing slot i. */
 uint32_t cfg_func_of(const struct cfg *g, size_t i);
 #endif

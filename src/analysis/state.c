@@ -544,6 +544,8 @@ bool as_state_join(struct as_state *a, const struct as_state *b, bool widen, con
 		as_state_copy(a, b);
 		return true;
 	}
+	struct as_state before;
+	as_state_copy(&before, a);
 	struct join_plan plan[64];
 	uint32_t np = plan_join(a, b, salt, plan);
 	for (uint32_t i = 0; i < a->nframes && i < b->nframes; i++)
@@ -556,7 +558,10 @@ bool as_state_join(struct as_state *a, const struct as_state *b, bool widen, con
 	if (a->lock != b->lock)
 		a->lock = -2; /* maybe held: any lock operation or exit is an error */
 	as_zone_gc(a);
-	return true;
+	/* a join that only renamed packet bases changes nothing */
+	bool changed = !as_state_leq(a, &before);
+	as_state_fini(&before);
+	return changed;
 }
 
 static uint64_t mix(uint64_t h, uint64_t v)

@@ -36,6 +36,7 @@
 #define DEFAULT_MAX_STEPS 40000000ull
 #define DEFAULT_UNROLL 2048u
 #define DEFAULT_K 8u
+#define COUNTED_UNROLL 1u
 #define MAX_CTX 4096u
 
 struct wl_item {
@@ -220,7 +221,11 @@ static struct node *node_get(struct vctx *v, uint32_t ctx, uint32_t block)
 
 static uint32_t loop_unroll(struct vctx *v, uint32_t loop)
 {
-	return v->g.loops[loop].allowed_unbounded ? 2 : v->unroll;
+	if (v->g.loops[loop].allowed_unbounded)
+		return 2;
+	/* a counted loop is bounded by its shape: unroll a few iterations for
+	 * precision, then widen */
+	return v->g.loops[loop].counted ? COUNTED_UNROLL : v->unroll;
 }
 
 /* Update the iteration vector for an edge from block `from` (NULL: entry)
@@ -251,7 +256,7 @@ static int iter_edge(struct vctx *v, struct as_state *s, const struct cfg_block 
 		}
 		uint32_t u = loop_unroll(v, loop);
 		if (s->iter[idx] + 1u >= u) {
-			if (!v->g.loops[loop].allowed_unbounded)
+			if (!v->g.loops[loop].allowed_unbounded && !v->g.loops[loop].counted)
 				return verr(v, s, pc, "loop_bound",
 					    "loop not proven bounded: back-edge from insn %zu to insn %u still feasible after %u iterations (infinite loop, or a bound the analysis cannot see)",
 					    pc, tb->start, u);
@@ -996,6 +1001,7 @@ static int setup(struct vctx *v, const struct bg_program *prog, const struct bg_
 	}
 	thresholds(v);
 	cfg_branch_live(&v->g);
+	cfg_counted_loops(&v->g);
 	return check_reachable(v);
 }
 
