@@ -755,7 +755,7 @@ static void check_args(void)
 	for (unsigned hi = 0; hi < n; hi++) {
 		const struct bg_helper_proto *h = &tab[hi];
 		int bad = 0;
-		uint32_t done = 0; /* program types probed */
+		uint64_t done = 0; /* program types probed */
 		for (unsigned ti = 0; ti < NTARGETS; ti++) {
 			uint32_t t = targets[ti].type, attach = targets[ti].attach;
 			int ret;
@@ -763,7 +763,7 @@ static void check_args(void)
 				continue;
 			if (unverifiable_here(t, h->id) || (ret = ok_ret(t, attach)) < 0)
 				continue;
-			done |= 1u << t;
+			done |= 1ull << t;
 			bad += probe_args(h, bg_helper_proto_for(h->id, t), t, attach, ret, &agree, &total,
 					  &unknown, first, sizeof(first));
 		}
