@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <stdint.h>
 #include <string.h>
+#include <linux/bpf.h>
 #include <bpfgate/vm.h>
 #include "test.h"
 
@@ -287,8 +288,87 @@ static void test_hook(void)
 	bg_vm__free(vm);
 }
 
+/* Run the program as prog type t on a 60-byte packet. */
+static int run_ctx(uint32_t t, uint64_t *r0, struct bg_vm **keep)
+{
+	struct bg_vm_opts o = { .sz = sizeof(o), .prog_type = t };
+	struct bg_vm *vm = bg_vm__new_insns(prog, np, &o);
+	uint8_t pkt[60] = { [12] = 0x08, [13] = 0x00 };
+	int err;
+
+	bg_vm__set_packet(vm, pkt, sizeof(pkt));
+	err = bg_vm__run(vm, r0);
+	*keep = vm;
+	return err;
+}
+
+static void ctx_fault_case(const char *name, uint32_t t, const char *pat)
+{
+	struct bg_vm *vm;
+	uint64_t r0;
+	int err = run_ctx(t, &r0, &vm);
+	const struct bg_vm_fault *f = bg_vm__fault(vm);
+
+	T_CHECK(err && f && f->kind == BG_VM_FAULT_CTX && strstr(f->msg, pat), name,
+		"err %d msg '%s'", err, f ? f->msg : "");
+	bg_vm__free(vm);
+}
+
+static void test_ctx(void)
+{
+	struct bg_vm *vm;
+	uint64_t r0 = 0;
+	int err;
+
+	/* data_end - data through the 32-bit ctx fields */
+	reset(); mem(BG_K_LDX, 4, 2, 1, 0, 0); mem(BG_K_LDX, 4, 0, 1, 4, 0);
+	alu(BG_ALU_SUB, 1, 0, 1, 2, 0); ex();
+	err = run_ctx(BPF_PROG_TYPE_XDP, &r0, &vm);
+	T_CHECK(!err && r0 == 60, "xdp data/data_end load as pointers", "err %d r0 %llu", err,
+		(unsigned long long)r0);
+	bg_vm__free(vm);
+	reset(); mem(BG_K_LDX, 2, 0, 1, 0, 0); ex();
+	ctx_fault_case("partial load of xdp_md->data", BPF_PROG_TYPE_XDP, "loaded whole");
+	reset(); mem(BG_K_LDX, 4, 0, 1, 2, 0); ex();
+	ctx_fault_case("misaligned ctx load", BPF_PROG_TYPE_XDP, "misaligned");
+	reset(); mem(BG_K_LDX, 4, 0, 1, 24, 0); ex();
+	{
+		const struct bg_vm_fault *f;
+
+		err = run_ctx(BPF_PROG_TYPE_XDP, &r0, &vm);
+		f = bg_vm__fault(vm);
+		T_CHECK(err && f && strstr(f->msg, "(ctx+24) is 0 bytes past the end of ctx") &&
+				f->region_hi - f->region_lo == 24,
+			"load past the end of xdp_md", "%s", f ? f->msg : "no fault");
+		bg_vm__free(vm);
+	}
+	reset(); mem(BG_K_ST, 4, 1, 0, 12, 5); alu(BG_ALU_MOV, 1, 0, 0, 0, 0); ex();
+	ctx_fault_case("store to xdp_md", BPF_PROG_TYPE_XDP, "read-only");
+	reset(); mem(BG_K_ST, 4, 1, 0, 0, 5); alu(BG_ALU_MOV, 1, 0, 0, 0, 0); ex();
+	ctx_fault_case("store to __sk_buff->len", BPF_PROG_TYPE_SCHED_CLS, "read-only");
+	/* __sk_buff: mark is writable, len and protocol computed */
+	reset(); mem(BG_K_ST, 4, 1, 0, 8, 7); mem(BG_K_LDX, 4, 0, 1, 8, 0);
+	mem(BG_K_LDX, 4, 2, 1, 0, 0); alu(BG_ALU_LSH, 1, 2, 0, 0, 8); alu(BG_ALU_OR, 1, 0, 1, 2, 0);
+	mem(BG_K_LDX, 4, 2, 1, 16, 0); alu(BG_ALU_LSH, 1, 2, 0, 0, 16); alu(BG_ALU_OR, 1, 0, 1, 2, 0);
+	ex();
+	err = run_ctx(BPF_PROG_TYPE_SCHED_CLS, &r0, &vm);
+	T_CHECK(!err && r0 == (7 | 60 << 8 | 0x0008ull << 16), "__sk_buff mark/len/protocol",
+		"err %d r0 0x%llx", err, (unsigned long long)r0);
+	bg_vm__free(vm);
+	/* socket filter: len without the Ethernet header, no direct packet access */
+	reset(); mem(BG_K_LDX, 4, 0, 1, 0, 0); ex();
+	err = run_ctx(BPF_PROG_TYPE_SOCKET_FILTER, &r0, &vm);
+	T_CHECK(!err && r0 == 46, "socket filter sees len without L2", "err %d r0 %llu", err,
+		(unsigned long long)r0);
+	bg_vm__free(vm);
+	reset(); mem(BG_K_LDX, 4, 0, 1, 76, 0); ex();
+	ctx_fault_case("socket filter reading skb->data", BPF_PROG_TYPE_SOCKET_FILTER,
+		       "no direct packet access");
+}
+
 int main(void)
 {
+	test_ctx();
 	test_alu();
 	test_jumps_calls();
 	test_memory();
