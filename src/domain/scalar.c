@@ -148,8 +148,11 @@ static void rv_load(struct rv *r, const struct bg_scalar *s)
 	r->v[IU32] = iv_make(s->u32min, s->u32max);
 	r->v[IS32] = iv_make(s->s32min, s->s32max);
 	r->t = s->tn;
+	r->t.value &= ~r->t.mask;
 	r->bot = s->bottom;
 	r->changed = false;
+	for (int i = 0; i < 4; i++)
+		r->bot |= iv_empty(r->v[i]);
 }
 
 static void rv_store(const struct rv *r, struct bg_scalar *s)
@@ -392,9 +395,9 @@ bool bg_scalar_eq(const struct bg_scalar *a, const struct bg_scalar *b)
 
 /* Hull of each component, then reduced: contains both (not always the least
  * upper bound in the concrete: the union of two intervals is not one). */
-struct bg_scalar bg_scalar_join(const struct bg_scalar *a, const struct bg_scalar *b)
+struct bg_scalar bg_scalar_join(const struct bg_scalar *a_in, const struct bg_scalar *b_in)
 {
-	struct bg_scalar r;
+	struct bg_scalar an = scalar_norm(a_in), bn = scalar_norm(b_in), *a = &an, *b = &bn, r;
 
 	if (a->bottom)
 		return *b;
@@ -410,9 +413,9 @@ struct bg_scalar bg_scalar_join(const struct bg_scalar *a, const struct bg_scala
 
 /* Intersection of each component, then reduced (bottom when empty): exact
  * in the sense that every common member is kept. */
-struct bg_scalar bg_scalar_meet(const struct bg_scalar *a, const struct bg_scalar *b)
+struct bg_scalar bg_scalar_meet(const struct bg_scalar *a_in, const struct bg_scalar *b_in)
 {
-	struct bg_scalar r;
+	struct bg_scalar an = scalar_norm(a_in), bn = scalar_norm(b_in), *a = &an, *b = &bn, r;
 	bool empty = false;
 
 	if (a->bottom || b->bottom)
@@ -472,10 +475,10 @@ static struct bg_tnum widen_tnum(struct bg_tnum old, struct bg_tnum j)
 /* Bounds that grew jump to the next threshold or the extreme; the tnum as
  * widen_tnum says. Not reduced afterwards: reduction could undo a
  * jump and break termination; each component is still sound on its own. */
-struct bg_scalar bg_scalar_widen(const struct bg_scalar *old, const struct bg_scalar *next,
+struct bg_scalar bg_scalar_widen(const struct bg_scalar *old_in, const struct bg_scalar *next_in,
 				 const uint64_t *thresholds, unsigned nthr)
 {
-	struct bg_scalar r;
+	struct bg_scalar on = scalar_norm(old_in), nn = scalar_norm(next_in), *old = &on, *next = &nn, r;
 
 	if (old->bottom)
 		return *next;
@@ -498,9 +501,9 @@ struct bg_scalar bg_scalar_widen(const struct bg_scalar *old, const struct bg_sc
 
 /* Standard interval narrowing: only bounds of old at the type's extreme are
  * replaced by next's; the tnum is met (finite height). Terminates. */
-struct bg_scalar bg_scalar_narrow(const struct bg_scalar *old, const struct bg_scalar *next)
+struct bg_scalar bg_scalar_narrow(const struct bg_scalar *old_in, const struct bg_scalar *next_in)
 {
-	struct bg_scalar r;
+	struct bg_scalar on = scalar_norm(old_in), nn = scalar_norm(next_in), *old = &on, *next = &nn, r;
 	bool empty = false;
 
 	if (old->bottom || next->bottom)

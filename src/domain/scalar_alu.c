@@ -370,8 +370,19 @@ static struct bg_scalar alu_mov(bool alu64, uint8_t ext_bits, const struct bg_sc
 	return r;
 }
 
+static struct bg_scalar alu(uint8_t op, bool alu64, bool is_signed, uint8_t ext_bits,
+			    const struct bg_scalar *dst, const struct bg_scalar *src);
+
 struct bg_scalar bg_scalar_alu(uint8_t op, bool alu64, bool is_signed, uint8_t ext_bits,
 			       const struct bg_scalar *dst, const struct bg_scalar *src)
+{
+	struct bg_scalar d = scalar_norm(dst), s = scalar_norm(src);
+
+	return alu(op, alu64, is_signed, ext_bits, &d, &s);
+}
+
+static struct bg_scalar alu(uint8_t op, bool alu64, bool is_signed, uint8_t ext_bits,
+			    const struct bg_scalar *dst, const struct bg_scalar *src)
 {
 	unsigned w = alu64 ? 64 : 32;
 	struct bg_scalar r;
@@ -393,15 +404,18 @@ struct bg_scalar bg_scalar_alu(uint8_t op, bool alu64, bool is_signed, uint8_t e
 
 /* The low `bytes` bytes, zero- or sign-extended: each source interval read
  * at the narrower width (kept when it does not wrap), and the tnum cut. */
-struct bg_scalar bg_scalar_cast(const struct bg_scalar *a, uint8_t bytes, bool sign_extend)
+struct bg_scalar bg_scalar_cast(const struct bg_scalar *a_in, uint8_t bytes, bool sign_extend)
 {
+	struct bg_scalar an = scalar_norm(a_in), *a = &an;
 	unsigned w = bytes * 8;
 	int tgt = sign_extend ? (int)(w | SGN) : (int)w;
-	struct bg_scalar r = bg_scalar_unknown();
-	struct iv v = iv_full(tgt);
+	struct bg_scalar r;
+	struct iv v;
 
-	if (a->bottom || bytes >= 8)
+	if (a->bottom || bytes >= 8 || bytes == 0) /* 0: not a width, nothing to cut */
 		return *a;
+	r = bg_scalar_unknown();
+	v = iv_full(tgt);
 	for (int i = 0; i < 4; i++) {
 		struct iv x = get_iv(a, orders[i]);
 
@@ -420,8 +434,9 @@ struct bg_scalar bg_scalar_cast(const struct bg_scalar *a, uint8_t bytes, bool s
 	return r;
 }
 
-struct bg_scalar bg_scalar_end(const struct bg_scalar *a, uint8_t width, bool swap)
+struct bg_scalar bg_scalar_end(const struct bg_scalar *a_in, uint8_t width, bool swap)
 {
+	struct bg_scalar an = scalar_norm(a_in), *a = &an;
 	struct bg_scalar r = bg_scalar_unknown();
 
 	if (a->bottom)

@@ -147,6 +147,8 @@ bool bg_scalar_refine(uint8_t jmp_op, bool alu64, bool taken, struct bg_scalar *
 {
 	uint8_t op = taken ? jmp_op : negate_jmp(jmp_op);
 
+	*dst = scalar_norm(dst);
+	*src = scalar_norm(src);
 	if (dst->bottom || src->bottom) {
 		*dst = *src = bg_scalar_bottom();
 		return false;
@@ -192,6 +194,8 @@ bool bg_scalar_refine_kernel(uint8_t jmp_op, bool alu64, bool taken, struct bg_s
 
 	if (jmp_op != BG_JMP_JSET)
 		return bg_scalar_refine(jmp_op, alu64, taken, dst, src);
+	*dst = scalar_norm(dst);
+	*src = scalar_norm(src);
 	if (dst->bottom || src->bottom)
 		return false;
 	if (!const_in(src, w, &c)) {

@@ -162,4 +162,20 @@ static inline bool const_in(const struct bg_scalar *s, unsigned w, uint64_t *v)
 	*v = t.value;
 	return !s->bottom && !t.mask;
 }
+/* Inputs built by hand may break the invariants (crossed bounds, value &
+ * mask != 0): such a value is reduced first (crossed bounds: bottom). */
+static inline bool scalar_wellformed(const struct bg_scalar *a)
+{
+	return a->bottom || (a->umin <= a->umax && a->smin <= a->smax && a->u32min <= a->u32max &&
+			     a->s32min <= a->s32max && !(a->tn.value & a->tn.mask));
+}
+
+static inline struct bg_scalar scalar_norm(const struct bg_scalar *a)
+{
+	struct bg_scalar r = *a;
+
+	if (!scalar_wellformed(a))
+		bg_scalar_reduce(&r);
+	return r;
+}
 #endif

@@ -4,6 +4,7 @@
  * result of every ALU op (32/64-bit, K and X operands), byte-order op, cast and
  * branch lies in the abstract result. Also lattice operations (join, meet, widen,
  * narrow) and bg_scalar_cmp decisions. BG_SOUNDNESS_ITERS scales the run. */
+#include <stddef.h>
 #include <stdint.h>
 #include <bpfgate/insn.h>
 #include "domain/scalar.h"
@@ -388,6 +389,44 @@ static void check_exec_ref(long n)
 	printf("PASS exec-agrees-with-reference (%ld checks)\n", checks);
 }
 
+/* Hostile inputs: raw structs with arbitrary (inconsistent) fields and odd
+ * widths go through every function; under UBSan/ASan nothing may misbehave,
+ * and a reduced value is either bottom or holds its tnum's value if that is
+ * in every interval. */
+static void check_robust(long n)
+{
+	long calls = 0;
+
+	for (long i = 0; i < n; i++) {
+		struct bg_scalar a, b, r;
+		uint64_t *f = (uint64_t *)&a;
+		uint64_t thr[2] = {rnd(), rnd()};
+		char buf[300];
+
+		for (unsigned k = 0; k < offsetof(struct bg_scalar, bottom) / 8; k++)
+			f[k] = (rnd() % 2) ? rnd() : interesting();
+		a.bottom = rnd() % 8 == 0;
+		b = gen_scalar(0);
+		r = a;
+		bg_scalar_reduce(&r);
+		r = bg_scalar_alu(alu_cases[rnd() % 18].op, rnd() % 2, rnd() % 2, (uint8_t)(rnd() % 40), &a, &b);
+		r = bg_scalar_alu(BG_ALU_LSH + (rnd() % 3) * 0x10, rnd() % 2, 0, 0, &b, &a);
+		r = bg_scalar_cast(&a, (uint8_t)(rnd() % 10), rnd() % 2);
+		r = bg_scalar_end(&a, (uint8_t)(rnd() % 70), rnd() % 2);
+		r = bg_scalar_load((uint8_t)(rnd() % 10), rnd() % 2);
+		r = bg_scalar_join(&a, &b), r = bg_scalar_meet(&a, &b);
+		r = bg_scalar_widen(&a, &b, thr, 2), r = bg_scalar_narrow(&a, &b);
+		(void)bg_scalar_leq(&a, &b), (void)bg_scalar_eq(&a, &b);
+		(void)bg_scalar_cmp(jmp_cases[rnd() % 11].op, rnd() % 2, &a, &b);
+		r = b;
+		(void)bg_scalar_refine((uint8_t)(rnd() % 256), rnd() % 2, rnd() % 2, &a, &r);
+		bg_scalar_fmt(&a, buf, (unsigned)(rnd() % sizeof(buf)));
+		bg_scalar_fmt_kernel(&a, buf, (unsigned)(rnd() % sizeof(buf)));
+		calls += 17;
+	}
+	printf("PASS scalar-robust-hostile-inputs (%ld calls)\n", calls);
+}
+
 int main(void)
 {
 	long n = iters(4000);
@@ -430,5 +469,6 @@ int main(void)
 		bg_test_failed += bad;
 	}
 	check_exec_ref(n * 20);
+	check_robust(n * 2);
 	T_EXIT();
 }
