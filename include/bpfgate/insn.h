@@ -121,7 +121,10 @@ struct bg_insn {
 BG_API int bg_insn_decode(const struct bg_raw_insn *raw, size_t n, size_t pc,
 			  struct bg_insn *out, const char **why);
 
-/* Encode into out[0] (and out[1] for ld_imm64). Returns slots written or -EINVAL. */
+/* Encode into out[0] (and out[1] for ld_imm64). Returns slots written or -EINVAL.
+ * Reads code, dst, src, off and imm (for ld_imm64: imm64 supplies both
+ * halves, imm is ignored); the result must decode, so a struct filled by
+ * bg_insn_decode always encodes back to the same bytes. */
 BG_API int bg_insn_encode(const struct bg_insn *in, struct bg_raw_insn out[2]);
 
 /* Decode a whole program into out[n] (one entry per slot). Checks that every
@@ -130,9 +133,10 @@ BG_API int bg_insn_encode(const struct bg_insn *in, struct bg_raw_insn out[2]);
 BG_API int bg_prog_decode(const struct bg_raw_insn *raw, size_t n, struct bg_insn *out,
 			  size_t *bad_pc, const char **why);
 
-/* Format an instruction in llvm-objdump / verifier-log syntax, e.g.
- * "r0 = *(u32 *)(r1 + 0x4)" or "if r1 > 0x40 goto +0x3". Returns the length
- * that was (or would have been) written, like snprintf. */
+/* Format an instruction in llvm-objdump-14 syntax, e.g. "r0 = *(u32 *)(r1 + 4)"
+ * or "if r1 > 64 goto +3" (see bg_insn_format_opts for hex / kernel-log
+ * syntax). Returns the length that was (or would have been) written, like
+ * snprintf. The second slot of an ld_imm64 formats as "" (length 0). */
 BG_API int bg_insn_format(const struct bg_insn *in, char *buf, size_t sz);
 
 /* Formatting flags for bg_insn_format_opts(). The default syntax (flags 0) is
