@@ -37,6 +37,10 @@ struct bg_open_opts {
 	const struct btf *target_btf; /* target BTF already parsed (not owned, outlives the
 				       object); overrides btf_path. Lets callers that open many
 				       objects parse vmlinux once. */
+	int keep_malformed;      /* a program whose final code does not decode (jump out of
+				    range, bad opcode, reserved fields) does not fail the open:
+				    it keeps its raw insns, bg_program__insns() returns NULL and
+				    bg_program__decode_error() says why (for the kernel oracle) */
 };
 
 /* A map the object defines (BTF .maps, legacy maps, or a global data section). */
@@ -108,6 +112,9 @@ BG_API uint32_t bg_program__prog_flags(const struct bg_program *prog);
 /* Final instructions: raw (loadable) and decoded (one entry per slot). */
 BG_API const struct bg_raw_insn *bg_program__raw(const struct bg_program *prog, size_t *n);
 BG_API const struct bg_insn *bg_program__insns(const struct bg_program *prog, size_t *n);
+/* With bg_open_opts.keep_malformed: "insn N: why" when the program's code does
+ * not decode (then bg_program__insns() is NULL), else NULL. */
+BG_API const char *bg_program__decode_error(const struct bg_program *prog);
 /* Source position of slot i, or NULL when there is no line info for it
  * (the nearest preceding line info entry applies, as in the kernel log). */
 BG_API const struct bg_line *bg_program__line(const struct bg_program *prog, size_t i);

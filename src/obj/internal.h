@@ -138,6 +138,7 @@ struct bg_program {
 	size_t nfuncs;
 	struct bg_core_failure *fails;
 	size_t nfails;
+	char *decode_error;         /* with opts.keep_malformed: why insns is NULL */
 };
 
 struct bg_object {

@@ -330,10 +330,16 @@ static int decode(struct bg_object *obj, struct bg_program *prog)
 	prog->insns = calloc(prog->n, sizeof(*prog->insns));
 	if (!prog->insns)
 		return -ENOMEM;
-	if (bg_prog_decode(prog->raw, prog->n, prog->insns, &bad, &why))
+	if (!bg_prog_decode(prog->raw, prog->n, prog->insns, &bad, &why))
+		return 0;
+	if (!obj->opts.keep_malformed)
 		return obj_err(obj, "program %s (section %s): insn %zu: %s", prog->name, prog->sec_name,
 			       bad, why ? why : "invalid instruction");
-	return 0;
+	/* kept for the kernel oracle: raw code only, the reason recorded */
+	free(prog->insns);
+	prog->insns = NULL;
+	prog->decode_error = obj_asprintf("insn %zu: %s", bad, why ? why : "invalid instruction");
+	return prog->decode_error ? 0 : -ENOMEM;
 }
 
 static int build_prog(struct bg_object *obj, int entry)

@@ -89,6 +89,7 @@ void prog_free(struct bg_program *prog)
 	free(prog->attach_target);
 	free(prog->raw);
 	free(prog->insns);
+	free(prog->decode_error);
 	free(prog->pieces);
 	free(prog->piece_of_func);
 	free(prog->lines);
@@ -335,8 +336,13 @@ const struct bg_raw_insn *bg_program__raw(const struct bg_program *p, size_t *n)
 const struct bg_insn *bg_program__insns(const struct bg_program *p, size_t *n)
 {
 	if (n)
-		*n = p ? p->n : 0;
+		*n = p && p->insns ? p->n : 0;
 	return p ? p->insns : NULL;
+}
+
+const char *bg_program__decode_error(const struct bg_program *p)
+{
+	return p ? p->decode_error : NULL;
 }
 
 const struct bg_line *bg_program__line(const struct bg_program *p, size_t i)

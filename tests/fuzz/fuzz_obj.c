@@ -52,13 +52,15 @@ static void walk_prog(const struct bg_program *p)
 	sink += bg_program__type(p) + bg_program__attach_type(p) + bg_program__prog_flags(p);
 	sink += (uintptr_t)bg_program__name(p)[0] + (uintptr_t)bg_program__section(p)[0];
 	sink += bg_program__type_name(p)[0];
+	if (bg_program__decode_error(p))
+		sink += (uint8_t)bg_program__decode_error(p)[0];
 	if (bg_program__attach_target(p))
 		sink += bg_program__attach_target(p)[0];
 	for (size_t i = 0; i < n; i++) {
 		const struct bg_line *l = bg_program__line(p, i);
-		sink += r[i].code + in[i].kind;
+		sink += r[i].code;
 		if (i < m)
-			sink += (uint64_t)bg_insn_format(&in[i], buf, sizeof(buf));
+			sink += in[i].kind + (uint64_t)bg_insn_format(&in[i], buf, sizeof(buf));
 		if (l)
 			sink += l->line + l->col + (uint8_t)l->file[0] + (uint8_t)l->text[0];
 	}
@@ -78,7 +80,8 @@ static void walk_prog(const struct bg_program *p)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	struct bg_open_opts o = {.sz = sizeof(o), .target_btf = target, .no_core = !target};
+	struct bg_open_opts o = {.sz = sizeof(o), .target_btf = target, .no_core = !target,
+				 .keep_malformed = (int)(size & 1)};
 	char err[256];
 	struct bg_object *obj = bg_object__open_mem(data, size, "fuzz.o", &o, err, sizeof(err));
 

@@ -498,6 +498,26 @@ static void test_externs(int v)
 	bg_object__free(obj);
 }
 
+static void test_malformed(int v)
+{
+	struct bg_open_opts o = {.sz = sizeof(o), .keep_malformed = 1};
+	char path[PATH_MAX], err[512];
+	struct bg_object *obj = bg_object__open(tu_obj("malformed", v, path, sizeof(path)), NULL, err, sizeof(err));
+	const struct bg_program *bad, *good;
+
+	T_CHECK(!obj && strstr(err, "program bad_jump (section socket): insn 0"), tn("malformed", v, "strict"),
+		"%s", obj ? "opened" : err);
+	bg_object__free(obj);
+	obj = open_obj("malformed", v, &o);
+	bad = obj ? bg_object__find_prog(obj, "bad_jump") : NULL;
+	good = obj ? bg_object__find_prog(obj, "good") : NULL;
+	T_CHECK(bad && good && !bg_program__insns(bad, NULL) && bg_program__decode_error(bad) &&
+			bg_program__raw(bad, NULL) && bg_program__insns(good, NULL) &&
+			!bg_program__decode_error(good),
+		tn("malformed", v, "kept"), "bad %p good %p", (void *)bad, (void *)good);
+	bg_object__free(obj);
+}
+
 int main(void)
 {
 	if (tu_compile_all()) {
@@ -518,6 +538,7 @@ int main(void)
 		test_lines(v);
 		test_core(v);
 		test_externs(v);
+		test_malformed(v);
 	}
 	tu_cleanup();
 	T_EXIT();

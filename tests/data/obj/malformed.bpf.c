@@ -1,0 +1,21 @@
+/* Loader test: one program whose code does not decode (a jump past its end)
+ * next to a good one. By default the open fails naming the program; with
+ * keep_malformed both are kept and the bad one carries the reason. */
+#include <linux/bpf.h>
+#include <bpf/bpf_helpers.h>
+
+SEC("socket")
+__attribute__((naked)) int bad_jump(void)
+{
+	asm volatile("goto +100;"
+		     "r0 = 0;"
+		     "exit;" ::: "memory");
+}
+
+SEC("socket")
+int good(struct __sk_buff *skb)
+{
+	return skb->len;
+}
+
+char LICENSE[] SEC("license") = "GPL";
