@@ -8,6 +8,7 @@
 #include <bpfgate/insn.h>
 #include "domain/scalar.h"
 #include "domain/scalar_impl.h"
+#include "isa/exec.h"
 
 /* ---- ALU transfer functions -------------------------------------------- */
 
@@ -377,7 +378,13 @@ struct bg_scalar bg_scalar_alu(uint8_t op, bool alu64, bool is_signed, uint8_t e
 			       const struct bg_scalar *dst, const struct bg_scalar *src)
 {
 	struct bg_scalar d = scalar_norm(dst), s = scalar_norm(src);
+	uint64_t x, y;
 
+	/* constant folding: the concrete semantics, exactly */
+	if (op != BG_ALU_END && bg_scalar_is_const(&d, &x) && bg_scalar_is_const(&s, &y))
+		return bg_scalar_const(bg_alu_exec(op, alu64, is_signed, ext_bits, x, y));
+	if (op == BG_ALU_MOV && !ext_bits && (alu64 || s.umax <= UINT32_MAX))
+		return s;
 	return alu(op, alu64, is_signed, ext_bits, &d, &s);
 }
 
