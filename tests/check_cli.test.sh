@@ -1,0 +1,51 @@
+#!/usr/bin/env bash
+# bpfgate check CLI: exit codes, text/JSON/SARIF/dot outputs, bad input.
+. "$(dirname "$0")/lib/common.sh"
+T=$(mktemp -d); trap 'rm -rf "$T"' EXIT
+ok=$BG_EXAMPLES/xdp_parse.bpf.o
+[ -f "$ok" ] || { skip check_cli "no examples built ($ok)"; exit 0; }
+printf 'r2 = *(u32 *)(r1 + 0)\nr0 = *(u8 *)(r2 + 0)\nr0 = 2\nexit\n' > "$T/bad.s"
+"$BPFGATE" asm "$T/bad.s" -o "$T/bad.o" --section xdp --name nocheck >/dev/null 2>&1 || { fail check_cli_asm "bpfgate asm failed"; exit 0; }
+
+"$BPFGATE" check "$ok" >"$T/out" 2>&1; rc=$?
+[ $rc = 0 ] && grep -q ": accepted" "$T/out" && pass check_cli_accept_exit0 || fail check_cli_accept_exit0 "rc=$rc $(head -2 "$T/out")"
+
+"$BPFGATE" check "$T/bad.o" >"$T/out" 2>&1; rc=$?
+[ $rc = 1 ] && grep -q "rejected" "$T/out" && grep -q "insn 1 (r0 = \*(u8 \*)(r2 + 0)): invalid access to packet" "$T/out" \
+  && pass check_cli_reject_exit1 || fail check_cli_reject_exit1 "rc=$rc $(cat "$T/out" | head -3)"
+
+"$BPFGATE" check --json "$T/bad.o" >"$T/j" 2>/dev/null
+python3 - "$T/j" <<'PY' && pass check_cli_json || fail check_cli_json "bad JSON record"
+import json, sys
+r = json.load(open(sys.argv[1]))[0]
+for k in ("object", "program", "section", "type", "verdict", "diagnostic"):
+    assert k in r, k
+assert r["verdict"] == "rejected" and r["diagnostic"]["insn"] == 1 and r["diagnostic"]["check"] == "pkt_bounds"
+PY
+
+"$BPFGATE" check --sarif "$T/bad.o" "$ok" >"$T/s" 2>/dev/null; rc=$?
+python3 - "$T/s" <<'PY' && [ $rc = 1 ] && pass check_cli_sarif || fail check_cli_sarif "rc=$rc"
+import json, sys
+s = json.load(open(sys.argv[1]))
+assert s["version"] == "2.1.0"
+res = s["runs"][0]["results"]
+assert len(res) == 1 and res[0]["ruleId"] == "pkt_bounds"
+assert res[0]["locations"][0]["physicalLocation"]["artifactLocation"]["uri"]
+PY
+
+"$BPFGATE" check "$ok" --dot "$T/g.dot" >/dev/null 2>&1
+grep -q "^digraph" "$T/g.dot" && grep -q -- "->" "$T/g.dot" && pass check_cli_dot || fail check_cli_dot "no graph"
+
+"$BPFGATE" check -v "$T/bad.o" >/dev/null 2>"$T/v"
+grep -q "insn 1: r0 = \*(u8 \*)(r2 + 0)" "$T/v" && grep -q "r2=pkt" "$T/v" && pass check_cli_verbose || fail check_cli_verbose "$(head -3 "$T/v")"
+
+"$BPFGATE" check "$T/nonexistent.o" >/dev/null 2>"$T/e"; rc=$?
+[ $rc = 2 ] && grep -q "nonexistent" "$T/e" && pass check_cli_missing_exit2 || fail check_cli_missing_exit2 "rc=$rc"
+head -c 300 /dev/urandom > "$T/junk.o"
+"$BPFGATE" check "$T/junk.o" >/dev/null 2>&1; rc=$?
+[ $rc = 2 ] && pass check_cli_junk_exit2 || fail check_cli_junk_exit2 "rc=$rc"
+"$BPFGATE" check "$ok" --prog no_such_prog >/dev/null 2>&1; rc=$?
+[ $rc = 2 ] && pass check_cli_unknown_prog_exit2 || fail check_cli_unknown_prog_exit2 "rc=$rc"
+"$BPFGATE" check --help | grep -q "usage: bpfgate check" && pass check_cli_help || fail check_cli_help ""
+"$BPFGATE" check "$ok" --max-steps 5 >"$T/out" 2>&1; rc=$?
+[ $rc = 1 ] && grep -q "too complex" "$T/out" && pass check_cli_too_complex || fail check_cli_too_complex "rc=$rc $(head -2 "$T/out")"
