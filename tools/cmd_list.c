@@ -171,7 +171,8 @@ int cmd_list(int argc, char **argv)
 		else if (argv[i][0] == '-' && argv[i][1])
 			return cli_error("list", "unknown option '%s' (see --help)", argv[i]);
 		else if (path)
-			return cli_error("list", "one object at a time ('%s' and '%s')", path, argv[i]);
+			return cli_error("list", "one object at a time ('%s' and '%s')", path,
+					 argv[i]);
 		else
 			path = argv[i];
 	}

@@ -46,7 +46,8 @@ static void fixup_datasecs(struct bg_object *obj)
 
 			if (!var || !btf_is_var(var))
 				continue;
-			y = obj_find_obj_sym(obj, (uint32_t)sec, btf__name_by_offset(obj->btf, var->name_off) ?: "");
+			y = obj_find_obj_sym(obj, (uint32_t)sec,
+					     btf__name_by_offset(obj->btf, var->name_off) ?: "");
 			if (y)
 				v->offset = y->value;
 		}
@@ -111,7 +112,9 @@ const char *obj_btf_validate(const struct btf *btf, uint32_t *bad_id)
 {
 	uint32_t n = btf__type_cnt(btf), refs[65536 + 2];
 	uint16_t *depth = calloc(n ? n : 1, sizeof(*depth));
-	struct { uint32_t id, next; } *stack = malloc((BTF_MAX_NEST + 2) * sizeof(*stack));
+	struct {
+		uint32_t id, next;
+	} *stack = malloc((BTF_MAX_NEST + 2) * sizeof(*stack));
 	const char *why = NULL;
 
 	if (!depth || !stack) {
@@ -181,16 +184,16 @@ int obj_btf_parse(struct bg_object *obj)
 		return 0;
 	s = &obj->secs[obj->btf_sec];
 	if (!s->data || s->size > UINT32_MAX)
-		return obj_err(obj, "section %u (.BTF) at offset 0x%llx: empty or too large", s->idx,
-			       (unsigned long long)s->off);
+		return obj_err(obj, "section %u (.BTF) at offset 0x%llx: empty or too large",
+			       s->idx, (unsigned long long)s->off);
 	old = libbpf_set_print(NULL);
 	obj->btf = btf__new(s->data, (uint32_t)s->size);
 	libbpf_set_print(old);
 	if (!obj->btf) {
 		int e = errno;
 		obj->btf = NULL;
-		return obj_err(obj, "section %u (.BTF) at offset 0x%llx: malformed BTF (%s)", s->idx,
-			       (unsigned long long)s->off, strerror(e));
+		return obj_err(obj, "section %u (.BTF) at offset 0x%llx: malformed BTF (%s)",
+			       s->idx, (unsigned long long)s->off, strerror(e));
 	}
 	why = obj_btf_validate(obj->btf, &bad);
 	if (why)
@@ -260,18 +263,23 @@ static int store_records(struct bg_object *obj, enum ext_part part, struct ext_s
 	const struct obj_sec *s = &obj->secs[e->sec];
 	void *arr;
 
-	arr = calloc(n ? n : 1, part == PART_FUNC ? sizeof(struct ext_func)
-				: part == PART_LINE ? sizeof(struct ext_line) : sizeof(struct ext_core));
+	arr = calloc(n ? n : 1, part == PART_FUNC   ? sizeof(struct ext_func)
+				: part == PART_LINE ? sizeof(struct ext_line)
+						    : sizeof(struct ext_core));
 	if (!arr)
 		return -ENOMEM;
 	for (uint32_t i = 0; i < n; i++) {
 		uint32_t w[4] = {0};
 
 		memcpy(w, raw + (size_t)i * rec, part == PART_FUNC ? 8 : 16);
-		if (w[0] % 8 || (s->kind == SEC_CODE && w[0] / 8 >= s->nslots) || s->kind != SEC_CODE) {
+		if (w[0] % 8 || (s->kind == SEC_CODE && w[0] / 8 >= s->nslots) ||
+		    s->kind != SEC_CODE) {
 			free(arr);
-			return obj_err(obj, "section %d (.BTF.ext) at offset 0x%zx: %s record %u: insn offset 0x%x outside section %s",
-				       obj->btf_ext_sec, at + (size_t)i * rec, part_names[part], i, w[0], s->name);
+			return obj_err(obj,
+				       "section %d (.BTF.ext) at offset 0x%zx: %s record %u: insn "
+				       "offset 0x%x outside section %s",
+				       obj->btf_ext_sec, at + (size_t)i * rec, part_names[part], i,
+				       w[0], s->name);
 		}
 		if (part == PART_FUNC)
 			((struct ext_func *)arr)[i] = (struct ext_func){w[0] / 8, w[1]};
@@ -281,8 +289,11 @@ static int store_records(struct bg_object *obj, enum ext_part part, struct ext_s
 			((struct ext_core *)arr)[i] = (struct ext_core){w[0] / 8, w[1], w[2], w[3]};
 	}
 	/* sorted by insn so that users can bisect (clang emits them sorted already) */
-	qsort_r(arr, n, part == PART_FUNC ? sizeof(struct ext_func)
-			: part == PART_LINE ? sizeof(struct ext_line) : sizeof(struct ext_core), rec_cmp, NULL);
+	qsort_r(arr, n,
+		part == PART_FUNC   ? sizeof(struct ext_func)
+		: part == PART_LINE ? sizeof(struct ext_line)
+				    : sizeof(struct ext_core),
+		rec_cmp, NULL);
 	if (part == PART_FUNC) {
 		free(e->funcs);
 		e->funcs = arr, e->nfuncs = n;
@@ -322,19 +333,23 @@ static int parse_part(struct bg_object *obj, enum ext_part part, const uint8_t *
 		int sec, err;
 
 		if (len - pos < 8)
-			return obj_err(obj, "section %d (.BTF.ext) at offset 0x%zx: truncated %s header",
+			return obj_err(obj,
+				       "section %d (.BTF.ext) at offset 0x%zx: truncated %s header",
 				       obj->btf_ext_sec, file_off + pos, part_names[part]);
 		memcpy(hdr, p + pos, 8);
 		pos += 8;
 		if (hdr[1] > (len - pos) / rec)
-			return obj_err(obj, "section %d (.BTF.ext) at offset 0x%zx: %u %s records do not fit",
-				       obj->btf_ext_sec, file_off + pos - 8, hdr[1], part_names[part]);
+			return obj_err(
+			    obj, "section %d (.BTF.ext) at offset 0x%zx: %u %s records do not fit",
+			    obj->btf_ext_sec, file_off + pos - 8, hdr[1], part_names[part]);
 		name = btf__name_by_offset(obj->btf, hdr[0]);
 		sec = obj_find_sec(obj, name);
 		if (sec < 0)
-			return obj_err(obj, "section %d (.BTF.ext) at offset 0x%zx: %s for unknown section '%s'",
-				       obj->btf_ext_sec, file_off + pos - 8, part_names[part],
-				       name ? name : "<bad string offset>");
+			return obj_err(
+			    obj,
+			    "section %d (.BTF.ext) at offset 0x%zx: %s for unknown section '%s'",
+			    obj->btf_ext_sec, file_off + pos - 8, part_names[part],
+			    name ? name : "<bad string offset>");
 		e = get_ext_sec(obj, sec);
 		if (!e)
 			return -ENOMEM;
@@ -355,12 +370,14 @@ int obj_btf_ext_parse(struct bg_object *obj)
 	int err;
 
 	if (!s->data || s->size < 24 || s->size > UINT32_MAX)
-		return obj_err(obj, "section %u (.BTF.ext) at offset 0x%llx: too short for a header",
+		return obj_err(obj,
+			       "section %u (.BTF.ext) at offset 0x%llx: too short for a header",
 			       s->idx, (unsigned long long)s->off);
 	memcpy(&h, s->data, s->size < sizeof(h) ? 24 : sizeof(h));
 	if (h.magic != BTF_EXT_MAGIC || h.version != 1)
-		return obj_err(obj, "section %u (.BTF.ext) at offset 0x%llx: bad magic 0x%x or version %u",
-			       s->idx, (unsigned long long)s->off, h.magic, h.version);
+		return obj_err(
+		    obj, "section %u (.BTF.ext) at offset 0x%llx: bad magic 0x%x or version %u",
+		    s->idx, (unsigned long long)s->off, h.magic, h.version);
 	if (h.hdr_len < 24 || h.hdr_len > s->size || h.hdr_len % 4)
 		return obj_err(obj, "section %u (.BTF.ext) at offset 0x%llx: bad header length %u",
 			       s->idx, (unsigned long long)s->off, h.hdr_len);
@@ -373,9 +390,11 @@ int obj_btf_ext_parse(struct bg_object *obj)
 	offs[2][0] = h.core_off, offs[2][1] = h.core_len;
 	for (int i = 0; i < 3; i++) {
 		if (offs[i][0] > blen || offs[i][1] > blen - offs[i][0] || offs[i][0] % 4)
-			return obj_err(obj, "section %u (.BTF.ext) at offset 0x%llx: %s part (off %u len %u) outside the section",
-				       s->idx, (unsigned long long)s->off, part_names[i], offs[i][0],
-				       offs[i][1]);
+			return obj_err(obj,
+				       "section %u (.BTF.ext) at offset 0x%llx: %s part (off %u "
+				       "len %u) outside the section",
+				       s->idx, (unsigned long long)s->off, part_names[i],
+				       offs[i][0], offs[i][1]);
 		err = parse_part(obj, (enum ext_part)i, body + offs[i][0], offs[i][1],
 				 s->off + h.hdr_len + offs[i][0]);
 		if (err)

@@ -22,23 +22,40 @@
 #define CODE_LD_IMM64 0x18
 
 enum core_kind {
-	K_FIELD_BYTE_OFFSET = 0, K_FIELD_BYTE_SIZE, K_FIELD_EXISTS, K_FIELD_SIGNED,
-	K_FIELD_LSHIFT_U64, K_FIELD_RSHIFT_U64, K_TYPE_ID_LOCAL, K_TYPE_ID_TARGET,
-	K_TYPE_EXISTS, K_TYPE_SIZE, K_ENUMVAL_EXISTS, K_ENUMVAL_VALUE, K_TYPE_MATCHES, K__MAX,
+	K_FIELD_BYTE_OFFSET = 0,
+	K_FIELD_BYTE_SIZE,
+	K_FIELD_EXISTS,
+	K_FIELD_SIGNED,
+	K_FIELD_LSHIFT_U64,
+	K_FIELD_RSHIFT_U64,
+	K_TYPE_ID_LOCAL,
+	K_TYPE_ID_TARGET,
+	K_TYPE_EXISTS,
+	K_TYPE_SIZE,
+	K_ENUMVAL_EXISTS,
+	K_ENUMVAL_VALUE,
+	K_TYPE_MATCHES,
+	K__MAX,
 };
 
 static const char *const kind_names[K__MAX] = {
-	"field byte offset", "field byte size", "field exists", "field signed",
-	"field lshift_u64", "field rshift_u64", "local type id", "target type id",
-	"type exists", "type size", "enum value exists", "enum value", "type matches",
+    "field byte offset", "field byte size", "field exists",   "field signed", "field lshift_u64",
+    "field rshift_u64",	 "local type id",   "target type id", "type exists",  "type size",
+    "enum value exists", "enum value",	    "type matches",
 };
 
-static bool kind_is_field(uint32_t k) { return k <= K_FIELD_RSHIFT_U64; }
+static bool kind_is_field(uint32_t k)
+{
+	return k <= K_FIELD_RSHIFT_U64;
+}
 static bool kind_is_type(uint32_t k)
 {
 	return (k >= K_TYPE_ID_LOCAL && k <= K_TYPE_SIZE) || k == K_TYPE_MATCHES;
 }
-static bool kind_is_enum(uint32_t k) { return k == K_ENUMVAL_EXISTS || k == K_ENUMVAL_VALUE; }
+static bool kind_is_enum(uint32_t k)
+{
+	return k == K_ENUMVAL_EXISTS || k == K_ENUMVAL_VALUE;
+}
 static bool kind_is_existence(uint32_t k)
 {
 	return k == K_FIELD_EXISTS || k == K_TYPE_EXISTS || k == K_ENUMVAL_EXISTS ||
@@ -46,9 +63,9 @@ static bool kind_is_existence(uint32_t k)
 }
 
 struct core_acc {
-	uint32_t type_id;   /* composite containing the member, or the array type */
+	uint32_t type_id; /* composite containing the member, or the array type */
 	uint32_t idx;
-	const char *name;   /* member name; NULL for an array index */
+	const char *name; /* member name; NULL for an array index */
 };
 
 struct core_spec {
@@ -82,7 +99,8 @@ int obj_target_btf(struct bg_object *obj, const struct btf **out, const char **w
 			uint32_t bad = 0;
 			const char *why2 = obj_btf_validate(t, &bad);
 			if (why2) {
-				obj->target_err = obj_asprintf("target BTF %s: type %u: %s", path, bad, why2);
+				obj->target_err =
+				    obj_asprintf("target BTF %s: type %u: %s", path, bad, why2);
 				btf__free(t);
 				t = NULL;
 			}
@@ -90,14 +108,16 @@ int obj_target_btf(struct bg_object *obj, const struct btf **out, const char **w
 		if (t)
 			obj->target = t;
 		else if (!obj->target_err)
-			obj->target_err = obj_asprintf("cannot read target BTF %s: %s", path, strerror(errno));
+			obj->target_err =
+			    obj_asprintf("cannot read target BTF %s: %s", path, strerror(errno));
 	}
 	*out = obj->target;
 	*why = obj->target_err;
 	if (obj->target)
 		return 0;
 	if (obj->opts.btf_path)
-		return obj_errc(obj, -BG_ERR_FORMAT, "%s", obj->target_err ? obj->target_err : path);
+		return obj_errc(obj, -BG_ERR_FORMAT, "%s",
+				obj->target_err ? obj->target_err : path);
 	return -ENOENT;
 }
 
@@ -123,8 +143,8 @@ static size_t essential_len(const char *name)
 	size_t n = strlen(name);
 
 	for (size_t i = n >= 5 ? n - 5 + 1 : 0; i-- > 0;)
-		if (name[i] != '_' && name[i + 1] == '_' && name[i + 2] == '_' && name[i + 3] == '_' &&
-		    name[i + 4] != '_')
+		if (name[i] != '_' && name[i + 1] == '_' && name[i + 2] == '_' &&
+		    name[i + 3] == '_' && name[i + 4] != '_')
 			return i + 1;
 	return n;
 }
@@ -144,7 +164,10 @@ static bool kinds_match(const struct btf_type *a, const struct btf_type *b)
 	return btf_kind(a) == btf_kind(b);
 }
 
-static bool is_composite(const struct btf_type *t) { return t && btf_is_composite(t); }
+static bool is_composite(const struct btf_type *t)
+{
+	return t && btf_is_composite(t);
+}
 
 /* Types compatible for type-based relocations (names are compared only at the root). */
 static bool types_compat(const struct btf *lb, uint32_t lid, const struct btf *tb, uint32_t tid,
@@ -206,7 +229,8 @@ static bool fields_compat(const struct btf *lb, uint32_t lid, const struct btf *
 static bool names_match(const struct btf *lb, const struct btf_type *l, const struct btf *tb,
 			const struct btf_type *t)
 {
-	const char *ln = btf__name_by_offset(lb, l->name_off), *tn = btf__name_by_offset(tb, t->name_off);
+	const char *ln = btf__name_by_offset(lb, l->name_off),
+		   *tn = btf__name_by_offset(tb, t->name_off);
 	size_t ll, tl;
 
 	if (!ln || !tn)
@@ -233,8 +257,8 @@ static bool types_match(const struct btf *lb, uint32_t lid, const struct btf *tb
 		return false;
 	switch (btf_kind(l)) {
 	case BTF_KIND_INT:
-		return l->size == t->size &&
-		       (btf_int_encoding(l) & BTF_INT_SIGNED) == (btf_int_encoding(t) & BTF_INT_SIGNED);
+		return l->size == t->size && (btf_int_encoding(l) & BTF_INT_SIGNED) ==
+						 (btf_int_encoding(t) & BTF_INT_SIGNED);
 	case BTF_KIND_FLOAT:
 		return l->size == t->size;
 	case BTF_KIND_PTR:
@@ -245,12 +269,14 @@ static bool types_match(const struct btf *lb, uint32_t lid, const struct btf *tb
 	case BTF_KIND_ENUM:
 	case BTF_KIND_ENUM64:
 		for (uint16_t i = 0; i < btf_vlen(l); i++) {
-			const char *en = btf__name_by_offset(lb, btf_is_enum(l) ? btf_enum(l)[i].name_off
-									     : btf_enum64(l)[i].name_off);
+			const char *en =
+			    btf__name_by_offset(lb, btf_is_enum(l) ? btf_enum(l)[i].name_off
+								   : btf_enum64(l)[i].name_off);
 			bool found = false;
 			for (uint16_t j = 0; en && j < btf_vlen(t) && !found; j++) {
-				const char *tn = btf__name_by_offset(tb, btf_is_enum(t) ? btf_enum(t)[j].name_off
-										  : btf_enum64(t)[j].name_off);
+				const char *tn = btf__name_by_offset(
+				    tb, btf_is_enum(t) ? btf_enum(t)[j].name_off
+						       : btf_enum64(t)[j].name_off);
 				found = tn && !strcmp(en, tn);
 			}
 			if (!found)
@@ -279,7 +305,8 @@ static bool types_match(const struct btf *lb, uint32_t lid, const struct btf *tb
 		if (btf_vlen(l) != btf_vlen(t))
 			return false;
 		for (uint16_t i = 0; i < btf_vlen(l); i++)
-			if (!types_match(lb, btf_params(l)[i].type, tb, btf_params(t)[i].type, depth + 1))
+			if (!types_match(lb, btf_params(l)[i].type, tb, btf_params(t)[i].type,
+					 depth + 1))
 				return false;
 		return types_match(lb, l->type, tb, t->type, depth + 1);
 	default:
@@ -290,8 +317,8 @@ static bool types_match(const struct btf *lb, uint32_t lid, const struct btf *tb
 /* ---- specs ---- */
 
 /* Parse "0:1:2" against the local BTF; fills spec and a printable path. */
-static const char *parse_spec(const struct btf *btf, uint32_t root, const char *access, uint32_t kind,
-			      struct core_spec *spec, char *path, size_t psz)
+static const char *parse_spec(const struct btf *btf, uint32_t root, const char *access,
+			      uint32_t kind, struct core_spec *spec, char *path, size_t psz)
 {
 	const struct btf_type *t;
 	uint32_t id = root;
@@ -325,9 +352,10 @@ static const char *parse_spec(const struct btf *btf, uint32_t root, const char *
 			t = skip_mods(btf, root, NULL);
 			if (!t || !btf_is_any_enum(t) || v >= btf_vlen(t))
 				return "enumerator index out of range";
-			spec->acc[spec->len++] = (struct core_acc){root, (uint32_t)v,
-				btf__name_by_offset(btf, btf_is_enum(t) ? btf_enum(t)[v].name_off
-									: btf_enum64(t)[v].name_off)};
+			spec->acc[spec->len++] = (struct core_acc){
+			    root, (uint32_t)v,
+			    btf__name_by_offset(btf, btf_is_enum(t) ? btf_enum(t)[v].name_off
+								    : btf_enum64(t)[v].name_off)};
 			pl = strlen(path);
 			snprintf(path + pl, psz - pl, "::%s", spec->acc[0].name ?: "?");
 		} else {
@@ -342,7 +370,8 @@ static const char *parse_spec(const struct btf *btf, uint32_t root, const char *
 				mn = btf__name_by_offset(btf, m->name_off);
 				spec->bit_off += btf_member_bit_offset(t, v);
 				if (mn && *mn) {
-					spec->acc[spec->len++] = (struct core_acc){pid, (uint32_t)v, mn};
+					spec->acc[spec->len++] =
+					    (struct core_acc){pid, (uint32_t)v, mn};
 					pl = strlen(path);
 					snprintf(path + pl, psz - pl, ".%s", mn);
 				}
@@ -434,7 +463,9 @@ static bool match_field_spec(const struct core_spec *ls, const struct btf *tb, u
 		if (la->name) {
 			if (!match_member(tb, id, la->name, &ts->bit_off, &ta, 0))
 				return false;
-			if (!fields_compat(ls->btf, lt, tb, btf_members(skip_mods(tb, ta.type_id, NULL))[ta.idx].type, 0))
+			if (!fields_compat(
+				ls->btf, lt, tb,
+				btf_members(skip_mods(tb, ta.type_id, NULL))[ta.idx].type, 0))
 				return false;
 		} else {
 			uint32_t aid;
@@ -489,15 +520,25 @@ static const char *calc_field(const struct core_spec *s, uint32_t kind, uint64_t
 	}
 	*sz = (uint32_t)byte_sz;
 	switch (kind) {
-	case K_FIELD_BYTE_OFFSET: *val = (uint64_t)byte_off; break;
-	case K_FIELD_BYTE_SIZE: *val = (uint64_t)byte_sz; break;
-	case K_FIELD_EXISTS: *val = 1; break;
+	case K_FIELD_BYTE_OFFSET:
+		*val = (uint64_t)byte_off;
+		break;
+	case K_FIELD_BYTE_SIZE:
+		*val = (uint64_t)byte_sz;
+		break;
+	case K_FIELD_EXISTS:
+		*val = 1;
+		break;
 	case K_FIELD_SIGNED:
 		*val = (btf_is_any_enum(ft) && btf_kflag(ft)) ||
 		       (btf_is_int(ft) && (btf_int_encoding(ft) & BTF_INT_SIGNED));
 		break;
-	case K_FIELD_LSHIFT_U64: *val = 64 - (bit_off + bit_sz - byte_off * 8); break;
-	case K_FIELD_RSHIFT_U64: *val = 64 - bit_sz; break;
+	case K_FIELD_LSHIFT_U64:
+		*val = 64 - (bit_off + bit_sz - byte_off * 8);
+		break;
+	case K_FIELD_RSHIFT_U64:
+		*val = 64 - bit_sz;
+		break;
 	}
 	return NULL;
 }
@@ -590,8 +631,8 @@ int obj_target_find(struct bg_object *obj, const struct btf *tb, const char *nam
 
 	if (!ci)
 		return -ENOMEM;
-	for (size_t i = cand_lower(ci, name, len); i < ci->n && ci->e[i].len == len &&
-						   !strncmp(ci->e[i].name, name, len); i++) {
+	for (size_t i = cand_lower(ci, name, len);
+	     i < ci->n && ci->e[i].len == len && !strncmp(ci->e[i].name, name, len); i++) {
 		const struct btf_type *t = btf__type_by_id(tb, ci->e[i].id);
 
 		if (t && btf_kind(t) == kind && !strcmp(ci->e[i].name, name))
@@ -604,7 +645,7 @@ int obj_target_find(struct bg_object *obj, const struct btf *tb, const char *nam
 
 struct core_res {
 	uint64_t val;
-	uint32_t orig_sz, new_sz;  /* field sizes, for memory access size adjustment */
+	uint32_t orig_sz, new_sz; /* field sizes, for memory access size adjustment */
 	bool poison;
 	const char *why;
 };
@@ -647,28 +688,34 @@ static void resolve(struct bg_object *obj, const struct btf *tb, const struct co
 			if (!match_field_spec(ls, tb, cid, &ts) || calc_field(&ts, kind, &v, &sz))
 				continue;
 		} else if (kind_is_type(kind)) {
-			if (kind == K_TYPE_MATCHES ? !types_match(ls->btf, ls->root_id, tb, cid, 0)
-						   : !types_compat(ls->btf, ls->root_id, tb, cid, 0))
+			if (kind == K_TYPE_MATCHES
+				? !types_match(ls->btf, ls->root_id, tb, cid, 0)
+				: !types_compat(ls->btf, ls->root_id, tb, cid, 0))
 				continue;
-			v = kind == K_TYPE_ID_TARGET ? cid : kind == K_TYPE_SIZE ? (uint64_t)btf__resolve_size(tb, cid) : 1;
+			v = kind == K_TYPE_ID_TARGET ? cid
+			    : kind == K_TYPE_SIZE    ? (uint64_t)btf__resolve_size(tb, cid)
+						     : 1;
 		} else {
 			const struct btf_type *e = skip_mods(tb, cid, NULL);
 			bool hit = false;
-			for (uint16_t j = 0; e && btf_is_any_enum(e) && j < btf_vlen(e) && !hit; j++) {
-				const char *en = btf__name_by_offset(tb, btf_is_enum(e) ? btf_enum(e)[j].name_off
-										 : btf_enum64(e)[j].name_off);
+			for (uint16_t j = 0; e && btf_is_any_enum(e) && j < btf_vlen(e) && !hit;
+			     j++) {
+				const char *en = btf__name_by_offset(
+				    tb, btf_is_enum(e) ? btf_enum(e)[j].name_off
+						       : btf_enum64(e)[j].name_off);
 				if (!en || !ess_equal(en, ls->acc[0].name ?: ""))
 					continue;
 				hit = true;
 				v = kind == K_ENUMVAL_EXISTS ? 1
-				    : btf_is_enum(e) ? (uint64_t)(int64_t)btf_enum(e)[j].val
-						     : btf_enum64_value(btf_enum64(e) + j);
+				    : btf_is_enum(e)	     ? (uint64_t)(int64_t)btf_enum(e)[j].val
+							     : btf_enum64_value(btf_enum64(e) + j);
 			}
 			if (!hit)
 				continue;
 		}
 		if (found && v != res->val) {
-			res->poison = true, res->why = "ambiguous: candidates give different values";
+			res->poison = true,
+			res->why = "ambiguous: candidates give different values";
 			return;
 		}
 		found = true;
@@ -679,25 +726,32 @@ static void resolve(struct bg_object *obj, const struct btf *tb, const struct co
 		if (kind_is_existence(kind))
 			res->val = 0;
 		else
-			res->poison = true, res->why = kind_is_field(kind) ? "no matching field in target BTF"
-						       : kind_is_enum(kind) ? "no matching enum value in target BTF"
-									  : "no matching type in target BTF";
+			res->poison = true,
+			res->why = kind_is_field(kind)	? "no matching field in target BTF"
+				   : kind_is_enum(kind) ? "no matching enum value in target BTF"
+							: "no matching type in target BTF";
 	}
 }
 
 static int size_code(uint32_t sz)
 {
 	switch (sz) {
-	case 1: return 0x10; /* BPF_B */
-	case 2: return 0x08; /* BPF_H */
-	case 4: return 0x00; /* BPF_W */
-	case 8: return 0x18; /* BPF_DW */
-	default: return -1;
+	case 1:
+		return 0x10; /* BPF_B */
+	case 2:
+		return 0x08; /* BPF_H */
+	case 4:
+		return 0x00; /* BPF_W */
+	case 8:
+		return 0x18; /* BPF_DW */
+	default:
+		return -1;
 	}
 }
 
 /* Write the result into the instruction at pos; returns a reason when it cannot. */
-static const char *patch(struct bg_program *prog, size_t pos, uint32_t kind, const struct core_res *r)
+static const char *patch(struct bg_program *prog, size_t pos, uint32_t kind,
+			 const struct core_res *r)
 {
 	struct bg_raw_insn *in = &prog->raw[pos];
 	uint8_t cls = in->code & 7;
@@ -723,7 +777,8 @@ static const char *patch(struct bg_program *prog, size_t pos, uint32_t kind, con
 		if (r->val > INT16_MAX)
 			return "field offset does not fit in a 16-bit insn offset";
 		in->off = (int16_t)r->val;
-		if (r->new_sz && r->orig_sz && r->new_sz != r->orig_sz && (in->code & 0xe0) == 0x60) {
+		if (r->new_sz && r->orig_sz && r->new_sz != r->orig_sz &&
+		    (in->code & 0xe0) == 0x60) {
 			static const uint32_t bytes[4] = {4, 2, 1, 8};
 			int code = size_code(r->new_sz);
 			if (bytes[(in->code >> 3) & 3] != r->orig_sz || code < 0)
@@ -744,12 +799,14 @@ static int core_fail(struct bg_program *prog, size_t pos, uint32_t kind, const c
 	*in = (struct bg_raw_insn){.code = 0x85, .imm = POISON_IMM};
 	if (wide)
 		in[1] = (struct bg_raw_insn){.code = 0x85, .imm = POISON_IMM};
-	return prog_add_failure(prog, pos, obj_asprintf("CO-RE %s of %s: %s",
-							 kind < K__MAX ? kind_names[kind] : "relocation",
-							 path, why));
+	return prog_add_failure(prog, pos,
+				obj_asprintf("CO-RE %s of %s: %s",
+					     kind < K__MAX ? kind_names[kind] : "relocation", path,
+					     why));
 }
 
-static int apply_one(struct bg_object *obj, struct bg_program *prog, size_t pos, const struct ext_core *c)
+static int apply_one(struct bg_object *obj, struct bg_program *prog, size_t pos,
+		     const struct ext_core *c)
 {
 	const char *access = btf__name_by_offset(obj->btf, c->access_off), *err, *why = NULL;
 	struct core_spec ls;
@@ -788,7 +845,8 @@ int obj_core_apply(struct bg_object *obj, struct bg_program *prog)
 		const struct obj_func *f = &obj->funcs[prog->pieces[pi].func];
 		const struct ext_sec *e = obj_ext_sec(obj, f->sec);
 
-		for (size_t j = e ? obj_ext_lower(e->cores, e->ncores, sizeof(*e->cores), f->start) : 0;
+		for (size_t j = e ? obj_ext_lower(e->cores, e->ncores, sizeof(*e->cores), f->start)
+				  : 0;
 		     e && j < e->ncores && e->cores[j].insn < f->start + f->len; j++) {
 			const struct ext_core *c = &e->cores[j];
 			int err;

@@ -63,7 +63,8 @@ static int check_header(struct bg_object *obj, GElf_Ehdr *eh)
 		return obj_err(obj, "offset 0x10: e_type %u is not ET_REL (a relocatable object)",
 			       eh->e_type);
 	if (eh->e_shoff > obj->len || eh->e_shentsize != sizeof(Elf64_Shdr))
-		return obj_err(obj, "section header table at 0x%llx (entry size %u) is outside the file",
+		return obj_err(obj,
+			       "section header table at 0x%llx (entry size %u) is outside the file",
 			       (unsigned long long)eh->e_shoff, eh->e_shentsize);
 	return 0;
 }
@@ -87,13 +88,15 @@ static int read_section(struct bg_object *obj, size_t i, size_t shstrndx)
 	s->info = sh.sh_info;
 	s->name = elf_strptr(obj->elf, shstrndx, sh.sh_name);
 	if (!s->name)
-		return obj_err(obj, "section %zu: bad name offset 0x%x in the section name table", i,
-			       sh.sh_name);
+		return obj_err(obj, "section %zu: bad name offset 0x%x in the section name table",
+			       i, sh.sh_name);
 	if (sh.sh_type != SHT_NOBITS && sh.sh_type != SHT_NULL &&
 	    (sh.sh_offset > obj->len || sh.sh_size > obj->len - sh.sh_offset))
-		return obj_err(obj, "section %zu (%s): offset 0x%llx size 0x%llx is outside the file (%zu bytes)",
-			       i, s->name, (unsigned long long)sh.sh_offset,
-			       (unsigned long long)sh.sh_size, obj->len);
+		return obj_err(
+		    obj,
+		    "section %zu (%s): offset 0x%llx size 0x%llx is outside the file (%zu bytes)",
+		    i, s->name, (unsigned long long)sh.sh_offset, (unsigned long long)sh.sh_size,
+		    obj->len);
 	s->kind = classify(s);
 	if (sh.sh_type == SHT_NOBITS || sh.sh_type == SHT_NULL || !sh.sh_size)
 		return 0;
@@ -104,12 +107,14 @@ static int read_section(struct bg_object *obj, size_t i, size_t shstrndx)
 	s->data = d->d_buf;
 	if (s->kind == SEC_CODE) {
 		if ((uintptr_t)s->data % 8)
-			return obj_err(obj, "section %zu (%s): offset 0x%llx is not 8-byte aligned", i,
-				       s->name, (unsigned long long)sh.sh_offset);
+			return obj_err(obj, "section %zu (%s): offset 0x%llx is not 8-byte aligned",
+				       i, s->name, (unsigned long long)sh.sh_offset);
 		if (sh.sh_size % sizeof(struct bg_raw_insn))
-			return obj_err(obj, "section %zu (%s) at offset 0x%llx: size %llu is not a multiple of 8",
-				       i, s->name, (unsigned long long)sh.sh_offset,
-				       (unsigned long long)sh.sh_size);
+			return obj_err(
+			    obj,
+			    "section %zu (%s) at offset 0x%llx: size %llu is not a multiple of 8",
+			    i, s->name, (unsigned long long)sh.sh_offset,
+			    (unsigned long long)sh.sh_size);
 		s->nslots = sh.sh_size / sizeof(struct bg_raw_insn);
 	}
 	return 0;
@@ -142,17 +147,19 @@ static int read_symbols(struct bg_object *obj)
 			return obj_err(obj, "symbol %zu: cannot read: %s", i, elf_errmsg(-1));
 		y->name = elf_strptr(obj->elf, st->link, sym.st_name);
 		if (!y->name)
-			return obj_err(obj, "section %u (%s): symbol %zu at offset 0x%llx: bad name offset 0x%x",
-				       st->idx, st->name, i,
-				       (unsigned long long)(st->off + i * sizeof(Elf64_Sym)), sym.st_name);
+			return obj_err(
+			    obj,
+			    "section %u (%s): symbol %zu at offset 0x%llx: bad name offset 0x%x",
+			    st->idx, st->name, i,
+			    (unsigned long long)(st->off + i * sizeof(Elf64_Sym)), sym.st_name);
 		y->value = sym.st_value;
 		y->size = sym.st_size;
 		y->shndx = sym.st_shndx;
 		y->type = GELF_ST_TYPE(sym.st_info);
 		y->bind = GELF_ST_BIND(sym.st_info);
 		if (y->shndx >= obj->nsecs && y->shndx != SHN_ABS && y->shndx != SHN_COMMON)
-			return obj_err(obj, "symbol %zu (%s): section index %u out of range", i, y->name,
-				       y->shndx);
+			return obj_err(obj, "symbol %zu (%s): section index %u out of range", i,
+				       y->name, y->shndx);
 	}
 	return 0;
 }
@@ -167,8 +174,9 @@ static int read_license_version(struct bg_object *obj, const struct obj_sec *s)
 	}
 	if (!strcmp(s->name, "version")) {
 		if (s->size != 4 || !s->data)
-			return obj_err(obj, "section %u (version) at offset 0x%llx: size %llu, expected 4",
-				       s->idx, (unsigned long long)s->off, (unsigned long long)s->size);
+			return obj_err(
+			    obj, "section %u (version) at offset 0x%llx: size %llu, expected 4",
+			    s->idx, (unsigned long long)s->off, (unsigned long long)s->size);
 		memcpy(&obj->kversion, s->data, 4);
 	}
 	return 0;
@@ -215,10 +223,11 @@ static int build_indexes(struct bg_object *obj)
 		const struct obj_sec *a = &obj->secs[obj->sec_by_name[i - 1]];
 		const struct obj_sec *b = &obj->secs[obj->sec_by_name[i]];
 
-		if (!strcmp(a->name, b->name) && (a->kind == SEC_MAPS || a->kind == SEC_LEGACY_MAPS ||
-						  !strcmp(a->name, ".BTF") ||
-						  !strcmp(a->name, ".BTF.ext")))
-			return obj_err(obj, "sections %u and %u are both named '%s'", a->idx, b->idx, a->name);
+		if (!strcmp(a->name, b->name) &&
+		    (a->kind == SEC_MAPS || a->kind == SEC_LEGACY_MAPS ||
+		     !strcmp(a->name, ".BTF") || !strcmp(a->name, ".BTF.ext")))
+			return obj_err(obj, "sections %u and %u are both named '%s'", a->idx,
+				       b->idx, a->name);
 	}
 	return 0;
 }
@@ -236,7 +245,8 @@ int obj_find_sec(const struct bg_object *obj, const char *name)
 		else
 			hi = mid;
 	}
-	if (lo < obj->nsecs && !strcmp(obj->secs[obj->sec_by_name[lo]].name, name) && obj->sec_by_name[lo])
+	if (lo < obj->nsecs && !strcmp(obj->secs[obj->sec_by_name[lo]].name, name) &&
+	    obj->sec_by_name[lo])
 		return (int)obj->sec_by_name[lo];
 	return -1;
 }
@@ -273,8 +283,9 @@ int obj_elf_parse(struct bg_object *obj)
 	if (elf_getshdrnum(obj->elf, &shnum) || elf_getshdrstrndx(obj->elf, &shstrndx))
 		return obj_err(obj, "malformed section header table: %s", elf_errmsg(-1));
 	if (shnum > OBJ_MAX_SECS || (uint64_t)shnum * sizeof(Elf64_Shdr) > obj->len - eh.e_shoff)
-		return obj_err(obj, "section header table at 0x%llx: %zu sections do not fit in the file",
-			       (unsigned long long)eh.e_shoff, shnum);
+		return obj_err(
+		    obj, "section header table at 0x%llx: %zu sections do not fit in the file",
+		    (unsigned long long)eh.e_shoff, shnum);
 	if (shstrndx >= shnum)
 		return obj_err(obj, "section name table index %zu out of range", shstrndx);
 	obj->secs = calloc(shnum ? shnum : 1, sizeof(*obj->secs));

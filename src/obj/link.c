@@ -72,7 +72,8 @@ static int local_target(struct bg_object *obj, const struct obj_func *f, size_t 
 		return 0;
 	/* a call inside the same section without relocation: pc-relative */
 	if ((int64_t)k + in->imm + 1 < 0 || (int64_t)k + in->imm + 1 >= (int64_t)s->nslots)
-		return obj_err(obj, "section %u (%s): insn %zu: call target %lld outside the section",
+		return obj_err(obj,
+			       "section %u (%s): insn %zu: call target %lld outside the section",
 			       f->sec, s->name, k, (long long)k + in->imm + 1);
 	*tsec = f->sec, *tinsn = (size_t)((int64_t)k + in->imm + 1);
 	return 1;
@@ -83,8 +84,9 @@ static int add_piece(struct bg_object *obj, struct bg_program *prog, int func, s
 	struct prog_piece *p;
 
 	if (prog->npieces >= OBJ_MAX_FUNCS || *total + obj->funcs[func].len > OBJ_MAX_INSNS)
-		return obj_errc(obj, -BG_ERR_LIMIT, "program %s: more than %u functions or %u insns",
-				prog->name, OBJ_MAX_FUNCS, OBJ_MAX_INSNS);
+		return obj_errc(obj, -BG_ERR_LIMIT,
+				"program %s: more than %u functions or %u insns", prog->name,
+				OBJ_MAX_FUNCS, OBJ_MAX_INSNS);
 	p = realloc(prog->pieces, (prog->npieces + 1) * sizeof(*p));
 	if (!p)
 		return -ENOMEM;
@@ -109,8 +111,10 @@ static int next_target(struct bg_object *obj, const struct obj_func *f, size_t *
 		int rc;
 
 		if (wide && at + 1 >= f->start + f->len)
-			return obj_err(obj, "section %u (%s): insn %zu: ld_imm64 crosses the end of function '%s'",
-				       f->sec, s->name, at, f->name);
+			return obj_err(
+			    obj,
+			    "section %u (%s): insn %zu: ld_imm64 crosses the end of function '%s'",
+			    f->sec, s->name, at, f->name);
 		rc = local_target(obj, f, at, &tsec, &tinsn);
 		if (wide)
 			(*k)++;
@@ -121,7 +125,9 @@ static int next_target(struct bg_object *obj, const struct obj_func *f, size_t *
 		}
 		*tf = func_at(obj, tsec, tinsn);
 		if (*tf < 0 || obj->funcs[*tf].start != tinsn)
-			return obj_err(obj, "section %u (%s): insn %zu: target %s+%zu is not the start of a function",
+			return obj_err(obj,
+				       "section %u (%s): insn %zu: target %s+%zu is not the start "
+				       "of a function",
 				       f->sec, s->name, at, obj->secs[tsec].name, tinsn);
 		(*k)++;
 		return 1;
@@ -133,7 +139,10 @@ static int next_target(struct bg_object *obj, const struct obj_func *f, size_t *
  * in instruction order, which is the order libbpf appends subprograms in. */
 static int collect_pieces(struct bg_object *obj, struct bg_program *prog, size_t *total)
 {
-	struct frame { int func; size_t k; } *stack;
+	struct frame {
+		int func;
+		size_t k;
+	} * stack;
 	size_t sp = 0;
 	int rc = 0;
 
@@ -221,13 +230,15 @@ static int apply_relocs(struct bg_object *obj, struct bg_program *prog)
 			if (r && r->kind == RELO_EXTERN)
 				rc = apply_extern(obj, prog, pos, &obj->exts[r->ext]);
 			else if (r && r->kind == RELO_MAP)
-				in[0].src_reg = BG_PSEUDO_MAP_IDX, in[0].imm = r->map, in[1].imm = 0;
+				in[0].src_reg = BG_PSEUDO_MAP_IDX, in[0].imm = r->map,
+				in[1].imm = 0;
 			else if (r && r->kind == RELO_DATA)
 				in[0].src_reg = BG_PSEUDO_MAP_IDX_VALUE, in[0].imm = r->map,
 				in[1].imm = (int32_t)r->off;
 			else if (local_target(obj, f, k, &tsec, &tinsn) > 0) {
 				int tp = piece_of(prog, func_at(obj, tsec, tinsn));
-				in->imm = (int32_t)((int64_t)prog->pieces[tp].at - (int64_t)pos - 1);
+				in->imm =
+				    (int32_t)((int64_t)prog->pieces[tp].at - (int64_t)pos - 1);
 				if (in->code == CODE_LD_IMM64)
 					in[0].src_reg = BG_PSEUDO_FUNC, in[1].imm = 0;
 			}
@@ -253,8 +264,8 @@ static int build_func_info(struct bg_object *obj, struct bg_program *prog)
 		const struct btf_type *t = f->btf_id ? btf__type_by_id(obj->btf, f->btf_id) : NULL;
 
 		if (f->btf_id && (!t || !btf_is_func(t)))
-			return obj_err(obj, ".BTF.ext: func_info of '%s' names type %u, not a FUNC", f->name,
-				       f->btf_id);
+			return obj_err(obj, ".BTF.ext: func_info of '%s' names type %u, not a FUNC",
+				       f->name, f->btf_id);
 		prog->funcs[i] = (struct bg_func_info){prog->pieces[i].at, f->name, f->btf_id,
 						       t ? btf_vlen(t) : (f->global ? 1 : 0)};
 		all_btf &= f->btf_id != 0;
@@ -266,7 +277,8 @@ static int build_func_info(struct bg_object *obj, struct bg_program *prog)
 		return -ENOMEM;
 	prog->nkfi = prog->npieces;
 	for (size_t i = 0; i < prog->npieces; i++)
-		prog->kfi[i] = (struct bpf_func_info){(uint32_t)prog->pieces[i].at, prog->funcs[i].btf_type_id};
+		prog->kfi[i] = (struct bpf_func_info){(uint32_t)prog->pieces[i].at,
+						      prog->funcs[i].btf_type_id};
 	return 0;
 }
 
@@ -286,7 +298,8 @@ static int build_line_info(struct bg_object *obj, struct bg_program *prog)
 		const struct obj_func *f = &obj->funcs[prog->pieces[pi].func];
 		const struct ext_sec *e = obj_ext_sec(obj, f->sec);
 
-		for (size_t j = e ? obj_ext_lower(e->lines, e->nlines, sizeof(*e->lines), f->start) : 0;
+		for (size_t j = e ? obj_ext_lower(e->lines, e->nlines, sizeof(*e->lines), f->start)
+				  : 0;
 		     e && j < e->nlines && e->lines[j].insn < f->start + f->len; j++) {
 			const struct ext_line *l = &e->lines[j];
 
@@ -295,8 +308,8 @@ static int build_line_info(struct bg_object *obj, struct bg_program *prog)
 			if (obj_grow((void **)&prog->kli, &cap, n, sizeof(*prog->kli)))
 				return -ENOMEM;
 			prog->kli[n++] = (struct bpf_line_info){
-				(uint32_t)(prog->pieces[pi].at + l->insn - f->start), l->file_off,
-				l->line_off, l->line_col};
+			    (uint32_t)(prog->pieces[pi].at + l->insn - f->start), l->file_off,
+			    l->line_off, l->line_col};
 		}
 	}
 	prog->nkli = n;
@@ -311,8 +324,9 @@ static int build_line_info(struct bg_object *obj, struct bg_program *prog)
 		const char *file = btf__name_by_offset(obj->btf, prog->kli[i].file_name_off);
 		const char *text = btf__name_by_offset(obj->btf, prog->kli[i].line_off);
 
-		prog->lines[i] = (struct bg_line){file ? file : "", text ? text : "",
-						  prog->kli[i].line_col >> 10, prog->kli[i].line_col & 0x3ff};
+		prog->lines[i] =
+		    (struct bg_line){file ? file : "", text ? text : "",
+				     prog->kli[i].line_col >> 10, prog->kli[i].line_col & 0x3ff};
 	}
 	for (size_t s = 0, i = 0; s < prog->n; s++) {
 		while (i < n && prog->kli[i].insn_off <= s)
@@ -333,8 +347,8 @@ static int decode(struct bg_object *obj, struct bg_program *prog)
 	if (!bg_prog_decode(prog->raw, prog->n, prog->insns, &bad, &why))
 		return 0;
 	if (!obj->opts.keep_malformed)
-		return obj_err(obj, "program %s (section %s): insn %zu: %s", prog->name, prog->sec_name,
-			       bad, why ? why : "invalid instruction");
+		return obj_err(obj, "program %s (section %s): insn %zu: %s", prog->name,
+			       prog->sec_name, bad, why ? why : "invalid instruction");
 	/* kept for the kernel oracle: raw code only, the reason recorded */
 	free(prog->insns);
 	prog->insns = NULL;
@@ -364,10 +378,12 @@ static int build_prog(struct bg_object *obj, int entry)
 	prog->def = bg_sec_def_find(prog->sec_name, &target);
 	prog->prog_flags = prog->def ? prog->def->prog_flags : 0;
 	prog->piece_of_func = malloc(obj->nfuncs * sizeof(int));
-	if (!prog->name || !prog->piece_of_func || (target && !(prog->attach_target = strdup(target))))
+	if (!prog->name || !prog->piece_of_func ||
+	    (target && !(prog->attach_target = strdup(target))))
 		return -ENOMEM;
 	memset(prog->piece_of_func, 0xff, obj->nfuncs * sizeof(int)); /* -1 */
-	if ((err = add_piece(obj, prog, entry, &total)) || (err = collect_pieces(obj, prog, &total)))
+	if ((err = add_piece(obj, prog, entry, &total)) ||
+	    (err = collect_pieces(obj, prog, &total)))
 		return err;
 	prog->n = total;
 	prog->raw = calloc(total, sizeof(*prog->raw));

@@ -102,23 +102,26 @@ static int parse_inner(struct map_ctx *c, int mi, const struct btf_member *m, in
 
 	/* __array(values, T) is `T *values[]` */
 	if (!t || !btf_is_array(t))
-		return obj_err(obj, "map '%s' at .maps+0x%zx: 'values' is not an array", c->map_name, c->off);
+		return obj_err(obj, "map '%s' at .maps+0x%zx: 'values' is not an array",
+			       c->map_name, c->off);
 	t = skip_mods(obj->btf, btf_array(t)->type, NULL);
 	if (!t || !btf_is_ptr(t))
 		return obj_err(obj, "map '%s' at .maps+0x%zx: 'values' is not an array of pointers",
 			       c->map_name, c->off);
 	t = skip_mods(obj->btf, t->type, NULL);
 	if (!t)
-		return obj_err(obj, "map '%s' at .maps+0x%zx: bad 'values' element type", c->map_name, c->off);
+		return obj_err(obj, "map '%s' at .maps+0x%zx: bad 'values' element type",
+			       c->map_name, c->off);
 	/* the outer map (or prog array) stores 4-byte fds/ids, as libbpf defines it */
 	if (obj->maps[mi].value_size && obj->maps[mi].value_size != 4)
-		return obj_err(obj, "map '%s' at .maps+0x%zx: value_size %u, 'values' needs 4", c->map_name,
-			       c->off, obj->maps[mi].value_size);
+		return obj_err(obj, "map '%s' at .maps+0x%zx: value_size %u, 'values' needs 4",
+			       c->map_name, c->off, obj->maps[mi].value_size);
 	obj->maps[mi].value_size = 4;
 	if (btf_is_func_proto(t))
 		return 0; /* prog array: values are programs */
 	if (!btf_is_struct(t))
-		return obj_err(obj, "map '%s' at .maps+0x%zx: 'values' must point to a map definition",
+		return obj_err(obj,
+			       "map '%s' at .maps+0x%zx: 'values' must point to a map definition",
 			       c->map_name, c->off);
 	if (depth > 0)
 		return obj_err(obj, "map '%s' at .maps+0x%zx: nested inner maps are not supported",
@@ -142,19 +145,21 @@ static int map_member(struct map_ctx *c, int mi, const struct btf_member *m, int
 	int64_t sz;
 
 	if (!mn)
-		return obj_err(obj, "map '%s' at .maps+0x%zx: bad member name offset", c->map_name, c->off);
+		return obj_err(obj, "map '%s' at .maps+0x%zx: bad member name offset", c->map_name,
+			       c->off);
 	if (!strcmp(mn, "key") || !strcmp(mn, "value")) {
 		const struct btf_type *t = skip_mods(obj->btf, m->type, NULL);
 		uint32_t id;
 
 		if (!t || !btf_is_ptr(t))
-			return obj_err(obj, "map '%s' at .maps+0x%zx: '%s' is not a __type() pointer",
+			return obj_err(obj,
+				       "map '%s' at .maps+0x%zx: '%s' is not a __type() pointer",
 				       c->map_name, c->off, mn);
 		id = t->type;
 		sz = btf__resolve_size(obj->btf, id);
 		if (sz < 0 || sz > UINT32_MAX)
-			return obj_err(obj, "map '%s' at .maps+0x%zx: cannot size the '%s' type", c->map_name,
-				       c->off, mn);
+			return obj_err(obj, "map '%s' at .maps+0x%zx: cannot size the '%s' type",
+				       c->map_name, c->off, mn);
 		if (mn[0] == 'k')
 			d->key_size = (uint32_t)sz, d->btf_key_type_id = id;
 		else
@@ -180,12 +185,15 @@ static int map_member(struct map_ctx *c, int mi, const struct btf_member *m, int
 	else if (!strcmp(mn, "pinning"))
 		slot = &d->pinning;
 	else
-		return obj_err(obj, "map '%s' at .maps+0x%zx: unknown attribute '%s'", c->map_name, c->off, mn);
+		return obj_err(obj, "map '%s' at .maps+0x%zx: unknown attribute '%s'", c->map_name,
+			       c->off, mn);
 	if (!member_uint(obj->btf, m, &v))
-		return obj_err(obj, "map '%s' at .maps+0x%zx: '%s' is not a __uint()", c->map_name, c->off, mn);
+		return obj_err(obj, "map '%s' at .maps+0x%zx: '%s' is not a __uint()", c->map_name,
+			       c->off, mn);
 	if ((slot == &d->key_size && d->btf_key_type_id && v != d->key_size) ||
 	    (slot == &d->value_size && d->btf_value_type_id && v != d->value_size))
-		return obj_err(obj, "map '%s' at .maps+0x%zx: '%s' %u conflicts with the __type() size",
+		return obj_err(obj,
+			       "map '%s' at .maps+0x%zx: '%s' %u conflicts with the __type() size",
 			       c->map_name, c->off, mn, v);
 	*slot = v;
 	return 0;
@@ -199,8 +207,10 @@ static int collect_btf_maps(struct bg_object *obj, int sec)
 	int id;
 
 	if (!obj->btf)
-		return obj_err(obj, "section %d (.maps) at offset 0x%llx: BTF-defined maps need a .BTF section",
-			       sec, (unsigned long long)s->off);
+		return obj_err(
+		    obj,
+		    "section %d (.maps) at offset 0x%llx: BTF-defined maps need a .BTF section",
+		    sec, (unsigned long long)s->off);
 	id = btf__find_by_name_kind(obj->btf, ".maps", BTF_KIND_DATASEC);
 	if (id <= 0)
 		return obj_err(obj, "section %d (.maps): no DATASEC '.maps' in BTF", sec);
@@ -213,16 +223,18 @@ static int collect_btf_maps(struct bg_object *obj, int sec)
 		int err, mi;
 
 		if (!var || !btf_is_var(var))
-			return obj_err(obj, "section %d (.maps): DATASEC entry %u is not a variable", sec, i);
+			return obj_err(
+			    obj, "section %d (.maps): DATASEC entry %u is not a variable", sec, i);
 		c.map_name = btf__name_by_offset(obj->btf, var->name_off);
 		if (!c.map_name || !c.map_name[0])
 			return obj_err(obj, "section %d (.maps): map %u has no name", sec, i);
 		def = skip_mods(obj->btf, var->type, NULL);
 		if (!def || !btf_is_struct(def))
-			return obj_err(obj, "map '%s' at .maps+0x%x: definition is not a struct", c.map_name,
-				       v->offset);
+			return obj_err(obj, "map '%s' at .maps+0x%x: definition is not a struct",
+				       c.map_name, v->offset);
 		if ((uint64_t)v->offset + v->size > s->size)
-			return obj_err(obj, "map '%s': offset 0x%x size %u outside .maps (%llu bytes)",
+			return obj_err(obj,
+				       "map '%s': offset 0x%x size %u outside .maps (%llu bytes)",
 				       c.map_name, v->offset, v->size, (unsigned long long)s->size);
 		if ((err = add_map(obj, c.map_name, sec, &m)))
 			return err;
@@ -250,12 +262,14 @@ static int collect_legacy_maps(struct bg_object *obj, int sec)
 		    obj->syms[i].name[0])
 			nsyms++;
 	if (!nsyms || !s->data || s->size % nsyms)
-		return obj_err(obj, "section %d (maps) at offset 0x%llx: %llu bytes for %zu map symbols",
+		return obj_err(obj,
+			       "section %d (maps) at offset 0x%llx: %llu bytes for %zu map symbols",
 			       sec, (unsigned long long)s->off, (unsigned long long)s->size, nsyms);
 	def_sz = s->size / nsyms;
 	if (def_sz < 5 * sizeof(uint32_t))
-		return obj_err(obj, "section %d (maps): map definition of %zu bytes is too small (need 20)",
-			       sec, def_sz);
+		return obj_err(
+		    obj, "section %d (maps): map definition of %zu bytes is too small (need 20)",
+		    sec, def_sz);
 	for (size_t i = 0; i < obj->nsyms; i++) {
 		const struct obj_sym *y = &obj->syms[i];
 		struct bg_map_def *m;
@@ -265,8 +279,9 @@ static int collect_legacy_maps(struct bg_object *obj, int sec)
 		if (y->shndx != (uint32_t)sec || y->type == STT_SECTION || !y->name[0])
 			continue;
 		if (y->value > s->size || def_sz > s->size - y->value)
-			return obj_err(obj, "section %d (maps): map '%s' at 0x%llx outside the section", sec,
-				       y->name, (unsigned long long)y->value);
+			return obj_err(obj,
+				       "section %d (maps): map '%s' at 0x%llx outside the section",
+				       sec, y->name, (unsigned long long)y->value);
 		memcpy(w, s->data + y->value, sizeof(w));
 		if ((err = add_map(obj, y->name, sec, &m)))
 			return err;
@@ -361,7 +376,8 @@ static void fill_kconfig(struct bg_object *obj)
 
 		if (!strcmp(v->name, "LINUX_KERNEL_VERSION"))
 			snprintf(num, sizeof(num), "%u", kernel_version_code());
-		else if (!strcmp(v->name, "LINUX_HAS_BPF_COOKIE") || !strcmp(v->name, "LINUX_HAS_SYSCALL_WRAPPER"))
+		else if (!strcmp(v->name, "LINUX_HAS_BPF_COOKIE") ||
+			 !strcmp(v->name, "LINUX_HAS_SYSCALL_WRAPPER"))
 			snprintf(num, sizeof(num), "1");
 		else {
 			want_config |= !strncmp(v->name, "CONFIG_", 7);
@@ -407,7 +423,8 @@ static int collect_kconfig(struct bg_object *obj)
 		return 0;
 	ds = btf__type_by_id(obj->btf, id);
 	if (btf_vlen(ds) > 1024)
-		return obj_err(obj, ".kconfig: %u variables, at most 1024 are supported", btf_vlen(ds));
+		return obj_err(obj, ".kconfig: %u variables, at most 1024 are supported",
+			       btf_vlen(ds));
 	obj->kcfg = calloc(btf_vlen(ds) + 1, sizeof(*obj->kcfg));
 	if (!obj->kcfg)
 		return -ENOMEM;
@@ -424,8 +441,9 @@ static int collect_kconfig(struct bg_object *obj)
 		if (sz <= 0 || sz > 4096 || al <= 0 || al > 8)
 			return obj_err(obj, ".kconfig: variable %u has a bad size or alignment", i);
 		off = (off + al - 1) / al * al;
-		obj->kcfg[obj->nkcfg++] = (struct kcfg_var){
-			btf__name_by_offset(obj->btf, var->name_off) ?: "", off, (uint32_t)sz, var->type, false};
+		obj->kcfg[obj->nkcfg++] =
+		    (struct kcfg_var){btf__name_by_offset(obj->btf, var->name_off) ?: "", off,
+				      (uint32_t)sz, var->type, false};
 		off += sz;
 	}
 	if (!off)
@@ -518,7 +536,8 @@ int obj_find_map_by_sym(const struct bg_object *obj, uint32_t shndx, uint64_t va
 		size_t mid = lo + (hi - lo) / 2;
 		uint32_t m = obj->map_by_def[mid];
 
-		if (obj->map_sec[m] < shndx || (obj->map_sec[m] == shndx && obj->maps[m].sec_off < value))
+		if (obj->map_sec[m] < shndx ||
+		    (obj->map_sec[m] == shndx && obj->maps[m].sec_off < value))
 			lo = mid + 1;
 		else
 			hi = mid;

@@ -274,13 +274,34 @@ struct bg_object *bg_object__open(const char *path, const struct bg_open_opts *o
 
 /* ---- getters ---- */
 
-const char *bg_object__path(const struct bg_object *obj) { return obj ? obj->path : NULL; }
-size_t bg_object__prog_cnt(const struct bg_object *obj) { return obj ? obj->nprogs : 0; }
-size_t bg_object__map_cnt(const struct bg_object *obj) { return obj ? obj->nmaps : 0; }
-const struct btf *bg_object__btf(const struct bg_object *obj) { return obj ? obj->btf : NULL; }
-const char *bg_object__license(const struct bg_object *obj) { return obj ? obj->license : NULL; }
-uint32_t bg_object__kversion(const struct bg_object *obj) { return obj ? obj->kversion : 0; }
-int bg_object__has_btf_ext(const struct bg_object *obj) { return obj && obj->btf_ext_sec >= 0; }
+const char *bg_object__path(const struct bg_object *obj)
+{
+	return obj ? obj->path : NULL;
+}
+size_t bg_object__prog_cnt(const struct bg_object *obj)
+{
+	return obj ? obj->nprogs : 0;
+}
+size_t bg_object__map_cnt(const struct bg_object *obj)
+{
+	return obj ? obj->nmaps : 0;
+}
+const struct btf *bg_object__btf(const struct bg_object *obj)
+{
+	return obj ? obj->btf : NULL;
+}
+const char *bg_object__license(const struct bg_object *obj)
+{
+	return obj ? obj->license : NULL;
+}
+uint32_t bg_object__kversion(const struct bg_object *obj)
+{
+	return obj ? obj->kversion : 0;
+}
+int bg_object__has_btf_ext(const struct bg_object *obj)
+{
+	return obj && obj->btf_ext_sec >= 0;
+}
 
 const struct btf *bg_object__target_btf(const struct bg_object *obj)
 {
@@ -305,11 +326,26 @@ const struct bg_map_def *bg_object__map(const struct bg_object *obj, size_t i)
 	return obj && i < obj->nmaps ? &obj->maps[i] : NULL;
 }
 
-const char *bg_program__name(const struct bg_program *p) { return p ? p->name : NULL; }
-const char *bg_program__section(const struct bg_program *p) { return p ? p->sec_name : NULL; }
-const struct bg_object *bg_program__object(const struct bg_program *p) { return p ? p->obj : NULL; }
-const char *bg_program__attach_target(const struct bg_program *p) { return p ? p->attach_target : NULL; }
-uint32_t bg_program__prog_flags(const struct bg_program *p) { return p ? p->prog_flags : 0; }
+const char *bg_program__name(const struct bg_program *p)
+{
+	return p ? p->name : NULL;
+}
+const char *bg_program__section(const struct bg_program *p)
+{
+	return p ? p->sec_name : NULL;
+}
+const struct bg_object *bg_program__object(const struct bg_program *p)
+{
+	return p ? p->obj : NULL;
+}
+const char *bg_program__attach_target(const struct bg_program *p)
+{
+	return p ? p->attach_target : NULL;
+}
+uint32_t bg_program__prog_flags(const struct bg_program *p)
+{
+	return p ? p->prog_flags : 0;
+}
 
 uint32_t bg_program__type(const struct bg_program *p)
 {
@@ -352,14 +388,20 @@ const struct bg_line *bg_program__line(const struct bg_program *p, size_t i)
 	return &p->lines[p->line_of[i]];
 }
 
-size_t bg_program__func_cnt(const struct bg_program *p) { return p ? p->nfuncs : 0; }
+size_t bg_program__func_cnt(const struct bg_program *p)
+{
+	return p ? p->nfuncs : 0;
+}
 
 const struct bg_func_info *bg_program__func(const struct bg_program *p, size_t i)
 {
 	return p && i < p->nfuncs ? &p->funcs[i] : NULL;
 }
 
-size_t bg_program__core_failure_cnt(const struct bg_program *p) { return p ? p->nfails : 0; }
+size_t bg_program__core_failure_cnt(const struct bg_program *p)
+{
+	return p ? p->nfails : 0;
+}
 
 const struct bg_core_failure *bg_program__core_failure(const struct bg_program *p, size_t i)
 {

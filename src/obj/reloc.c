@@ -41,7 +41,9 @@ static int check_func_sym(struct bg_object *obj, const struct obj_sym *y, const 
 {
 	if (y->value % 8 || y->size % 8 || y->value > s->size || y->size > s->size - y->value ||
 	    y->value == s->size)
-		return obj_err(obj, "section %u (%s): function '%s' at 0x%llx size 0x%llx is outside the section or misaligned",
+		return obj_err(obj,
+			       "section %u (%s): function '%s' at 0x%llx size 0x%llx is outside "
+			       "the section or misaligned",
 			       s->idx, s->name, y->name, (unsigned long long)y->value,
 			       (unsigned long long)y->size);
 	return 0;
@@ -62,8 +64,10 @@ static int finish_funcs(struct bg_object *obj)
 		if (!f->len)
 			f->len = end - f->start;
 		if (!f->len || f->start + f->len > end)
-			return obj_err(obj, "section %u (%s): function '%s' at insn %zu overlaps the next function",
-				       f->sec, s->name, f->name, f->start);
+			return obj_err(
+			    obj,
+			    "section %u (%s): function '%s' at insn %zu overlaps the next function",
+			    f->sec, s->name, f->name, f->start);
 	}
 	return 0;
 }
@@ -144,8 +148,8 @@ static int find_ext(struct bg_object *obj, const struct obj_sym *y, bool is_call
 
 	for (size_t i = 0; !is_call && i < obj->nkcfg; i++)
 		if (!strcmp(obj->kcfg[i].name, y->name))
-			kind = EXT_KCONFIG, kcfg_off = obj->kcfg[i].off, kcfg_size = obj->kcfg[i].size,
-			kcfg = (int)i;
+			kind = EXT_KCONFIG, kcfg_off = obj->kcfg[i].off,
+			kcfg_size = obj->kcfg[i].size, kcfg = (int)i;
 	if (obj->ext_of_sym[symi] >= 0) {
 		if (obj->exts[obj->ext_of_sym[symi]].kind != kind) {
 			*why = "extern used both as a function and as a variable";
@@ -173,14 +177,14 @@ static int find_ext(struct bg_object *obj, const struct obj_sym *y, bool is_call
 }
 
 struct rel_where {
-	const struct obj_sec *rs;  /* the relocation section */
-	const struct obj_sec *ts;  /* the code section it patches */
-	size_t i;                  /* relocation number */
-	uint64_t off;              /* r_offset */
+	const struct obj_sec *rs; /* the relocation section */
+	const struct obj_sec *ts; /* the code section it patches */
+	size_t i;		  /* relocation number */
+	uint64_t off;		  /* r_offset */
 };
 
-#define RELERR(obj, w, fmt, ...)                                                             \
-	obj_err(obj, "section %u (%s): relocation %zu at offset 0x%llx: " fmt, (w)->rs->idx, \
+#define RELERR(obj, w, fmt, ...)                                                                   \
+	obj_err(obj, "section %u (%s): relocation %zu at offset 0x%llx: " fmt, (w)->rs->idx,       \
 		(w)->rs->name, (w)->i, (unsigned long long)(w)->off, ##__VA_ARGS__)
 
 /* Classify a relocation of a call instruction. */
@@ -202,7 +206,8 @@ static int classify_call(struct bg_object *obj, const struct rel_where *w, const
 		return 0;
 	}
 	if (insn->src_reg != 1 /* BPF_PSEUDO_CALL */)
-		return RELERR(obj, w, "call with src_reg %u is not a BPF-to-BPF call", insn->src_reg);
+		return RELERR(obj, w, "call with src_reg %u is not a BPF-to-BPF call",
+			      insn->src_reg);
 	if (y->shndx >= obj->nsecs || obj->secs[y->shndx].kind != SEC_CODE)
 		return RELERR(obj, w, "call to symbol '%s' outside a code section", y->name);
 	t = &obj->secs[y->shndx];
@@ -211,8 +216,8 @@ static int classify_call(struct bg_object *obj, const struct rel_where *w, const
 			      (unsigned long long)y->value);
 	tinsn = (int64_t)(y->value / 8) + insn->imm + 1;
 	if (tinsn < 0 || (uint64_t)tinsn >= t->nslots)
-		return RELERR(obj, w, "call target %lld outside section %s (%zu insns)", (long long)tinsn,
-			      t->name, t->nslots);
+		return RELERR(obj, w, "call target %lld outside section %s (%zu insns)",
+			      (long long)tinsn, t->name, t->nslots);
 	r->kind = RELO_CALL, r->tsec = y->shndx, r->tinsn = (size_t)tinsn;
 	return 0;
 }
@@ -249,8 +254,8 @@ static int classify_ld(struct bg_object *obj, const struct rel_where *w, const s
 	if (t->kind == SEC_MAPS || t->kind == SEC_LEGACY_MAPS) {
 		r->map = obj_find_map_by_sym(obj, y->shndx, y->value);
 		if (r->map < 0)
-			return RELERR(obj, w, "symbol '%s' at %s+0x%llx defines no map", y->name, t->name,
-				      (unsigned long long)y->value);
+			return RELERR(obj, w, "symbol '%s' at %s+0x%llx defines no map", y->name,
+				      t->name, (unsigned long long)y->value);
 		r->kind = RELO_MAP;
 		return 0;
 	}
@@ -258,13 +263,13 @@ static int classify_ld(struct bg_object *obj, const struct rel_where *w, const s
 		int64_t off = (int64_t)y->value + insn->imm;
 
 		if (off < 0 || (uint64_t)off > t->size)
-			return RELERR(obj, w, "offset %lld outside %s (%llu bytes)", (long long)off, t->name,
-				      (unsigned long long)t->size);
+			return RELERR(obj, w, "offset %lld outside %s (%llu bytes)", (long long)off,
+				      t->name, (unsigned long long)t->size);
 		r->kind = RELO_DATA, r->map = t->map, r->off = off;
 		return 0;
 	}
-	return RELERR(obj, w, "symbol '%s' in section %s is not a map, global data or code", y->name,
-		      t->name);
+	return RELERR(obj, w, "symbol '%s' in section %s is not a map, global data or code",
+		      y->name, t->name);
 }
 
 static int relo_cmp(const void *a, const void *b)
@@ -284,9 +289,10 @@ static int collect_section(struct bg_object *obj, struct obj_sec *rs)
 		return obj_err(obj, "section %u (%s): sh_link %u is not the symbol table", rs->idx,
 			       rs->name, rs->link);
 	if (!d || rs->size % sizeof(Elf64_Rel))
-		return obj_err(obj, "section %u (%s) at offset 0x%llx: size %llu is not a multiple of %zu",
-			       rs->idx, rs->name, (unsigned long long)rs->off,
-			       (unsigned long long)rs->size, sizeof(Elf64_Rel));
+		return obj_err(
+		    obj, "section %u (%s) at offset 0x%llx: size %llu is not a multiple of %zu",
+		    rs->idx, rs->name, (unsigned long long)rs->off, (unsigned long long)rs->size,
+		    sizeof(Elf64_Rel));
 	n = rs->size / sizeof(Elf64_Rel);
 	ts->relos = calloc(n ? n : 1, sizeof(*ts->relos));
 	if (!ts->relos)
@@ -300,18 +306,19 @@ static int collect_section(struct bg_object *obj, struct obj_sec *rs)
 		int err;
 
 		if (!gelf_getrel(d, i, &rel))
-			return obj_err(obj, "section %u (%s): relocation %zu: %s", rs->idx, rs->name, i,
-				       elf_errmsg(-1));
+			return obj_err(obj, "section %u (%s): relocation %zu: %s", rs->idx,
+				       rs->name, i, elf_errmsg(-1));
 		w.off = rel.r_offset;
 		symi = GELF_R_SYM(rel.r_info);
 		type = GELF_R_TYPE(rel.r_info);
 		if (type == 0)
 			continue;
 		if (symi >= obj->nsyms)
-			return RELERR(obj, &w, "symbol index %u out of range (%zu symbols)", symi, obj->nsyms);
+			return RELERR(obj, &w, "symbol index %u out of range (%zu symbols)", symi,
+				      obj->nsyms);
 		if (rel.r_offset % 8 || rel.r_offset / 8 >= ts->nslots)
-			return RELERR(obj, &w, "outside section %s (%llu bytes) or misaligned", ts->name,
-				      (unsigned long long)ts->size);
+			return RELERR(obj, &w, "outside section %s (%llu bytes) or misaligned",
+				      ts->name, (unsigned long long)ts->size);
 		insn = (const struct bg_raw_insn *)(ts->data + rel.r_offset);
 		memset(r, 0, sizeof(*r));
 		r->insn = rel.r_offset / 8;
@@ -333,8 +340,8 @@ static int collect_section(struct bg_object *obj, struct obj_sec *rs)
 	qsort(ts->relos, ts->nrelos, sizeof(*ts->relos), relo_cmp);
 	for (size_t i = 1; i < ts->nrelos; i++)
 		if (ts->relos[i].insn == ts->relos[i - 1].insn)
-			return obj_err(obj, "section %u (%s): two relocations of insn %zu", rs->idx, rs->name,
-				       ts->relos[i].insn);
+			return obj_err(obj, "section %u (%s): two relocations of insn %zu", rs->idx,
+				       rs->name, ts->relos[i].insn);
 	return 0;
 }
 
@@ -347,10 +354,11 @@ int obj_relos_collect(struct bg_object *obj)
 		if (rs->kind != SEC_REL)
 			continue;
 		if (rs->info == 0 || rs->info >= obj->nsecs)
-			return obj_err(obj, "section %zu (%s): target section %u out of range", i, rs->name,
-				       rs->info);
+			return obj_err(obj, "section %zu (%s): target section %u out of range", i,
+				       rs->name, rs->info);
 		if (obj->secs[rs->info].kind != SEC_CODE)
-			continue; /* .rel.BTF, .rel.BTF.ext, .rel.maps, data: not needed to load code */
+			continue; /* .rel.BTF, .rel.BTF.ext, .rel.maps, data: not needed to load
+				     code */
 		if (obj->secs[rs->info].relos)
 			return obj_err(obj, "section %zu (%s): second relocation section for %s", i,
 				       rs->name, obj->secs[rs->info].name);
@@ -368,7 +376,8 @@ int obj_externs_resolve(struct bg_object *obj)
 	const char *why = NULL;
 	int err;
 
-	if (obj->opts.btf_path && !obj->opts.target_btf && (err = obj_target_btf(obj, &target, &why)))
+	if (obj->opts.btf_path && !obj->opts.target_btf &&
+	    (err = obj_target_btf(obj, &target, &why)))
 		return err; /* an explicit --btf that cannot be read is bad input */
 	for (size_t i = 0; i < obj->nexts; i++) {
 		struct obj_extern *e = &obj->exts[i];

@@ -10,6 +10,7 @@
 #define FRAGS BG_PROG_F_XDP_FRAGS
 
 /* name, match, prog type, attach type, has_attach, flags, btf_target */
+/* clang-format off */
 static const struct bg_sec_def sec_defs[] = {
 	{"socket", BG_SEC_EXACT, P(SOCKET_FILTER), 0, false, 0, false},
 	{"sk_reuseport/migrate", BG_SEC_EXACT, P(SK_REUSEPORT), A(SK_REUSEPORT_SELECT_OR_MIGRATE), true, 0, false},
@@ -112,17 +113,20 @@ static const struct bg_sec_def sec_defs[] = {
 	{"sk_lookup", BG_SEC_EXACT, P(SK_LOOKUP), A(SK_LOOKUP), true, 0, false},
 	{"netfilter", BG_SEC_EXACT, P(NETFILTER), A(NETFILTER), true, 0, false},
 };
+/* clang-format on */
 
 static const struct {
 	uint32_t v;
 	const char *name;
-} prog_names[] = {
+} prog_names[] =
+    {
 #define BG_PT_NAME(n, v, s) {v, s},
 	BG_PROG_TYPES(BG_PT_NAME)
 #undef BG_PT_NAME
-}, attach_names[] = {
+},
+  attach_names[] = {
 #define BG_AT_NAME(n, v, s) {v, s},
-	BG_ATTACH_TYPES(BG_AT_NAME)
+      BG_ATTACH_TYPES(BG_AT_NAME)
 #undef BG_AT_NAME
 };
 
