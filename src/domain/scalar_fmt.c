@@ -56,19 +56,21 @@ int bg_scalar_fmt(const struct bg_scalar *a, char *buf, unsigned sz)
 
 /* ---- the kernel's log format ------------------------------------------------ */
 
-/* The kernel prints small numbers (|v| < 2^15) in decimal, others in hex of
- * their bit pattern at the field's width (32 or 64). */
-static void put_num(struct fmt_buf *f, bool is_signed, uint64_t v, unsigned width)
+/* The kernel's number notation: signed values in [-2^15, 2^15) and unsigned
+ * values <= 2^16 - 1 in decimal, everything else in hex of the 64-bit word
+ * given (see put_bounds for what that word is for 32-bit bounds). */
+static bool snum_decimal(int64_t v)
+{
+	return v >= -32768 && v <= 32767;
+}
+
+static void put_num(struct fmt_buf *f, bool is_signed, uint64_t v)
 {
 	unsigned room = f->len < f->sz ? f->sz - f->len : 0;
-	int64_t sv = (int64_t)v;
-	bool dec = is_signed ? sv >= -32768 && sv <= 32767 : v <= 32767;
-	int n;
+	bool dec = is_signed ? snum_decimal((int64_t)v) : v <= 65535;
+	int n = snprintf(f->p + (room ? f->len : 0), room,
+			 dec ? (is_signed ? "%lld" : "%llu") : "%#llx", (unsigned long long)v);
 
-	if (!dec && width == 32)
-		v = (uint32_t)v;
-	n = snprintf(f->p + (room ? f->len : 0), room, dec ? (is_signed ? "%lld" : "%llu") : "%#llx",
-		     (unsigned long long)v);
 	f->len += n > 0 ? n : 0;
 }
 
@@ -80,37 +82,38 @@ static void put_str(struct fmt_buf *f, const char *s)
 	f->len += n > 0 ? n : 0;
 }
 
+/* A signed 32-bit bound as the kernel words it: sign-extended when it will
+ * print in decimal, else its 32-bit pattern (so hex never shows a
+ * sign-extension). */
+static uint64_t s32_word(int32_t v)
+{
+	return snum_decimal(v) ? (uint64_t)(int64_t)v : (uint32_t)v;
+}
+
 /* The eight bounds in the kernel's order; a bound at its type's extreme is
  * omitted, and a later bound of the same kind (min with min, max with max)
- * that prints the same number with the same sign is listed with it:
- * "smin=smin32=0". (Sign: a negative 64-bit signed bound, or a 32-bit one
- * printed with a minus; measured against the kernel's log.) */
+ * with the same word and sign is listed with it and printed once, in the
+ * first one's notation: "smin=smin32=0", "smax=umax=0xffffffff". */
 static void put_bounds(struct fmt_buf *f, const struct bg_scalar *a)
 {
 	struct {
 		const char *name;
 		uint64_t v;
 		bool omit;
-		char text[24];
 	} b[8] = {
-		{"smin", (uint64_t)a->smin, a->smin == INT64_MIN, ""},
-		{"smax", (uint64_t)a->smax, a->smax == INT64_MAX, ""},
-		{"umin", a->umin, a->umin == 0, ""},
-		{"umax", a->umax, a->umax == UINT64_MAX, ""},
-		{"smin32", (uint64_t)(int64_t)a->s32min, a->s32min == INT32_MIN, ""},
-		{"smax32", (uint64_t)(int64_t)a->s32max, a->s32max == INT32_MAX, ""},
-		{"umin32", a->u32min, a->u32min == 0, ""},
-		{"umax32", a->u32max, a->u32max == UINT32_MAX, ""},
+		{"smin", (uint64_t)a->smin, a->smin == INT64_MIN},
+		{"smax", (uint64_t)a->smax, a->smax == INT64_MAX},
+		{"umin", a->umin, a->umin == 0},
+		{"umax", a->umax, a->umax == UINT64_MAX},
+		{"smin32", s32_word(a->s32min), a->s32min == INT32_MIN},
+		{"smax32", s32_word(a->s32max), a->s32max == INT32_MAX},
+		{"umin32", a->u32min, a->u32min == 0},
+		{"umax32", a->u32max, a->u32max == UINT32_MAX},
 	};
-	bool neg[8];
 
 	for (int i = 0; i < 8; i++) {
-		struct fmt_buf t = {b[i].text, sizeof(b[i].text), 0, false};
+		bool sg = b[i].name[0] == 's', neg = sg && (int64_t)b[i].v < 0;
 
-		put_num(&t, b[i].name[0] == 's', b[i].v, i >= 4 ? 32 : 64);
-		neg[i] = b[i].name[0] == 's' && (i < 4 ? (int64_t)b[i].v < 0 : b[i].text[0] == '-');
-	}
-	for (int i = 0; i < 8; i++) {
 		if (b[i].omit)
 			continue;
 		put_str(f, f->sep ? "," : "");
@@ -118,13 +121,15 @@ static void put_bounds(struct fmt_buf *f, const struct bg_scalar *a)
 		put_str(f, b[i].name);
 		put_str(f, "=");
 		for (int j = i + 2; j < 8; j += 2) {
-			if (!b[j].omit && neg[i] == neg[j] && !strcmp(b[i].text, b[j].text)) {
+			bool neg2 = b[j].name[0] == 's' && (int64_t)b[j].v < 0;
+
+			if (!b[j].omit && neg == neg2 && b[j].v == b[i].v) {
 				put_str(f, b[j].name);
 				put_str(f, "=");
 				b[j].omit = true;
 			}
 		}
-		put_str(f, b[i].text);
+		put_num(f, sg, b[i].v);
 	}
 }
 
@@ -140,7 +145,7 @@ int bg_scalar_fmt_kernel(const struct bg_scalar *a, char *buf, unsigned sz)
 	if (a->bottom)
 		return snprintf(buf, sz, "bottom");
 	if (bg_tnum_is_const(a->tn)) {
-		put_num(&f, true, a->tn.value, 64);
+		put_num(&f, true, a->tn.value);
 		return (int)f.len;
 	}
 	put_str(&f, "scalar(");

@@ -106,6 +106,10 @@ static const struct recipe dsts[] = {
 	{R_S32, (uint64_t)-8, 8, "s32[-8,8]"},
 	{R_TNUM, 0xff0, 0x1, "tn(0x1;0xff0)"},
 	{R_ZEXT, 0, 0, "zext32"},
+	{R_URANGE, 0x7ffffffffffffff0ULL, 0x8000000000000010ULL, "[2^63-16,2^63+16]"},
+	{R_SRANGE, (uint64_t)-0x80000010LL, (uint64_t)-0x7ffffff0LL, "s[-2^31-16,-2^31+16]"},
+	{R_U32, 0xfffffff0, 0xffffffff, "u32[0xfffffff0,0xffffffff]"},
+	{R_TNUM, 0xffffffff0000000fULL, 0x100000000ULL, "tn(0x100000000;0xffffffff0000000f)"},
 };
 
 static const struct recipe srcs[] = {
@@ -117,6 +121,8 @@ static const struct recipe srcs[] = {
 	{R_SRANGE, (uint64_t)-4, 4, "s[-4,4]"},
 	{R_UNKNOWN, 0, 0, "x"},
 	{R_TNUM, 0x3c, 0x2, "tn(0x2;0x3c)"},
+	{R_URANGE, 0x100000000ULL, 0x100000010ULL, "[2^32,2^32+16]"},
+	{R_SRANGE, (uint64_t)-0x80000000LL, 0x7fffffff, "s[-2^31,2^31-1]"},
 };
 
 static const int32_t imms[] = {1, 3, 7, -1, 0x10, 31, 63, 0x7fffffff};
