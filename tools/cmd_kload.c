@@ -163,6 +163,8 @@ static int kload_object(const struct kload_args *a, const char *path, struct bg_
 
 	if (!obj)
 		return cli_error("kload", "%s", *err ? err : path);
+	if (!bg_object__prog_cnt(obj))
+		fprintf(stderr, "bpfgate kload: %s: no programs in this object\n", path);
 	for (size_t i = 0; i < bg_object__prog_cnt(obj); i++) {
 		struct bg_program *p = bg_object__prog(obj, i);
 		struct bg_kload_result r;
