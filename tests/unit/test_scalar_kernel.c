@@ -443,6 +443,54 @@ static void alu_family(unsigned k)
 	       name, st.cases, st.checked, st.tighter, st.prof_equal, st.prof_checked);
 }
 
+/* Byte-order ops: to_le/to_be (BPF_ALU|BPF_END) and bswap (BPF_ALU64|BPF_END). */
+static void end_family(void)
+{
+	static const struct {
+		const char *name;
+		uint8_t code;
+		bool swap;
+	} kinds[] = {
+		{"le", BPF_ALU | BPF_END | BPF_TO_LE, false},
+		{"be", BPF_ALU | BPF_END | BPF_TO_BE, true},
+		{"bswap", BPF_ALU64 | BPF_END, true},
+	};
+	struct stats st = {0};
+	char what[160];
+
+	for (unsigned k = 0; k < 3; k++)
+		for (int width = 16; width <= 64; width *= 2)
+			for (unsigned d = 0; d < sizeof(dsts) / sizeof(dsts[0]); d++) {
+				struct prog p;
+				struct bg_scalar kd, kr, ours;
+				int idx, opi;
+
+				start(&p, &dsts[d], NULL);
+				idx = p.n - 2;
+				opi = p.n;
+				emit(&p, kinds[k].code, BPF_REG_6, 0, 0, width);
+				emit(&p, BPF_ALU64 | BPF_MOV | BPF_X, BPF_REG_8, BPF_REG_6, 0, 0);
+				finish(&p);
+				if (load(&p)) {
+					printf("    load failed (%s%d %s)\n", kinds[k].name, width, dsts[d].name);
+					st.bad++;
+					continue;
+				}
+				if (!parse_reg(insn_line(idx) ? insn_line(idx) : "", 8, &kd) ||
+				    !parse_reg(insn_line(opi + 1) ? insn_line(opi + 1) : "", 8, &kr))
+					continue;
+				ours = bg_scalar_end(&kd, width, kinds[k].swap);
+				snprintf(what, sizeof(what), "%s%d %s", kinds[k].name, width, dsts[d].name);
+				compare(&st, what, &ours, &kr);
+				compare_prof(&st, what, &ours, &kr);
+				st.cases++;
+			}
+	T_CHECK(!st.bad && st.checked, "scalar-vs-kernel-end", "%d of %ld less precise than the kernel",
+		st.bad, st.checked);
+	printf("    scalar-vs-kernel-end: %ld programs, %ld strictly more precise than the kernel\n",
+	       st.cases, st.tighter);
+}
+
 static const struct {
 	const char *name;
 	uint8_t op;
@@ -582,6 +630,7 @@ int main(void)
 	}
 	for (unsigned k = 0; k < sizeof(alu) / sizeof(alu[0]); k++)
 		alu_family(k);
+	end_family();
 	for (unsigned k = 0; k < sizeof(jmp) / sizeof(jmp[0]); k++)
 		jmp_family(k);
 	T_CHECK(fmt_checked && fmt_equal == fmt_checked, "scalar-fmt-kernel-notation",
