@@ -46,7 +46,10 @@ SYNTH = {
     "raw_tp": ("raw tracepoint args", 96, [("args", 0, 96, "CTX_ARG")]),
     "raw_tp_w": ("raw tracepoint args", 96, [("arg0", 0, 8, "TP_BUFFER"), ("args", 1, 95, "CTX_ARG")]),
     "tp_btf": ("tracing args", 96, [("args", 0, 96, "CTX_ARG")]),
-    "iter": ("iterator ctx", 16, [("meta", 0, 8, "BTF_ID"), ("obj", 8, 8, "BTF_ID")]),
+    # struct bpf_iter__<target>: meta, the object, then target-specific
+    # members (task_vma: vma; tcp: uid...) typed by the target's BTF
+    "iter": ("iterator ctx", 64, [("meta", 0, 8, "BTF_ID"), ("obj", 8, 8, "BTF_ID"),
+                                  ("args", 16, 48, "CTX_ARG", [1, 2, 4, 8])]),
     "syscall": ("syscall ctx", 65535, [("ctx", 0, 65535, "SCALAR")]),
 }
 ANY_READ = {"tracepoint", "raw_tp", "raw_tp_w", "tp_btf", "syscall", "pt_regs"}
@@ -153,11 +156,14 @@ def build(sname, members, ok):
 def synth(lid, ok, limit):
     sname, size, fl = SYNTH[lid]
     fields = []
-    for name, off, span, val in fl:
+    for entry in fl:
+        name, off, span, val = entry[:4]
         rs = sizes_at(ok, off, 8, False, max(8, min(span, limit - off)))
         ws = sizes_at(ok, off, 8, True, max(8, min(span, limit - off)))
         if lid in BTF_TYPED:  # any access some argument type could allow
-            rs = sorted({sz for (o, sz, wr) in ok if not wr})
+            rs = sorted({sz for (o, sz, wr) in ok if not wr and off <= o < off + span})
+        if len(entry) > 4:  # sizes the probe cannot show (target-specific members)
+            rs = entry[4]
         fields.append((name, off, span, rs, ws, val, False))
     return sname, size, fields
 

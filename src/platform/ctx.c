@@ -116,12 +116,47 @@ const struct bg_ctx_field *bg_ctx_field_at(const struct bg_ctx_layout *l, int of
 	  .check_ret = check_, .pkt_access = pkt_, .pkt_write = pktw_, .helper_groups = groups_,  \
 	  .ctx = ctx_, .attach_type = attach_, .attach_specific = specific_,                      \
 	  .loadable_here = loadable_, .ret_note = note_ },
+#define BG_PROG_MAPF(type_, fields_, who_)
 #define L(id) (&layout_##id)
 static const struct bg_prog_policy policies[] = {
 #include "platform/progtypes.def"
 };
 #undef L
 #undef BG_PROG
+#undef BG_PROG_MAPF
+
+#define BG_PROG(...)
+#define BG_PROG_MAPF(type_, fields_, who_) { type_, fields_, who_ },
+static const struct {
+	uint32_t type, fields;
+	const char *who;
+} map_fields[] = {
+#include "platform/progtypes.def"
+};
+#undef BG_PROG
+#undef BG_PROG_MAPF
+
+bool bg_prog_map_fields_ok(uint32_t prog_type, uint32_t fields, const char **why)
+{
+	static const char *const what[] = { "bpf_spin_lock", "bpf_timer", "bpf_{list_head,rb_root}",
+					    "bpf_wq" };
+	for (size_t i = 0; i < sizeof(map_fields) / sizeof(map_fields[0]); i++) {
+		uint32_t bad = map_fields[i].fields & fields;
+		if (map_fields[i].type != prog_type || !bad)
+			continue;
+		if (why) {
+			unsigned b = 0;
+			while (!(bad & (1u << b)))
+				b++;
+			snprintf(why_buf, sizeof(why_buf), "%s cannot use %s yet", map_fields[i].who, what[b]);
+			*why = why_buf;
+		}
+		return false;
+	}
+	if (why)
+		*why = NULL;
+	return true;
+}
 #define NPOLICIES (sizeof(policies) / sizeof(policies[0]))
 
 const struct bg_prog_policy *bg_prog_policies(unsigned *n)

@@ -77,6 +77,15 @@ const struct bg_ctx_field *bg_ctx_field_at(const struct bg_ctx_layout *l, int of
 /* (program type names: bg_prog_type_name / bg_prog_type_by_name in platform/sections.h) */
 /* Layout by id (struct bg_ctx_layout.name); NULL when unknown. */
 const struct bg_ctx_layout *bg_ctx_layout_by_name(const char *name);
+/* Special fields of a map value a program type may not reference (the
+ * kernel rejects the program at load when it uses such a map at all). */
+#define BG_MAPF_SPIN_LOCK 1u  /* struct bpf_spin_lock / bpf_res_spin_lock */
+#define BG_MAPF_TIMER     2u  /* struct bpf_timer */
+#define BG_MAPF_GRAPH     4u  /* bpf_list_head, bpf_rb_root */
+#define BG_MAPF_WQ        8u  /* struct bpf_wq */
+/* May prog_type use a map whose value has these BG_MAPF_* fields? When not,
+ * *why gets the kernel's message ("tracing progs cannot use bpf_timer yet"). */
+bool bg_prog_map_fields_ok(uint32_t prog_type, uint32_t fields, const char **why);
 /* Every policy row (for listings and tests). */
 const struct bg_prog_policy *bg_prog_policies(unsigned *n);
 #endif

@@ -291,6 +291,15 @@ static void test_policies(void)
 	p = bg_prog_policy(BPF_PROG_TYPE_SK_SKB, BPF_SK_SKB_STREAM_VERDICT);
 	T_CHECK(p->ctx && !strcmp(p->ctx->name, "skb_sk"), "platform/policy/sk_skb-verdict", "%s",
 		p->ctx ? p->ctx->name : "-");
+	{
+		const char *why = NULL;
+		T_CHECK(!bg_prog_map_fields_ok(BPF_PROG_TYPE_TRACEPOINT, BG_MAPF_SPIN_LOCK, &why) && why &&
+				!strcmp(why, "tracing progs cannot use bpf_spin_lock yet") &&
+				bg_prog_map_fields_ok(BPF_PROG_TYPE_SCHED_CLS, BG_MAPF_SPIN_LOCK | BG_MAPF_TIMER, &why) &&
+				!why && bg_prog_map_fields_ok(BPF_PROG_TYPE_SOCKET_FILTER, BG_MAPF_TIMER, NULL) &&
+				!bg_prog_map_fields_ok(BPF_PROG_TYPE_SOCKET_FILTER, BG_MAPF_SPIN_LOCK, NULL),
+			"platform/policy/map-fields", "why=%s", why ? why : "-");
+	}
 	p = bg_prog_policy(9999, 0);
 	T_CHECK(p && !p->check_ret && !p->ctx, "platform/policy/unknown", "fallback");
 	/* every policy row is for a type the section table (platform/sections.c) names */

@@ -1065,6 +1065,88 @@ static void check_kfuncs(void)
 	T_CHECK(agree == total && acq >= 2 && locks >= 1, "platform/kernel/kfuncs", "%s", bad);
 }
 
+/* ---- map value fields per program type ----
+ * An array map whose BTF value holds a bpf_spin_lock (or a bpf_timer);
+ * a program of each type that merely references it. */
+static int special_map(bool timer, struct btf **keep)
+{
+	struct btf *b = btf__new_empty();
+	int i32, u64, f, v, fd;
+	if (!b)
+		return -1;
+	i32 = btf__add_int(b, "int", 4, BTF_INT_SIGNED);
+	u64 = btf__add_int(b, "unsigned long long", 8, 0);
+	if (!timer) {
+		f = btf__add_struct(b, "bpf_spin_lock", 4);
+		btf__add_field(b, "val", i32, 0, 0);
+		v = btf__add_struct(b, "val", 8);
+		btf__add_field(b, "lock", f, 0, 0);
+		btf__add_field(b, "x", i32, 32, 0);
+	} else {
+		int arr = btf__add_array(b, i32, u64, 2);
+		f = btf__add_struct(b, "bpf_timer", 16);
+		btf__add_field(b, "__opaque", arr, 0, 0);
+		v = btf__add_struct(b, "val", 16);
+		btf__add_field(b, "t", f, 0, 0);
+	}
+	if (btf__load_into_kernel(b)) {
+		btf__free(b);
+		return -1;
+	}
+	LIBBPF_OPTS(bpf_map_create_opts, o, .btf_fd = btf__fd(b), .btf_key_type_id = (uint32_t)i32,
+		    .btf_value_type_id = (uint32_t)v);
+	fd = bpf_map_create(BPF_MAP_TYPE_ARRAY, timer ? "bg_timer" : "bg_lock", 4, timer ? 16 : 8, 1, &o);
+	*keep = b;
+	return fd;
+}
+
+static void check_map_fields(void)
+{
+	struct btf *b1 = NULL, *b2 = NULL;
+	int fds[2] = { special_map(false, &b1), special_map(true, &b2) };
+	static const uint32_t fields[2] = { BG_MAPF_SPIN_LOCK, BG_MAPF_TIMER };
+	unsigned agree = 0, total = 0, refused = 0;
+	char bad[256] = "";
+	if (fds[0] < 0 || fds[1] < 0) {
+		T_SKIP("platform/kernel/map-fields", "cannot create maps with BTF: %s", strerror(errno));
+		goto out;
+	}
+	for (unsigned i = 0; i < NTARGETS; i++) {
+		const struct probe_target *p = &targets[i];
+		int ret = ok_ret(p->type, p->attach);
+		if (ret < 0 || (i > 0 && targets[i - 1].type == p->type))
+			continue;
+		for (int k = 0; k < 2; k++) {
+			struct bpf_insn in[4] = {
+				insn(BPF_LD | BPF_DW | BPF_IMM, 1, BPF_PSEUDO_MAP_FD, 0, fds[k]),
+				insn(0, 0, 0, 0, 0),
+				insn(BPF_ALU64 | BPF_MOV | BPF_K, 0, 0, 0, ret),
+				insn(BPF_JMP | BPF_EXIT, 0, 0, 0, 0),
+			};
+			bool kernel = load(p->type, p->attach, in, 4, "GPL") == V_OK;
+			const char *why = NULL;
+			bool ours = bg_prog_map_fields_ok(p->type, fields[k], &why);
+			total++;
+			refused += !kernel;
+			if (kernel == ours && (kernel || (why && strstr(vlog, why)))) {
+				agree++;
+			} else {
+				size_t l = strlen(bad);
+				snprintf(bad + l, sizeof(bad) - l, " %s/%s(kernel %s)", p->layout,
+					 k ? "timer" : "spin_lock", kernel ? "ok" : "refuses");
+			}
+		}
+	}
+	printf("# map value fields: %u/%u (type, field) pairs agree (%u refused)\n", agree, total, refused);
+	T_CHECK(agree == total && refused >= 5, "platform/kernel/map-fields", "%s", bad);
+out:
+	for (int k = 0; k < 2; k++)
+		if (fds[k] >= 0)
+			close(fds[k]);
+	btf__free(b1);
+	btf__free(b2);
+}
+
 static void check_ret(void)
 {
 	static const int64_t ks[] = { -1, 0, 1, 2, 3, 4, 5, 7, 8, 100, 0x100000000ll };
@@ -1133,5 +1215,6 @@ int main(int argc, char **argv)
 	check_args();
 	check_flags();
 	check_kfuncs();
+	check_map_fields();
 	T_EXIT();
 }
