@@ -110,16 +110,17 @@ static uint32_t btf_refs(const struct btf_type *t, bool contain, uint32_t *out, 
  * Returns NULL or a static reason; *bad_id gets the offending type. */
 const char *obj_btf_validate(const struct btf *btf, uint32_t *bad_id)
 {
-	uint32_t n = btf__type_cnt(btf), refs[65536 + 2];
+	uint32_t n = btf__type_cnt(btf), *refs = malloc((65536 + 2) * sizeof(uint32_t));
 	uint16_t *depth = calloc(n ? n : 1, sizeof(*depth));
 	struct {
 		uint32_t id, next;
 	} *stack = malloc((BTF_MAX_NEST + 2) * sizeof(*stack));
 	const char *why = NULL;
 
-	if (!depth || !stack) {
+	if (!depth || !stack || !refs) {
 		free(depth);
 		free(stack);
+		free(refs);
 		return "out of memory";
 	}
 	for (uint32_t id = 1; id < n && !why; id++) {
@@ -170,6 +171,7 @@ const char *obj_btf_validate(const struct btf *btf, uint32_t *bad_id)
 	}
 	free(depth);
 	free(stack);
+	free(refs);
 	return why;
 }
 

@@ -157,6 +157,11 @@ static bool ess_equal(const char *a, const char *b)
 	return la == lb && !strncmp(a, b, la);
 }
 
+/* Steps left for the recursive type comparisons of one relocation: hostile
+ * BTF with wide nested structs would otherwise make them exponential. */
+static _Thread_local long core_budget;
+#define CORE_BUDGET 1000000
+
 static bool kinds_match(const struct btf_type *a, const struct btf_type *b)
 {
 	if (btf_is_any_enum(a) && btf_is_any_enum(b))
@@ -173,6 +178,8 @@ static bool is_composite(const struct btf_type *t)
 static bool types_compat(const struct btf *lb, uint32_t lid, const struct btf *tb, uint32_t tid,
 			 int depth)
 {
+	if (--core_budget < 0)
+		return false;
 	const struct btf_type *l = skip_mods(lb, lid, &lid), *t = skip_mods(tb, tid, &tid);
 
 	if (!l || !t || depth > CORE_MAX_DEPTH)
@@ -208,6 +215,8 @@ static bool types_compat(const struct btf *lb, uint32_t lid, const struct btf *t
 static bool fields_compat(const struct btf *lb, uint32_t lid, const struct btf *tb, uint32_t tid,
 			  int depth)
 {
+	if (--core_budget < 0)
+		return false;
 	const struct btf_type *l = skip_mods(lb, lid, NULL), *t = skip_mods(tb, tid, NULL);
 
 	if (!l || !t || depth > CORE_MAX_DEPTH)
@@ -243,6 +252,8 @@ static bool names_match(const struct btf *lb, const struct btf_type *l, const st
 static bool types_match(const struct btf *lb, uint32_t lid, const struct btf *tb, uint32_t tid,
 			int depth)
 {
+	if (--core_budget < 0)
+		return false;
 	const struct btf_type *l = skip_mods(lb, lid, &lid), *t = skip_mods(tb, tid, &tid);
 
 	if (!l || !t || depth > CORE_MAX_DEPTH)
@@ -316,6 +327,15 @@ static bool types_match(const struct btf *lb, uint32_t lid, const struct btf *tb
 
 /* ---- specs ---- */
 
+/* Bit offset of element idx of esz-byte elements; false when it overflows. */
+static bool elem_bits(uint64_t idx, int64_t esz, int64_t *out)
+{
+	if (esz < 0 || (esz && idx > (uint64_t)(INT64_MAX / 8 / esz)))
+		return false;
+	*out = (int64_t)idx * esz * 8;
+	return true;
+}
+
 /* Parse "0:1:2" against the local BTF; fills spec and a printable path. */
 static const char *parse_spec(const struct btf *btf, uint32_t root, const char *access,
 			      uint32_t kind, struct core_spec *spec, char *path, size_t psz)
@@ -346,7 +366,8 @@ static const char *parse_spec(const struct btf *btf, uint32_t root, const char *
 				return "type relocation with a non-zero access index";
 			if (sz < 0 && v)
 				return "cannot size the root type";
-			spec->bit_off = sz > 0 ? (int64_t)v * sz * 8 : 0;
+			if (sz > 0 && !elem_bits(v, sz, &spec->bit_off))
+				return "array index overflows";
 			spec->acc[spec->len++] = (struct core_acc){root, (uint32_t)v, NULL};
 		} else if (n == 0) { /* enum value: index of the enumerator */
 			t = skip_mods(btf, root, NULL);
@@ -380,7 +401,11 @@ static const char *parse_spec(const struct btf *btf, uint32_t root, const char *
 				int64_t esz = btf__resolve_size(btf, btf_array(t)->type);
 				if (esz < 0)
 					return "cannot size an array element";
-				spec->bit_off += (int64_t)v * esz * 8;
+				int64_t bits;
+				if (!elem_bits(v, esz, &bits) ||
+				    bits > INT64_MAX / 2 - spec->bit_off)
+					return "array index overflows";
+				spec->bit_off += bits;
 				spec->acc[spec->len++] = (struct core_acc){pid, (uint32_t)v, NULL};
 				pl = strlen(path);
 				snprintf(path + pl, psz - pl, "[%lu]", v);
@@ -453,7 +478,8 @@ static bool match_field_spec(const struct core_spec *ls, const struct btf *tb, u
 	if (rsz < 0 && ls->acc[0].idx)
 		return false;
 	ts->acc[0] = (struct core_acc){cand, ls->acc[0].idx, NULL};
-	ts->bit_off = rsz > 0 ? (int64_t)ls->acc[0].idx * rsz * 8 : 0;
+	if (rsz > 0 && !elem_bits(ls->acc[0].idx, rsz, &ts->bit_off))
+		return false;
 	ts->len = 1;
 	for (int i = 1; i < ls->len; i++) {
 		const struct core_acc *la = &ls->acc[i];
@@ -479,7 +505,10 @@ static bool match_field_spec(const struct core_spec *ls, const struct btf *tb, u
 			esz = btf__resolve_size(tb, btf_array(a)->type);
 			if (esz < 0)
 				return false;
-			ts->bit_off += (int64_t)la->idx * esz * 8;
+			int64_t bits;
+			if (!elem_bits(la->idx, esz, &bits) || bits > INT64_MAX / 2 - ts->bit_off)
+				return false;
+			ts->bit_off += bits;
 			ta = (struct core_acc){aid, la->idx, NULL};
 		}
 		ts->acc[ts->len++] = ta;
@@ -674,6 +703,7 @@ static void resolve(struct bg_object *obj, const struct btf *tb, const struct co
 		res->poison = true, res->why = "out of memory";
 		return;
 	}
+	core_budget = CORE_BUDGET;
 	len = essential_len(lname);
 	for (i = cand_lower(ci, lname, len); i < ci->n && same_name(&ci->e[i], lname, len); i++) {
 		uint32_t cid = ci->e[i].id;
