@@ -56,6 +56,7 @@ struct rec {
 	long insns;             /* kernel: processed insns; bpfgate: steps; else -1 */
 	long peak_kb;           /* bpfgate peak state memory or external child maxrss; -1 */
 	long size;              /* program size in 8-byte instruction slots */
+	long vtime_us;          /* kernel: "verification time N usec", else -1 */
 };
 
 struct opts {
@@ -375,6 +376,7 @@ static void run_kernel(const struct bg_program *p, struct rec *r)
 	else
 		r->msg = first_line(kr.verdict == BG_VERDICT_ACCEPTED ? "" : kr.reason);
 	r->insns = kr.insns_processed;
+	r->vtime_us = kr.verif_time_usec;
 	bg_kload_result__fini(&kr);
 }
 
@@ -560,7 +562,7 @@ static int process_object(const struct opts *o, const char *path, emit_fn emit, 
 		if (!o->quiet)
 			fprintf(stderr, "bpfgate corpus: warning: %s\n", err[0] ? err : strerror(errno));
 		for (int vi = 0; vi < o->nv; vi++) {
-			struct rec r = {.vi = vi, .insns = -1, .peak_kb = -1,
+			struct rec r = {.vi = vi, .insns = -1, .peak_kb = -1, .vtime_us = -1,
 					.verdict = BG_VERDICT_UNAVAILABLE};
 
 			r.obj = xstrdup(path);
@@ -577,7 +579,7 @@ static int process_object(const struct opts *o, const char *path, emit_fn emit, 
 		size_t nslots = 0;
 
 		for (int vi = 0; vi < o->nv; vi++) {
-			struct rec r = {.vi = vi, .insns = -1, .peak_kb = -1};
+			struct rec r = {.vi = vi, .insns = -1, .peak_kb = -1, .vtime_us = -1};
 
 			r.obj = xstrdup(path);
 			r.prog = xstrdup(bg_program__name(p));
@@ -625,8 +627,8 @@ static void emit_pipe(const struct rec *r, void *arg)
 	put_field(f, r->sec);
 	put_field(f, r->type);
 	put_field(f, r->msg);
-	fprintf(f, "%d\t%d\t%.9f\t%ld\t%ld\t%ld\n", r->vi, (int)r->verdict, r->secs, r->insns,
-		r->peak_kb, r->size);
+	fprintf(f, "%d\t%d\t%.9f\t%ld\t%ld\t%ld\t%ld\n", r->vi, (int)r->verdict, r->secs, r->insns,
+		r->peak_kb, r->size, r->vtime_us);
 	fflush(f);
 	rec_free((struct rec *)r);
 }
@@ -660,7 +662,7 @@ static int split_fields(char *s, char **f, int max)
 
 static void parse_line(char *line, struct recs *rs, size_t *done, int *bad)
 {
-	char *f[12];
+	char *f[13];
 	int n;
 
 	if (!strncmp(line, "D\t", 2)) {
@@ -671,13 +673,14 @@ static void parse_line(char *line, struct recs *rs, size_t *done, int *bad)
 	}
 	if (strncmp(line, "R\t", 2))
 		return;
-	n = split_fields(line + 2, f, 11);
-	if (n < 11)
+	n = split_fields(line + 2, f, 12);
+	if (n < 12)
 		return;
 	struct rec r = {.obj = xstrdup(f[0]), .prog = xstrdup(f[1]), .sec = xstrdup(f[2]),
 			.type = xstrdup(f[3]), .msg = xstrdup(f[4]), .vi = atoi(f[5]),
 			.verdict = (enum bg_verdict)atoi(f[6]), .secs = atof(f[7]),
-			.insns = atol(f[8]), .peak_kb = atol(f[9]), .size = atol(f[10])};
+			.insns = atol(f[8]), .peak_kb = atol(f[9]), .size = atol(f[10]),
+			.vtime_us = atol(f[11])};
 	recs_push(rs, &r);
 }
 
@@ -1026,6 +1029,8 @@ static void print_json(const struct opts *o, const struct recs *rs, int kvi, dou
 			bg_json_kint(&j, r->vi == kvi ? "insns_processed" : "steps", r->insns);
 		if (r->peak_kb >= 0)
 			bg_json_kint(&j, "peak_kib", r->peak_kb);
+		if (r->vtime_us >= 0)
+			bg_json_kint(&j, "verif_usec", r->vtime_us);
 		if (kind)
 			bg_json_kstr(&j, "disagreement", kind);
 		bg_json_obj_end(&j);
