@@ -985,6 +985,39 @@ static uint64_t prandom(struct bg_vm *vm)
 	return (x * 0x2545f4914f6cdd1dull) >> 32;
 }
 
+/* 1: XDP-only helper, 2: skb helper, 0: neither. */
+static int packet_helper(uint32_t id)
+{
+	switch (id) {
+	case BPF_FUNC_xdp_adjust_head:
+	case BPF_FUNC_xdp_adjust_meta:
+	case BPF_FUNC_xdp_adjust_tail:
+		return 1;
+	case BPF_FUNC_skb_load_bytes:
+	case BPF_FUNC_skb_store_bytes:
+	case BPF_FUNC_l3_csum_replace:
+	case BPF_FUNC_l4_csum_replace:
+	case BPF_FUNC_skb_change_tail:
+	case BPF_FUNC_skb_adjust_room:
+	case BPF_FUNC_skb_vlan_push:
+	case BPF_FUNC_skb_vlan_pop:
+	case BPF_FUNC_skb_ecn_set_ce:
+	case BPF_FUNC_skb_pull_data:
+		return 2;
+	default:
+		return 0;
+	}
+}
+
+static bool packet_helper_ok(const struct bg_vm *vm, uint32_t id)
+{
+	bool xdp = vm->prog_type == BPF_PROG_TYPE_XDP;
+
+	if (!vm->has_pkt || !vm->data || !vm->ctx)
+		return false;
+	return packet_helper(id) == 1 ? xdp : !xdp;
+}
+
 int vm_helper(struct bg_vm *vm, uint32_t id, uint64_t *r)
 {
 	int err = 0;
@@ -997,6 +1030,10 @@ int vm_helper(struct bg_vm *vm, uint32_t id, uint64_t *r)
 		}
 		return 0;
 	}
+	if (packet_helper(id) && !packet_helper_ok(vm, id))
+		return vm_fault(vm, BG_VM_FAULT_HELPER, 0, 0,
+				"helper %s (id %u) is not available to this program type",
+				helper_name(id), id);
 	switch (id) {
 	case BPF_FUNC_map_lookup_elem: err = h_map_lookup(vm, r, id); break;
 	case BPF_FUNC_map_update_elem: err = h_map_update(vm, r, id); break;
