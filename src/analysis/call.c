@@ -446,6 +446,14 @@ static int ret_value(struct vctx *v, struct as_state *s, size_t pc, struct call_
 			return 0;
 		}
 		uint32_t mt = ci->map->type;
+		if (mt == BPF_MAP_TYPE_SOCKMAP || mt == BPF_MAP_TYPE_SOCKHASH) {
+			/* a socket with a reference */
+			set_r0(v, s, pc, ci, T_SOCK);
+			r0->ref = r0->id;
+			if (as_ref_add(s, r0->ref, (uint32_t)pc, T_SOCK))
+				return verr(v, s, pc, "ref_leak", "too many references held");
+			return 0;
+		}
 		if (mt == BPF_MAP_TYPE_ARRAY_OF_MAPS || mt == BPF_MAP_TYPE_HASH_OF_MAPS) {
 			set_r0(v, s, pc, ci, T_MAP_PTR);
 			r0->map = ci->map->inner_map >= 0 ? ci->map->inner_map : ci->map_idx;

@@ -273,8 +273,13 @@ static int iter_edge(struct vctx *v, struct as_state *s, const struct cfg_block 
 	s->niter = base + tb->nloops;
 	if (s->niter > AS_MAX_ITER)
 		s->niter = AS_MAX_ITER;
-	if (tb->head_of >= 0 && v->g.loops[tb->head_of].allowed_unbounded) {
-		/* entering an allowed loop: its counter starts saturated-ready */
+	if (tb->head_of >= 0 && tb->nloops && base + tb->nloops - 1 < AS_MAX_ITER) {
+		/* a loop analysed by widening only keeps no iteration apart */
+		uint32_t idx = base + tb->nloops - 1, u = loop_unroll(v, (uint32_t)tb->head_of);
+		if (u <= 1) {
+			s->iter[idx] = (uint16_t)u;
+			*widen = true;
+		}
 	}
 	return 0;
 }

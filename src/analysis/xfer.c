@@ -156,8 +156,15 @@ static int ptr_arith(struct vctx *v, struct as_state *s, size_t pc, const struct
 {
 	char buf[200];
 	uint8_t op = in->op;
-	if (!in->alu64)
+	if (!in->alu64) {
+		/* 32-bit ALU on a pointer gives a meaningless scalar; privileged only for SUB */
+		if (op == BG_ALU_SUB && v->priv) {
+			as_reg_unknown(d);
+			d->v = bg_scalar_urange(0, UINT32_MAX);
+			return 0;
+		}
 		return verr(v, s, pc, "ptr_arith", "R%d 32-bit pointer arithmetic prohibited", dreg);
+	}
 	if (op != BG_ALU_ADD && op != BG_ALU_SUB) {
 		fmt_reg(v, s, dreg, buf, sizeof(buf));
 		return verr(v, s, pc, "ptr_arith", "R%d pointer arithmetic with %s operator prohibited: %s",
@@ -309,8 +316,8 @@ static int xfer_alu(struct vctx *v, struct as_state *s, size_t pc, const struct 
 		return ptr_arith(v, s, pc, in, in->src, &srcv, &d->v);
 	}
 	/* pointer op pointer */
-	if (in->op == BG_ALU_SUB && in->alu64 && v->priv) {
-		if ((d->type == T_PKT || d->type == T_PKT_META) && srcv.type == d->type &&
+	if (in->op == BG_ALU_SUB && v->priv) {
+		if (in->alu64 && (d->type == T_PKT || d->type == T_PKT_META) && srcv.type == d->type &&
 		    srcv.id == d->id && d->id != LOST_BASE) {
 			as_reg_const(d, (uint64_t)(int64_t)(d->delta - srcv.delta));
 			return 0;
@@ -499,6 +506,31 @@ static int access_ctx(struct vctx *v, struct as_state *s, size_t pc, int reg, co
 			as_reg_scalar(out, bg_scalar_load((uint8_t)size, sign));
 		return 0;
 	}
+	if (bg_program__attach_type(v->prog) == 28 /* BPF_TRACE_ITER */ && !write &&
+	    bg_program__attach_target(v->prog)) {
+		char sname[160];
+		const char *tn = NULL;
+		bool isp = false;
+		snprintf(sname, sizeof(sname), "bpf_iter__%s", bg_program__attach_target(v->prog));
+		if (btf_field_load(v->prog, sname, off, size, &tn, &isp)) {
+			if (!out)
+				return 0;
+			if (!isp) {
+				as_reg_scalar(out, bg_scalar_load((uint8_t)size, sign));
+				return 0;
+			}
+			as_reg_uninit(out);
+			out->type = T_BTF_ID;
+			out->btf = tn;
+			out->v = bg_scalar_const(0);
+			if (off != 0) { /* every object but meta may be NULL */
+				out->flags = RF_NULL;
+				out->id = vid(v, pc, 5);
+				release_id(s, out->id);
+			}
+			return 0;
+		}
+	}
 	const char *why = NULL;
 	const struct bg_ctx_field *fl = bg_ctx_field_at(l, off, size, write, &why);
 	if (!fl) {
@@ -538,6 +570,13 @@ static int access_ctx(struct vctx *v, struct as_state *s, size_t pc, int reg, co
 	case BG_CTXV_BTF_ID:
 		out->type = T_BTF_ID;
 		out->btf = fl->btf;
+		break;
+	case BG_CTXV_SOCKET:
+		out->type = T_SOCK;
+		break;
+	case BG_CTXV_FLOW_KEYS:
+		out->type = T_MEM;
+		out->size = 56; /* struct bpf_flow_keys */
 		break;
 	case BG_CTXV_CTX_ARG: {
 		const char *tn = NULL;
@@ -825,8 +864,6 @@ static int xfer_st(struct vctx *v, struct as_state *s, size_t pc, const struct b
 		val = *R(s, in->src);
 	} else {
 		as_reg_const(&val, (uint64_t)(int64_t)in->imm);
-		if (R(s, in->dst)->type == T_CTX)
-			return verr(v, s, pc, "ctx_store", "BPF_ST stores into R%d ctx is not allowed", in->dst);
 	}
 	if (val.type == T_SCALAR && in->size < 8)
 		val.v = bg_scalar_cast(&val.v, in->size, false);
@@ -889,6 +926,13 @@ static int xfer_ld_imm64(struct vctx *v, struct as_state *s, size_t pc, const st
 	case BG_PSEUDO_MAP_FD:
 		if ((uint32_t)in->imm >= nmaps)
 			return verr(v, s, pc, "bad_map", "fd %d is not pointing to valid bpf_map", in->imm);
+		if (map_field_offset(v, bg_object__map(v->obj, (size_t)in->imm), "bpf_spin_lock") >= 0) {
+			uint32_t t = v->prog_type;
+			if (t == 1)
+				return verr(v, s, pc, "lock", "socket filter progs cannot use bpf_spin_lock yet");
+			if (t == 2 || t == 5 || t == 7 || t == 17 || t == 24)
+				return verr(v, s, pc, "lock", "tracing progs cannot use bpf_spin_lock yet");
+		}
 		d->type = T_MAP_PTR;
 		d->map = in->imm;
 		d->v = bg_scalar_const(0);
