@@ -436,7 +436,7 @@ static i128 thr_above(int o, i128 x, const uint64_t *thr, unsigned n)
 {
 	i128 best = omax(o);
 
-	for (unsigned i = 0; i < n; i++) {
+	for (unsigned i = 0; thr && i < n; i++) {
 		i128 t = osigned(o) ? (i128)(int64_t)thr[i] : (i128)thr[i];
 
 		if (t >= x && t < best && t >= omin(o))
@@ -449,7 +449,7 @@ static i128 thr_below(int o, i128 x, const uint64_t *thr, unsigned n)
 {
 	i128 best = omin(o);
 
-	for (unsigned i = 0; i < n; i++) {
+	for (unsigned i = 0; thr && i < n; i++) {
 		i128 t = osigned(o) ? (i128)(int64_t)thr[i] : (i128)thr[i];
 
 		if (t <= x && t > best && t <= omax(o))

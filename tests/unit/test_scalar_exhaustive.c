@@ -170,6 +170,14 @@ static int jmp_one(unsigned k, bool w64, long *checks, long *decided, long *impo
 				}
 			/* precision: an outcome never seen should be found dead */
 			*decided += (!seen[1] && !tok) + (!seen[0] && !fok);
+			if (getenv("BG_EXH_VERBOSE") && ((!seen[1] && tok) || (!seen[0] && fok))) {
+				char x[160], y[160];
+
+				bg_scalar_fmt(&a->s, x, sizeof(x));
+				bg_scalar_fmt(&b->s, y, sizeof(y));
+				printf("    undetected %s%s %s, %s (taken %d)\n", jmp[k].name, w64 ? "64" : "32",
+				       x, y, !seen[1]);
+			}
 			*impossible += !seen[1] + !seen[0];
 		}
 	return 0;
