@@ -686,8 +686,12 @@ static void parse_line(char *line, struct recs *rs, size_t *done, int *bad)
 
 static void progress(const struct opts *o, size_t done)
 {
-	if (o->progress)
+	static size_t shown = (size_t)-1;
+
+	if (o->progress && done != shown) {
+		shown = done;
 		fprintf(stderr, "\rcorpus: %zu/%zu objects", done, o->nobj);
+	}
 }
 
 struct wbuf {

@@ -73,6 +73,12 @@ def main():
         ('corpus/count/correlated>=30', len(corr) >= 30, '%d accepted correlated programs' % len(corr)),
         ('corpus/count/over-1000-insns', sum(1 for s in sizes if s > 1000) >= 3, 'largest accepted: %s' % sizes[:5]),
         ('corpus/count/over-10000-insns', sum(1 for s in sizes if s > 10000) >= 2, 'largest accepted: %s' % sizes[:5]),
+        ('corpus/intent/accept-dirs-accepted',
+         all(vd == 'accepted' for (v, o, p), (vd, _) in expected.items() if not o.startswith('reject/')),
+         'not accepted: %s' % sorted(k for k, (vd, _) in expected.items() if not k[1].startswith('reject/') and vd != 'accepted')[:5]),
+        ('corpus/intent/reject-dir-rejected',
+         all(vd == 'rejected' for (v, o, p), (vd, _) in expected.items() if o.startswith('reject/')),
+         'not rejected: %s' % sorted(k for k, (vd, _) in expected.items() if k[1].startswith('reject/') and vd != 'rejected')[:5]),
         ('corpus/count/every-reject-named', all(patterns.get(k) for k in rej), 'unnamed: %s' % sorted(k for k in rej if not patterns.get(k))[:5]),
     ]
     if '--counts' not in sys.argv:
