@@ -103,6 +103,24 @@ else
   skip corpus/external "subset objects missing under $BG_CORPUS"
 fi
 
+# --- an external verifier that hangs is cut off and reported unavailable ---
+if [ -f "$BG_CORPUS/c19/reject/cve.o" ]; then
+  t0=$(date +%s)
+  "$BPFGATE" corpus "$BG_CORPUS/c19/reject/cve.o" --external 'slow=sleep 30' --timeout 0.3 --json \
+    --quiet >"$tmp/slow.json" 2>&1; rc=$?
+  t1=$(date +%s)
+  python3 - "$tmp/slow.json" $rc $((t1 - t0)) <<'PY'
+import json, sys
+rc, secs = int(sys.argv[2]), int(sys.argv[3])
+try:
+    recs = [r for r in json.load(open(sys.argv[1]))['records'] if r['verifier'] == 'slow']
+except Exception as e:
+    recs = []
+ok = rc == 0 and recs and all(r['verdict'] == 'unavailable' and r['message'] == 'timed out' for r in recs) and secs < 25
+print('PASS corpus/external/timeout' if ok else 'FAIL corpus/external/timeout: rc=%d %ds %s' % (rc, secs, recs[:1]))
+PY
+fi
+
 # --- kernel,bpfgate end to end (bpfgate may still be unavailable) ---
 if [ ${#sub[@]} -ge 1 ]; then
   "$BPFGATE" corpus "${sub[0]}" --verifier kernel,bpfgate --quiet >"$tmp/bg.txt" 2>&1; rc=$?
