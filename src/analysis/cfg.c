@@ -233,25 +233,27 @@ static int cmp_loop_size(const void *a, const void *b)
 /* Natural loop of head h: h plus blocks that reach a back-edge source without
  * passing through h (reverse reachability inside the function). */
 static int loop_body(struct cfg *g, uint32_t h, const uint32_t *backs, uint32_t nbacks,
-		     uint32_t **preds, uint32_t *npred, uint8_t *mark, struct loop_tmp *lt)
+		     uint32_t **preds, uint32_t *npred, uint8_t *mark, struct loop_tmp *lt, uint32_t *work,
+		     uint32_t *body)
 {
-	uint32_t *work = malloc(g->nblocks * sizeof(*work)), nw = 0;
-	if (!work)
-		return -ENOMEM;
+	uint32_t nw = 0, nb = 0;
 	lt->head = h;
-	lt->nbody = 0;
-	lt->body = malloc(g->nblocks * sizeof(uint32_t));
-	if (!lt->body) {
-		free(work);
-		return -ENOMEM;
-	}
 	mark[h] = 1;
-	lt->body[lt->nbody++] = h;
-	for (uint32_t i = 0; i < nbacks; i++)
-		if (backs[2 * i + 1] == h && !mark[backs[2 * i]]) {
+	body[nb++] = h;
+	/* backs is sorted by head: binary search the first edge into h */
+	uint32_t lo = 0, hi = nbacks;
+	while (lo < hi) {
+		uint32_t mid = (lo + hi) / 2;
+		if (backs[2 * mid + 1] < h)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (uint32_t i = lo; i < nbacks && backs[2 * i + 1] == h; i++)
+		if (!mark[backs[2 * i]]) {
 			mark[backs[2 * i]] = 1;
 			work[nw++] = backs[2 * i];
-			lt->body[lt->nbody++] = backs[2 * i];
+			body[nb++] = backs[2 * i];
 		}
 	while (nw) {
 		uint32_t b = work[--nw];
@@ -260,13 +262,17 @@ static int loop_body(struct cfg *g, uint32_t h, const uint32_t *backs, uint32_t 
 			if (!mark[p] && g->blocks[p].reachable) {
 				mark[p] = 1;
 				work[nw++] = p;
-				lt->body[lt->nbody++] = p;
+				body[nb++] = p;
 			}
 		}
 	}
-	for (uint32_t i = 0; i < lt->nbody; i++)
-		mark[lt->body[i]] = 0;
-	free(work);
+	for (uint32_t i = 0; i < nb; i++)
+		mark[body[i]] = 0;
+	lt->nbody = nb;
+	lt->body = malloc(nb * sizeof(uint32_t));
+	if (!lt->body)
+		return -ENOMEM;
+	memcpy(lt->body, body, nb * sizeof(uint32_t));
 	return 0;
 }
 
@@ -318,17 +324,29 @@ static bool loop_has_escape_hatch(const struct cfg *g, const struct loop_tmp *lt
 	return false;
 }
 
-static int build_loops(struct cfg *g, const uint32_t *backs, uint32_t nbacks,
+static int cmp_back(const void *a, const void *b)
+{
+	const uint32_t *x = a, *y = b;
+	if (x[1] != y[1])
+		return x[1] < y[1] ? -1 : 1;
+	return x[0] < y[0] ? -1 : x[0] > y[0];
+}
+
+static int build_loops(struct cfg *g, uint32_t *backs, uint32_t nbacks,
 		       bool (*is_iter_next)(const struct bg_insn *))
 {
+	if (nbacks)
+		qsort(backs, nbacks, 2 * sizeof(uint32_t), cmp_back);
 	uint32_t **preds, *npred;
 	int err = build_preds(g, &preds, &npred);
 	if (err)
 		return err;
 	uint8_t *mark = calloc(g->nblocks, 1);
+	uint32_t *lwork = malloc((g->nblocks + 1) * sizeof(uint32_t));
+	uint32_t *lbody = malloc((g->nblocks + 1) * sizeof(uint32_t));
 	uint32_t *heads = malloc((nbacks + 1) * sizeof(*heads)), nh = 0;
 	struct loop_tmp *lt = calloc(nbacks + 1, sizeof(*lt));
-	if (!mark || !heads || !lt) {
+	if (!mark || !heads || !lt || !lwork || !lbody) {
 		err = -ENOMEM;
 		goto out;
 	}
@@ -339,7 +357,7 @@ static int build_loops(struct cfg *g, const uint32_t *backs, uint32_t nbacks,
 	for (uint32_t i = 0; i < nh; i++) {
 		if (i && heads[i] == heads[i - 1])
 			continue;
-		err = loop_body(g, heads[i], backs, nbacks, preds, npred, mark, &lt[nl]);
+		err = loop_body(g, heads[i], backs, nbacks, preds, npred, mark, &lt[nl], lwork, lbody);
 		if (err)
 			goto out;
 		nl++;
@@ -391,6 +409,8 @@ out:
 	free(lt);
 	free(heads);
 	free(mark);
+	free(lwork);
+	free(lbody);
 	for (uint32_t b = 0; b < g->nblocks; b++)
 		free(preds[b]);
 	free(preds);

@@ -357,7 +357,10 @@ static void propagate(struct vctx *v, uint32_t ctx, uint32_t block, struct as_st
 	struct node *n = node_get(v, ctx, block);
 	as_zone_gc(s);
 	uint16_t live = v->g.blocks[block].blive;
-	uint64_t key = as_state_key(s, false, live), wkey = as_state_key(s, true, 0);
+	/* at a widening head, constants (the loop counters) must not split states */
+	bool weak_only = widen && v->g.blocks[block].head_of >= 0;
+	uint64_t wkey = as_state_key(s, true, 0);
+	uint64_t key = weak_only ? wkey : as_state_key(s, false, live);
 	uint32_t same = 0, target = UINT32_MAX, weak = UINT32_MAX, first = UINT32_MAX;
 	for (uint32_t i = 0; i < n->ndisj; i++) {
 		struct disj *d = &n->d[i];
@@ -377,8 +380,8 @@ static void propagate(struct vctx *v, uint32_t ctx, uint32_t block, struct as_st
 		struct disj *d = &n->d[target];
 		size_t before = as_state_bytes(&d->st);
 		if (as_state_join(&d->st, s, widen, v->thr, v->nthr, ctx * 65599u + block)) {
-			d->key = as_state_key(&d->st, false, live);
 			d->wkey = as_state_key(&d->st, true, 0);
+			d->key = weak_only ? d->wkey : as_state_key(&d->st, false, live);
 			track_bytes(v, (ssize_t)as_state_bytes(&d->st) - (ssize_t)before);
 			enqueue(v, n, target);
 		}
