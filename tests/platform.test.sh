@@ -16,6 +16,11 @@ if python3 scripts/gen_helpers.py --attach > "$tmp/attach.def" 2> "$tmp/err" && 
 else
   fail platform/gen-helper-attach "src/platform/helper_attach.def differs from scripts/gen_helpers.py --attach output: $(head -c 300 "$tmp/err")"
 fi
+if python3 scripts/gen_helpers.py --maps > "$tmp/maps.def" 2> "$tmp/err" && cmp -s "$tmp/maps.def" src/platform/map_helpers.def; then
+  pass platform/gen-map-helpers
+else
+  fail platform/gen-map-helpers "src/platform/map_helpers.def differs from scripts/gen_helpers.py --maps output: $(head -c 300 "$tmp/err")"
+fi
 if python3 scripts/gen_ctx.py > "$tmp/ctx.def" 2> "$tmp/err" && cmp -s "$tmp/ctx.def" src/platform/ctx.def; then
   pass platform/gen-ctx
 else

@@ -198,6 +198,34 @@ const struct bg_helper_proto *bg_helper_proto_for(uint32_t id, uint32_t prog_typ
 	return bg_helper_by_id(id);
 }
 
+/* (map type, helper) pairs the kernel refuses (generated: map_helpers.def). */
+static const struct {
+	uint8_t map_type;
+	uint16_t helper;
+} map_deny[] = {
+#define BG_MAP_HELPER_DENY(m, h) { m, h },
+#include "platform/map_helpers.def"
+#undef BG_MAP_HELPER_DENY
+	{ 0, 0 }, /* end (helper 0 never matches) */
+};
+
+bool bg_map_helper_ok(uint32_t map_type, uint32_t id, const char **why)
+{
+	for (size_t i = 0; i < sizeof(map_deny) / sizeof(map_deny[0]); i++)
+		if (map_deny[i].map_type == map_type && map_deny[i].helper == id) {
+			if (why) {
+				const struct bg_helper_proto *h = bg_helper_by_id(id);
+				snprintf(why_buf, sizeof(why_buf), "cannot pass map_type %u into func %s#%u",
+					 map_type, h ? h->name : "unknown", id);
+				*why = why_buf;
+			}
+			return false;
+		}
+	if (why)
+		*why = NULL;
+	return true;
+}
+
 static const char *const arg_names[BG_ARG__MAX] = {
 	[BG_ARG_NONE] = "none",
 	[BG_ARG_ANYTHING] = "anything",

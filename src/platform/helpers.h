@@ -150,6 +150,11 @@ bool bg_helper_allowed_attach(uint32_t id, uint32_t prog_type, uint32_t attach_t
  * helpers have per-type variants (bpf_get_socket_cookie takes the ctx in
  * tc but a socket pointer in tracing). NULL when id is unknown. */
 const struct bg_helper_proto *bg_helper_proto_for(uint32_t id, uint32_t prog_type);
+/* May a map of map_type (enum bpf_map_type) be passed to helper id? The
+ * kernel refuses some pairs whatever the arguments ("cannot pass map_type 27
+ * into func bpf_map_lookup_elem#1"); *why gets that message. Pairs not
+ * measured (map types not probed) are allowed. */
+bool bg_map_helper_ok(uint32_t map_type, uint32_t id, const char **why);
 /* Highest helper id known (BPF_FUNC_cgrp_storage_delete = 211 on 6.18). */
 uint32_t bg_helper_max_id(void);
 #endif

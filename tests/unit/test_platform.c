@@ -229,6 +229,19 @@ static void test_allowed(void)
 		"platform/allowed/unknown-type", "allowed");
 }
 
+static void test_map_helpers(void)
+{
+	const char *why = NULL;
+	T_CHECK(!bg_map_helper_ok(BPF_MAP_TYPE_HASH, BPF_FUNC_tail_call, &why) && why &&
+			!strcmp(why, "cannot pass map_type 1 into func bpf_tail_call#12") &&
+			bg_map_helper_ok(BPF_MAP_TYPE_PROG_ARRAY, BPF_FUNC_tail_call, &why) && !why &&
+			!bg_map_helper_ok(BPF_MAP_TYPE_HASH, BPF_FUNC_ringbuf_output, NULL) &&
+			bg_map_helper_ok(BPF_MAP_TYPE_RINGBUF, BPF_FUNC_ringbuf_output, NULL) &&
+			bg_map_helper_ok(BPF_MAP_TYPE_HASH, BPF_FUNC_map_lookup_elem, NULL) &&
+			!bg_map_helper_ok(BPF_MAP_TYPE_PROG_ARRAY, BPF_FUNC_map_lookup_elem, NULL),
+		"platform/helpers/map-compat", "why=%s", why ? why : "-");
+}
+
 static void test_kfuncs_in_btf(void)
 {
 	unsigned n, missing = 0;
@@ -414,6 +427,7 @@ int main(void)
 	test_names_roundtrip();
 	test_groups_cover_types();
 	test_allowed();
+	test_map_helpers();
 	test_kfuncs_in_btf();
 	test_profiles();
 	test_policies();

@@ -788,6 +788,7 @@ static void check_args(void)
  *  - pkt_changing: a packet pointer checked before the call is unusable
  *    after it ("R7 invalid mem access"). */
 static int ringbuf_fd = -1;
+static bool keep_map; /* map-type probes: use probe_map_fd even for ringbuf helpers */
 
 static enum verdict flag_probe(uint32_t t, uint32_t attach, int ret, const struct bg_helper_proto *h,
 			       bool use_pkt)
@@ -800,7 +801,7 @@ static enum verdict flag_probe(uint32_t t, uint32_t attach, int ret, const struc
 
 	if (t == BPF_PROG_TYPE_XDP)
 		d = 0, de = 4;
-	if (strstr(h->name, "ringbuf"))
+	if (strstr(h->name, "ringbuf") && !keep_map)
 		probe_map_fd = ringbuf_fd;
 	in[n++] = insn(BPF_ALU64 | BPF_MOV | BPF_X, 6, 1, 0, 0);
 	if (use_pkt) {
@@ -1147,6 +1148,121 @@ out:
 	btf__free(b2);
 }
 
+/* ---- map type / helper compatibility ----
+ * The kernel refuses some (map type, helper) pairs whatever the arguments
+ * ("cannot pass map_type 27 into func bpf_map_lookup_elem#1"). One map of
+ * each easily created type; each helper taking a map is called with it and
+ * otherwise valid arguments. */
+static const struct {
+	uint32_t type, key, value, entries, flags;
+} map_kinds[] = {
+	{ BPF_MAP_TYPE_HASH, 4, 8, 1, 0 },           { BPF_MAP_TYPE_ARRAY, 4, 64, 1, 0 },
+	{ BPF_MAP_TYPE_PROG_ARRAY, 4, 4, 1, 0 },     { BPF_MAP_TYPE_PERF_EVENT_ARRAY, 4, 4, 1, 0 },
+	{ BPF_MAP_TYPE_PERCPU_HASH, 4, 8, 1, 0 },    { BPF_MAP_TYPE_PERCPU_ARRAY, 4, 8, 1, 0 },
+	{ BPF_MAP_TYPE_STACK_TRACE, 4, 64, 1, 0 },   { BPF_MAP_TYPE_CGROUP_ARRAY, 4, 4, 1, 0 },
+	{ BPF_MAP_TYPE_LRU_HASH, 4, 8, 1, 0 },       { BPF_MAP_TYPE_LRU_PERCPU_HASH, 4, 8, 1, 0 },
+	{ BPF_MAP_TYPE_LPM_TRIE, 8, 8, 1, BPF_F_NO_PREALLOC },
+	{ BPF_MAP_TYPE_DEVMAP, 4, 4, 1, 0 },         { BPF_MAP_TYPE_SOCKMAP, 4, 4, 1, 0 },
+	{ BPF_MAP_TYPE_CPUMAP, 4, 4, 1, 0 },         { BPF_MAP_TYPE_XSKMAP, 4, 4, 1, 0 },
+	{ BPF_MAP_TYPE_SOCKHASH, 4, 4, 1, 0 },       { BPF_MAP_TYPE_CGROUP_STORAGE, 12, 8, 0, 0 },
+	{ BPF_MAP_TYPE_REUSEPORT_SOCKARRAY, 4, 8, 1, 0 },
+	{ BPF_MAP_TYPE_QUEUE, 0, 8, 1, 0 },          { BPF_MAP_TYPE_STACK, 0, 8, 1, 0 },
+	{ BPF_MAP_TYPE_DEVMAP_HASH, 4, 4, 1, 0 },    { BPF_MAP_TYPE_RINGBUF, 0, 0, 4096, 0 },
+	{ BPF_MAP_TYPE_BLOOM_FILTER, 0, 8, 1, 0 },   { BPF_MAP_TYPE_USER_RINGBUF, 0, 0, 4096, 0 },
+};
+#define NMAP_KINDS (sizeof(map_kinds) / sizeof(map_kinds[0]))
+
+static int map_arg_of(const struct bg_helper_proto *h)
+{
+	for (int i = 0; i < h->nargs; i++)
+		if (h->args[i] == BG_ARG_CONST_MAP_PTR)
+			return i;
+	return -1;
+}
+
+/* 1 compatible, 0 refused for the map type, -1 undetermined. */
+static int map_helper_kernel(const struct bg_helper_proto *h, int map_fd)
+{
+	uint32_t attach = 0;
+	int t = first_type_of(h, &attach), ret, saved = probe_map_fd;
+	enum verdict v;
+	if (t < 0 || (ret = ok_ret((uint32_t)t, attach)) < 0 || !constructible(h))
+		return -1;
+	probe_map_fd = map_fd;
+	keep_map = true;
+	v = flag_probe((uint32_t)t, attach, ret, h, false);
+	keep_map = false;
+	probe_map_fd = saved;
+	if (v == V_OK || strstr(vlog, "Unreleased reference"))
+		return 1;
+	if (strstr(vlog, "cannot pass map_type") || strstr(vlog, "expected prog array map"))
+		return 0;
+	return -1;
+}
+
+static int create_map_kind(unsigned i)
+{
+	LIBBPF_OPTS(bpf_map_create_opts, o, .map_flags = map_kinds[i].flags);
+	return bpf_map_create(map_kinds[i].type, "bg_kind", map_kinds[i].key, map_kinds[i].value,
+			      map_kinds[i].entries, &o);
+}
+
+static void dump_map_helpers(void)
+{
+	unsigned n;
+	const struct bg_helper_proto *tab = bg_helpers(&n);
+	ringbuf_fd = bpf_map_create(BPF_MAP_TYPE_RINGBUF, "bg_probe_rb", 0, 0, 4096, NULL);
+	for (unsigned m = 0; m < NMAP_KINDS; m++) {
+		int fd = create_map_kind(m);
+		if (fd < 0)
+			continue;
+		for (unsigned i = 0; i < n; i++) {
+			int k;
+			if (map_arg_of(&tab[i]) < 0)
+				continue;
+			k = map_helper_kernel(&tab[i], fd);
+			printf("%u %u %s\n", map_kinds[m].type, tab[i].id, k > 0 ? "ok" : k == 0 ? "no" : "?");
+		}
+		close(fd);
+	}
+	close(ringbuf_fd);
+}
+
+static void check_map_helpers(void)
+{
+	unsigned n, agree = 0, total = 0, refused = 0, kinds = 0;
+	const struct bg_helper_proto *tab = bg_helpers(&n);
+	char bad[256] = "";
+	ringbuf_fd = bpf_map_create(BPF_MAP_TYPE_RINGBUF, "bg_probe_rb", 0, 0, 4096, NULL);
+	for (unsigned m = 0; m < NMAP_KINDS; m++) {
+		int fd = create_map_kind(m);
+		if (fd < 0)
+			continue;
+		kinds++;
+		for (unsigned i = 0; i < n; i++) {
+			int k;
+			bool ours;
+			if (map_arg_of(&tab[i]) < 0 || (k = map_helper_kernel(&tab[i], fd)) < 0)
+				continue;
+			ours = bg_map_helper_ok(map_kinds[m].type, tab[i].id, NULL);
+			total++;
+			refused += k == 0;
+			if ((k == 1) == ours) {
+				agree++;
+			} else {
+				size_t l = strlen(bad);
+				snprintf(bad + l, sizeof(bad) - l, " map_type %u + %s (kernel %s)", map_kinds[m].type,
+					 tab[i].name, k ? "ok" : "refuses");
+			}
+		}
+		close(fd);
+	}
+	close(ringbuf_fd);
+	printf("# map types x helpers: %u/%u decided pairs agree (%u refused) over %u map types\n", agree,
+	       total, refused, kinds);
+	T_CHECK(agree == total && refused >= 50, "platform/kernel/map-helpers", "%s", bad);
+}
+
 static void check_ret(void)
 {
 	static const int64_t ks[] = { -1, 0, 1, 2, 3, 4, 5, 7, 8, 100, 0x100000000ll };
@@ -1202,6 +1318,10 @@ int main(int argc, char **argv)
 		dump_helpers_attach();
 		return 0;
 	}
+	if (argc > 1 && !strcmp(argv[1], "--dump-map-helpers")) {
+		dump_map_helpers();
+		return 0;
+	}
 	if (argc > 1 && !strcmp(argv[1], "--dump-ctx")) {
 		for (unsigned i = 0; i < NTARGETS; i++)
 			dump_ctx_target(&targets[i]);
@@ -1216,5 +1336,6 @@ int main(int argc, char **argv)
 	check_flags();
 	check_kfuncs();
 	check_map_fields();
+	check_map_helpers();
 	T_EXIT();
 }
