@@ -188,7 +188,8 @@ static void sync_us(struct rv *r, int iu, int is, unsigned w)
 	i128 size = (i128)1 << w;
 
 	if (sg.lo >= 0 || sg.hi < 0) {
-		p[n++] = iv_make(sg.lo < 0 ? sg.lo + size : sg.lo, sg.hi < 0 ? sg.hi + size : sg.hi);
+		p[n++] =
+		    iv_make(sg.lo < 0 ? sg.lo + size : sg.lo, sg.hi < 0 ? sg.hi + size : sg.hi);
 	} else {
 		p[n++] = iv_make(0, sg.hi);
 		p[n++] = iv_make(sg.lo + size, size - 1);
@@ -478,7 +479,8 @@ static struct bg_tnum widen_tnum(struct bg_tnum old, struct bg_tnum j)
 struct bg_scalar bg_scalar_widen(const struct bg_scalar *old_in, const struct bg_scalar *next_in,
 				 const uint64_t *thresholds, unsigned nthr)
 {
-	struct bg_scalar on = scalar_norm(old_in), nn = scalar_norm(next_in), *old = &on, *next = &nn, r;
+	struct bg_scalar on = scalar_norm(old_in), nn = scalar_norm(next_in), *old = &on,
+			 *next = &nn, r;
 
 	if (old->bottom)
 		return *next;
@@ -503,7 +505,8 @@ struct bg_scalar bg_scalar_widen(const struct bg_scalar *old_in, const struct bg
  * replaced by next's; the tnum is met (finite height). Terminates. */
 struct bg_scalar bg_scalar_narrow(const struct bg_scalar *old_in, const struct bg_scalar *next_in)
 {
-	struct bg_scalar on = scalar_norm(old_in), nn = scalar_norm(next_in), *old = &on, *next = &nn, r;
+	struct bg_scalar on = scalar_norm(old_in), nn = scalar_norm(next_in), *old = &on,
+			 *next = &nn, r;
 	bool empty = false;
 
 	if (old->bottom || next->bottom)
@@ -524,4 +527,3 @@ struct bg_scalar bg_scalar_narrow(const struct bg_scalar *old_in, const struct b
 		return bg_scalar_bottom();
 	return r;
 }
-

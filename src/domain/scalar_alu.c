@@ -200,7 +200,8 @@ static struct iv iv_smod(struct iv a, struct iv d)
 		struct iv q = a;
 
 		if (!(a.lo > -m && a.hi < m))
-			q = iv_make(a.lo < 0 ? imax(a.lo, 1 - big) : 0, a.hi > 0 ? imin(a.hi, big - 1) : 0);
+			q = iv_make(a.lo < 0 ? imax(a.lo, 1 - big) : 0,
+				    a.hi > 0 ? imin(a.hi, big - 1) : 0);
 		r = iv_empty(r) ? q : iv_hull(r, q);
 	}
 	return r;
@@ -296,7 +297,8 @@ static struct comp c_lsh(unsigned w, struct comp a, unsigned k)
 {
 	i128 f = (i128)1 << k;
 
-	return (struct comp){iv_wrap(w, a.u.lo * f, a.u.hi * f), iv_wrap(w | SGN, a.s.lo * f, a.s.hi * f),
+	return (struct comp){iv_wrap(w, a.u.lo * f, a.u.hi * f),
+			     iv_wrap(w | SGN, a.s.lo * f, a.s.hi * f),
 			     tn_low(bg_tnum_lsh(a.t, k), w)};
 }
 
@@ -461,7 +463,6 @@ struct bg_scalar bg_scalar_load(uint8_t bytes, bool sign_extend)
 
 	return bg_scalar_cast(&u, bytes, sign_extend);
 }
-
 
 /* ---- kernel profile ---------------------------------------------------- */
 

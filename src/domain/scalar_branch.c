@@ -17,18 +17,30 @@
 static uint8_t negate_jmp(uint8_t op)
 {
 	switch (op) {
-	case BG_JMP_JEQ: return BG_JMP_JNE;
-	case BG_JMP_JNE: return BG_JMP_JEQ;
-	case BG_JMP_JGT: return BG_JMP_JLE;
-	case BG_JMP_JLE: return BG_JMP_JGT;
-	case BG_JMP_JGE: return BG_JMP_JLT;
-	case BG_JMP_JLT: return BG_JMP_JGE;
-	case BG_JMP_JSGT: return BG_JMP_JSLE;
-	case BG_JMP_JSLE: return BG_JMP_JSGT;
-	case BG_JMP_JSGE: return BG_JMP_JSLT;
-	case BG_JMP_JSLT: return BG_JMP_JSGE;
-	case BG_JMP_JSET: return JSET_NOT;
-	default: return op;
+	case BG_JMP_JEQ:
+		return BG_JMP_JNE;
+	case BG_JMP_JNE:
+		return BG_JMP_JEQ;
+	case BG_JMP_JGT:
+		return BG_JMP_JLE;
+	case BG_JMP_JLE:
+		return BG_JMP_JGT;
+	case BG_JMP_JGE:
+		return BG_JMP_JLT;
+	case BG_JMP_JLT:
+		return BG_JMP_JGE;
+	case BG_JMP_JSGT:
+		return BG_JMP_JSLE;
+	case BG_JMP_JSLE:
+		return BG_JMP_JSGT;
+	case BG_JMP_JSGE:
+		return BG_JMP_JSLT;
+	case BG_JMP_JSLT:
+		return BG_JMP_JSGE;
+	case BG_JMP_JSET:
+		return JSET_NOT;
+	default:
+		return op;
 	}
 }
 
@@ -126,19 +138,44 @@ static void refine_op(uint8_t op, unsigned w, struct bg_scalar *a, struct bg_sca
 	int u = w, s = w | SGN;
 
 	switch (op) {
-	case BG_JMP_JEQ: refine_eq(w, a, b); break;
-	case BG_JMP_JNE: refine_ne_one(w, a, b), refine_ne_one(w, b, a); break;
-	case BG_JMP_JGT: refine_lt(u, b, a, true); break;
-	case BG_JMP_JGE: refine_lt(u, b, a, false); break;
-	case BG_JMP_JLT: refine_lt(u, a, b, true); break;
-	case BG_JMP_JLE: refine_lt(u, a, b, false); break;
-	case BG_JMP_JSGT: refine_lt(s, b, a, true); break;
-	case BG_JMP_JSGE: refine_lt(s, b, a, false); break;
-	case BG_JMP_JSLT: refine_lt(s, a, b, true); break;
-	case BG_JMP_JSLE: refine_lt(s, a, b, false); break;
-	case BG_JMP_JSET: refine_jset(w, a, b); break;
-	case JSET_NOT: refine_jset_not(w, a, b); break;
-	default: break;
+	case BG_JMP_JEQ:
+		refine_eq(w, a, b);
+		break;
+	case BG_JMP_JNE:
+		refine_ne_one(w, a, b), refine_ne_one(w, b, a);
+		break;
+	case BG_JMP_JGT:
+		refine_lt(u, b, a, true);
+		break;
+	case BG_JMP_JGE:
+		refine_lt(u, b, a, false);
+		break;
+	case BG_JMP_JLT:
+		refine_lt(u, a, b, true);
+		break;
+	case BG_JMP_JLE:
+		refine_lt(u, a, b, false);
+		break;
+	case BG_JMP_JSGT:
+		refine_lt(s, b, a, true);
+		break;
+	case BG_JMP_JSGE:
+		refine_lt(s, b, a, false);
+		break;
+	case BG_JMP_JSLT:
+		refine_lt(s, a, b, true);
+		break;
+	case BG_JMP_JSLE:
+		refine_lt(s, a, b, false);
+		break;
+	case BG_JMP_JSET:
+		refine_jset(w, a, b);
+		break;
+	case JSET_NOT:
+		refine_jset_not(w, a, b);
+		break;
+	default:
+		break;
 	}
 }
 
@@ -166,7 +203,8 @@ bool bg_scalar_refine(uint8_t jmp_op, bool alu64, bool taken, struct bg_scalar *
 }
 
 /* Decided by refinement: an outcome whose edge is dead cannot happen. */
-int bg_scalar_cmp(uint8_t jmp_op, bool alu64, const struct bg_scalar *dst, const struct bg_scalar *src)
+int bg_scalar_cmp(uint8_t jmp_op, bool alu64, const struct bg_scalar *dst,
+		  const struct bg_scalar *src)
 {
 	struct bg_scalar a = *dst, b = *src;
 
@@ -229,4 +267,3 @@ int bg_scalar_cmp_kernel(uint8_t jmp_op, bool alu64, const struct bg_scalar *dst
 		return 1;
 	return -1;
 }
-

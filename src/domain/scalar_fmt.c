@@ -101,14 +101,14 @@ static void put_bounds(struct fmt_buf *f, const struct bg_scalar *a)
 		uint64_t v;
 		bool omit;
 	} b[8] = {
-		{"smin", (uint64_t)a->smin, a->smin == INT64_MIN},
-		{"smax", (uint64_t)a->smax, a->smax == INT64_MAX},
-		{"umin", a->umin, a->umin == 0},
-		{"umax", a->umax, a->umax == UINT64_MAX},
-		{"smin32", s32_word(a->s32min), a->s32min == INT32_MIN},
-		{"smax32", s32_word(a->s32max), a->s32max == INT32_MAX},
-		{"umin32", a->u32min, a->u32min == 0},
-		{"umax32", a->u32max, a->u32max == UINT32_MAX},
+	    {"smin", (uint64_t)a->smin, a->smin == INT64_MIN},
+	    {"smax", (uint64_t)a->smax, a->smax == INT64_MAX},
+	    {"umin", a->umin, a->umin == 0},
+	    {"umax", a->umax, a->umax == UINT64_MAX},
+	    {"smin32", s32_word(a->s32min), a->s32min == INT32_MIN},
+	    {"smax32", s32_word(a->s32max), a->s32max == INT32_MAX},
+	    {"umin32", a->u32min, a->u32min == 0},
+	    {"umax32", a->u32max, a->u32max == UINT32_MAX},
 	};
 
 	for (int i = 0; i < 8; i++) {
@@ -158,4 +158,3 @@ int bg_scalar_fmt_kernel(const struct bg_scalar *a, char *buf, unsigned sz)
 	put_str(&f, ")");
 	return (int)f.len;
 }
-

@@ -147,7 +147,6 @@ static inline void meet_iv(struct bg_scalar *s, int o, struct iv v)
 
 static const int orders[4] = {U64, S64, U32, S32};
 
-
 /* tnum restricted to the low w bits, as a w-bit tnum. */
 static inline struct bg_tnum tn_low(struct bg_tnum t, unsigned w)
 {

@@ -229,7 +229,8 @@ struct bg_tnum bg_tnum_sext(struct bg_tnum a, uint8_t bytes)
 	if (bytes >= 8)
 		return a;
 	sh = 64 - 8 * bytes;
-	return TN((uint64_t)((int64_t)(a.value << sh) >> sh), (uint64_t)((int64_t)(a.mask << sh) >> sh));
+	return TN((uint64_t)((int64_t)(a.value << sh) >> sh),
+		  (uint64_t)((int64_t)(a.mask << sh) >> sh));
 }
 
 /* Exact: the upper 32 bits of hi and the lower 32 bits of lo. */
