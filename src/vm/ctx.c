@@ -162,9 +162,11 @@ int vm_ctx_reset(struct bg_vm *vm, uint64_t *r)
 		vm->ctx = c;
 	}
 	vm->ctx_size = sz;
+	vm->ctx_special = k != CTX_RAW;
 	memset(vm->ctx, 0, sz ? sz : 1);
 	if (vm->ctx_in_len)
 		memcpy(vm->ctx, vm->ctx_in, vm->ctx_in_len < sz ? vm->ctx_in_len : sz);
+	vm->out_pkt = NULL;
 	vm->out_pkt_len = 0;
 	if (k == CTX_RAW) {
 		/* r1 = memory, r2 = its length; legacy packet loads read it too */
@@ -204,27 +206,17 @@ int vm_ctx_reset(struct bg_vm *vm, uint64_t *r)
 
 void vm_ctx_finish(struct bg_vm *vm)
 {
-	size_t len;
 	uint8_t *from;
 
 	if (!vm->has_pkt || !vm->data)
 		return;
-	/* as BPF_PROG_TEST_RUN returns it: XDP output starts at the metadata */
-	from = ctx_kind(vm->prog_type) == CTX_XDP ? vm->data_meta : vm->data;
-
-	len = (size_t)(vm->data_end - from) + vm->l2_hidden;
-	if (len > vm->out_pkt_cap || !vm->out_pkt) {
-		uint8_t *o = realloc(vm->out_pkt, len ? len : 1);
-
-		if (!o)
-			return;
-		vm->out_pkt = o;
-		vm->out_pkt_cap = len;
-	}
-	/* the kernel's test run pushes a zeroed L2 header back for socket filters */
-	memset(vm->out_pkt, 0, vm->l2_hidden);
-	memcpy(vm->out_pkt + vm->l2_hidden, from, len - vm->l2_hidden);
-	vm->out_pkt_len = len;
+	/* as BPF_PROG_TEST_RUN returns it: XDP output starts at the metadata;
+	 * socket filters get a zeroed L2 header pushed back (the bytes before
+	 * data are ours: headroom) */
+	from = ctx_kind(vm->prog_type) == CTX_XDP ? vm->data_meta : vm->data - vm->l2_hidden;
+	memset(from, 0, vm->l2_hidden);
+	vm->out_pkt = from;
+	vm->out_pkt_len = (size_t)(vm->data_end - from);
 }
 
 static int ctx_fault(struct bg_vm *vm, uint64_t off, uint32_t size, bool write, const char *why)

@@ -176,9 +176,9 @@ static int uninit_fault(struct bg_vm *vm, uint64_t a, uint64_t size)
 	return -EFAULT;
 }
 
-static void *region_ptr(struct bg_vm *vm, uint64_t a, uint64_t size, bool write, bool need_init)
+static void *region_ptr_at(struct bg_vm *vm, int i, uint64_t a, uint64_t size, bool write,
+			   bool need_init)
 {
-	int i = find_region(vm, a, size);
 	const struct vm_region *r;
 
 	if (i < 0) {
@@ -206,6 +206,11 @@ static void *region_ptr(struct bg_vm *vm, uint64_t a, uint64_t size, bool write,
 	return (void *)a;
 }
 
+static void *region_ptr(struct bg_vm *vm, uint64_t a, uint64_t size, bool write, bool need_init)
+{
+	return region_ptr_at(vm, find_region(vm, a, size), a, size, write, need_init);
+}
+
 void *vm_ptr(struct bg_vm *vm, uint64_t addr, uint64_t size, bool write)
 {
 	if (size == 0)
@@ -226,13 +231,17 @@ void *vm_ptr_read_init(struct bg_vm *vm, uint64_t addr, uint64_t size)
 
 int vm_load(struct bg_vm *vm, uint64_t a, uint32_t size, uint64_t *val)
 {
-	int i = find_region(vm, a, size);
+	int i;
 	void *p;
+
+	if (vm->ctx_special && a - (uint64_t)vm->ctx < vm->ctx_size) /* ctx fields: no scan */
+		return vm_ctx_load(vm, a - (uint64_t)vm->ctx, size, val);
+	i = find_region(vm, a, size);
 
 	*val = 0;
 	if (i >= 0 && vm->regions[i].kind == VM_R_CTX)
 		return vm_ctx_load(vm, a - vm->regions[i].lo, size, val);
-	p = region_ptr(vm, a, size, false, true);
+	p = region_ptr_at(vm, i, a, size, false, true);
 	if (!p)
 		return -EFAULT;
 	memcpy(val, p, size); /* little-endian host: low bytes */
@@ -246,7 +255,7 @@ int vm_store(struct bg_vm *vm, uint64_t a, uint32_t size, uint64_t val)
 
 	if (i >= 0 && vm->regions[i].kind == VM_R_CTX)
 		return vm_ctx_store(vm, a - vm->regions[i].lo, size, val);
-	p = region_ptr(vm, a, size, true, false);
+	p = region_ptr_at(vm, i, a, size, true, false);
 	if (!p)
 		return -EFAULT;
 	memcpy(p, &val, size);
@@ -786,7 +795,6 @@ void bg_vm__free(struct bg_vm *vm)
 	free(vm->ctx_in);
 	free(vm->pkt_in);
 	free(vm->pktbuf);
-	free(vm->out_pkt);
 	free(vm);
 }
 

@@ -139,6 +139,7 @@ struct bg_vm {
 	uint8_t *shadow;         /* 1 = initialised, per stack byte */
 	uint8_t *ctx;            /* the ctx struct the program sees */
 	size_t ctx_size;
+	bool ctx_special;        /* ctx region is a VM_R_CTX (not raw memory) */
 	uint8_t *ctx_in;         /* ctx bytes from the user */
 	size_t ctx_in_len;
 	uint8_t *pkt_in;         /* packet as set */
@@ -148,8 +149,8 @@ struct bg_vm {
 	uint8_t *data, *data_end, *data_meta;
 	bool pkt_writable;
 	bool has_pkt;            /* program type sees a packet */
-	uint8_t *out_pkt;        /* packet as it left the last run */
-	size_t out_pkt_len, out_pkt_cap;
+	uint8_t *out_pkt;        /* packet as it left the last run (inside pktbuf) */
+	size_t out_pkt_len;
 	size_t l2_hidden;        /* socket filter: bytes of Ethernet header before data */
 	struct vm_region *regions;
 	size_t nregions, cap_regions;
