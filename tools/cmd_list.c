@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <linux/bpf.h>
 #include <bpf/libbpf.h>
 #include <bpfgate/bpfgate.h>
 #include "core/json.h"
@@ -30,6 +31,14 @@ static const char *map_type_name(uint32_t t, char *buf, size_t sz)
 		return s;
 	snprintf(buf, sz, "type_%u", t);
 	return buf;
+}
+
+/* Name of what an initial slot holds: a program (prog array) or a map. */
+static const char *slot_name(const struct bg_object *obj, const struct bg_map_def *m, int32_t v)
+{
+	if (m->type == BPF_MAP_TYPE_PROG_ARRAY)
+		return bg_program__name(bg_object__prog(obj, (size_t)v));
+	return bg_object__map(obj, (size_t)v) ? bg_object__map(obj, (size_t)v)->name : "?";
 }
 
 static void json_prog(struct bg_json *j, const struct bg_object *obj, const struct bg_program *p)
@@ -65,7 +74,7 @@ static void json_prog(struct bg_json *j, const struct bg_object *obj, const stru
 	bg_json_obj_end(j);
 }
 
-static void json_map(struct bg_json *j, const struct bg_map_def *m)
+static void json_map(struct bg_json *j, const struct bg_object *obj, const struct bg_map_def *m)
 {
 	char buf[32];
 
@@ -79,6 +88,18 @@ static void json_map(struct bg_json *j, const struct bg_map_def *m)
 	bg_json_kint(j, "inner_map", m->inner_map);
 	bg_json_kbool(j, "global_data", m->is_global_data);
 	bg_json_kbool(j, "readonly", m->readonly);
+	if (m->init_slots) {
+		bg_json_key(j, "init_slots");
+		bg_json_obj_begin(j);
+		for (uint32_t k = 0; k < m->init_slot_cnt; k++) {
+			char key[16];
+			if (m->init_slots[k] < 0)
+				continue;
+			snprintf(key, sizeof(key), "%u", k);
+			bg_json_kstr(j, key, slot_name(obj, m, m->init_slots[k]));
+		}
+		bg_json_obj_end(j);
+	}
 	bg_json_obj_end(j);
 }
 
@@ -100,7 +121,7 @@ static void print_json(const struct bg_object *obj)
 	bg_json_key(&j, "maps");
 	bg_json_arr_begin(&j);
 	for (size_t i = 0; i < bg_object__map_cnt(obj); i++)
-		json_map(&j, bg_object__map(obj, i));
+		json_map(&j, obj, bg_object__map(obj, i));
 	bg_json_arr_end(&j);
 	bg_json_obj_end(&j);
 	fputc('\n', stdout);
@@ -143,9 +164,13 @@ static void print_text(const struct bg_object *obj)
 	printf("maps (%zu):\n", bg_object__map_cnt(obj));
 	for (size_t i = 0; i < bg_object__map_cnt(obj); i++) {
 		const struct bg_map_def *m = bg_object__map(obj, i);
-		printf("  %-24s %-16s key %u value %u max_entries %u flags 0x%x%s\n", m->name,
+		printf("  %-24s %-16s key %u value %u max_entries %u flags 0x%x%s", m->name,
 		       map_type_name(m->type, buf, sizeof(buf)), m->key_size, m->value_size,
 		       m->max_entries, m->map_flags, m->readonly ? " (read-only)" : "");
+		for (uint32_t k = 0; m->init_slots && k < m->init_slot_cnt; k++)
+			if (m->init_slots[k] >= 0)
+				printf(" [%u]=%s", k, slot_name(obj, m, m->init_slots[k]));
+		putchar('\n');
 	}
 }
 

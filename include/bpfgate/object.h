@@ -56,6 +56,11 @@ struct bg_map_def {
 	size_t sec_off;          /* file offset of its definition, for messages */
 	int inner_of;            /* an inner-map template: index of its outer map; else -1 */
 	uint32_t numa_node, map_extra, pinning;
+	/* Slots given by a `.values = { [i] = &x }` initializer of a prog array (program
+	 * index in the object) or map-in-map (map index); -1 for an empty slot. NULL when
+	 * the definition has no initializer. */
+	const int32_t *init_slots;
+	uint32_t init_slot_cnt;
 };
 
 /* Source position of an instruction, from .BTF.ext line info. */

@@ -168,6 +168,10 @@ struct bg_object {
 	size_t nmaps;
 	char **map_names;           /* owned names of maps (parallel to maps) */
 	uint32_t *map_sec;          /* section each map is defined in (parallel to maps) */
+	int32_t *map_vals_off;      /* offset of the `values` member in a .maps definition, or -1 */
+	uint32_t *map_def_sz;       /* size of a .maps definition (its variable) */
+	int32_t **slot_bufs;        /* owned init_slots arrays */
+	size_t nslot_bufs;
 	uint8_t *kconfig_data;
 	struct kcfg_var { const char *name; uint32_t off, size, type_id; bool found; } *kcfg;
 	size_t nkcfg;
@@ -202,6 +206,7 @@ int obj_btf_parse(struct bg_object *obj);
 int obj_btf_ext_parse(struct bg_object *obj);
 const char *obj_btf_validate(const struct btf *btf, uint32_t *bad_id);
 int obj_maps_collect(struct bg_object *obj);
+int obj_map_inits(struct bg_object *obj);
 int obj_funcs_collect(struct bg_object *obj);
 int obj_relos_collect(struct bg_object *obj);
 int obj_externs_resolve(struct bg_object *obj);

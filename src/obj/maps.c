@@ -22,6 +22,16 @@ int add_map(struct bg_object *obj, const char *name, uint32_t sec, struct bg_map
 		return -ENOMEM;
 	obj->map_sec = ms;
 	ms[obj->nmaps] = sec;
+	ms = realloc(obj->map_def_sz, (obj->nmaps + 1) * sizeof(*ms));
+	if (!ms)
+		return -ENOMEM;
+	obj->map_def_sz = ms;
+	ms[obj->nmaps] = 0;
+	ms = realloc(obj->map_vals_off, (obj->nmaps + 1) * sizeof(*ms));
+	if (!ms)
+		return -ENOMEM;
+	obj->map_vals_off = (int32_t *)ms;
+	obj->map_vals_off[obj->nmaps] = -1;
 
 	m = realloc(obj->maps, (obj->nmaps + 1) * sizeof(*m));
 	if (!m)
@@ -240,6 +250,13 @@ static int collect_btf_maps(struct bg_object *obj, int sec)
 			return err;
 		m->sec_off = v->offset;
 		mi = (int)obj->nmaps - 1;
+		obj->map_def_sz[mi] = v->size;
+		for (uint16_t k = 0; k < btf_vlen(def); k++)
+			if (!strcmp(btf__name_by_offset(obj->btf, btf_members(def)[k].name_off)
+					?: "",
+				    "values"))
+				obj->map_vals_off[mi] =
+				    (int32_t)(btf_member_bit_offset(def, k) / 8);
 		if ((err = parse_btf_map_def(&c, mi, def, 0)))
 			return err;
 		m = &obj->maps[mi]; /* parsing may have added an inner map (realloc) */
@@ -546,4 +563,102 @@ int obj_find_map_by_sym(const struct bg_object *obj, uint32_t shndx, uint64_t va
 	    obj->maps[obj->map_by_def[lo]].sec_off == value)
 		return (int)obj->map_by_def[lo];
 	return -1;
+}
+
+/* Program index of the entry function sym, or -1. */
+static int prog_of_sym(const struct bg_object *obj, const struct obj_sym *y)
+{
+	for (size_t i = 0; i < obj->nprogs; i++)
+		if (!strcmp(obj->progs[i]->name, y->name) &&
+		    !strcmp(obj->progs[i]->sec_name, obj->secs[y->shndx].name))
+			return (int)i;
+	return -1;
+}
+
+/* Record one `.values` slot initializer (a relocation of .maps at off). */
+static int map_init_one(struct bg_object *obj, const struct obj_sec *rs, size_t ri, uint64_t off,
+			const struct obj_sym *y)
+{
+	int mi = -1, val;
+	uint64_t slot;
+	int32_t *slots;
+
+	for (size_t i = 0; i < obj->nmaps && mi < 0; i++)
+		if (obj->map_sec[i] == rs->info && obj->maps[i].inner_of < 0 &&
+		    obj->map_vals_off[i] >= 0 &&
+		    off >= obj->maps[i].sec_off + obj->map_vals_off[i] &&
+		    off < obj->maps[i].sec_off + obj->map_def_sz[i])
+			mi = (int)i;
+	if (mi < 0 || (off - obj->maps[mi].sec_off - obj->map_vals_off[mi]) % 8)
+		return obj_err(obj,
+			       "section %u (%s): relocation %zu at offset 0x%llx: not a 'values' "
+			       "slot of a map",
+			       rs->idx, rs->name, ri, (unsigned long long)off);
+	slot = (off - obj->maps[mi].sec_off - obj->map_vals_off[mi]) / 8;
+	if (y->shndx < obj->nsecs && obj->secs[y->shndx].kind == SEC_CODE)
+		val = prog_of_sym(obj, y);
+	else
+		val = obj_find_map_by_sym(obj, y->shndx, y->value);
+	if (val < 0 || slot >= obj->maps[mi].max_entries)
+		return obj_err(obj,
+			       "section %u (%s): relocation %zu: map '%s' slot %llu: '%s' is not a "
+			       "program or map, or the slot is out of range",
+			       rs->idx, rs->name, ri, obj->maps[mi].name, (unsigned long long)slot,
+			       y->name);
+	if (!obj->maps[mi].init_slots) {
+		uint32_t cnt = (obj->map_def_sz[mi] - obj->map_vals_off[mi]) / 8;
+		int32_t **bufs = realloc(obj->slot_bufs, (obj->nslot_bufs + 1) * sizeof(*bufs));
+
+		if (!bufs)
+			return -ENOMEM;
+		obj->slot_bufs = bufs;
+		slots = malloc((cnt ? cnt : 1) * sizeof(*slots));
+		if (!slots)
+			return -ENOMEM;
+		bufs[obj->nslot_bufs++] = slots;
+		memset(slots, 0xff, (cnt ? cnt : 1) * sizeof(*slots)); /* -1 */
+		obj->maps[mi].init_slots = slots;
+		obj->maps[mi].init_slot_cnt = cnt;
+	}
+	slots = (int32_t *)obj->maps[mi].init_slots;
+	if (slot < obj->maps[mi].init_slot_cnt)
+		slots[slot] = val;
+	return 0;
+}
+
+/* `.values = { [i] = &prog_or_map }` initializers: relocations of .maps. */
+int obj_map_inits(struct bg_object *obj)
+{
+	for (size_t i = 1; i < obj->nsecs; i++) {
+		const struct obj_sec *rs = &obj->secs[i];
+		Elf_Data *d;
+
+		if (rs->kind != SEC_REL || rs->info >= obj->nsecs ||
+		    obj->secs[rs->info].kind != SEC_MAPS)
+			continue;
+		d = elf_getdata(elf_getscn(obj->elf, rs->idx), NULL);
+		if (rs->link != obj->symtab_idx || !d || rs->size % sizeof(Elf64_Rel))
+			return obj_err(obj, "section %zu (%s): malformed relocation section", i,
+				       rs->name);
+		for (size_t k = 0; k < rs->size / sizeof(Elf64_Rel); k++) {
+			GElf_Rel rel;
+			uint32_t symi;
+			int err;
+
+			if (!gelf_getrel(d, k, &rel))
+				return obj_err(obj, "section %zu (%s): relocation %zu: %s", i,
+					       rs->name, k, elf_errmsg(-1));
+			symi = GELF_R_SYM(rel.r_info);
+			if (GELF_R_TYPE(rel.r_info) == 0)
+				continue;
+			if (symi >= obj->nsyms)
+				return obj_err(obj,
+					       "section %zu (%s): relocation %zu: symbol index %u "
+					       "out of range",
+					       i, rs->name, k, symi);
+			if ((err = map_init_one(obj, rs, k, rel.r_offset, &obj->syms[symi])))
+				return err;
+		}
+	}
+	return 0;
 }

@@ -126,6 +126,11 @@ void bg_object__free(struct bg_object *obj)
 		free(obj->map_names[i]);
 	free(obj->map_names);
 	free(obj->map_sec);
+	free(obj->map_vals_off);
+	free(obj->map_def_sz);
+	for (size_t i = 0; i < obj->nslot_bufs; i++)
+		free(obj->slot_bufs[i]);
+	free(obj->slot_bufs);
 	free(obj->kcfg);
 	free(obj->maps);
 	free(obj->kconfig_data);
@@ -155,7 +160,7 @@ static int obj_prepare(struct bg_object *obj)
 	if ((err = obj_elf_parse(obj)) || (err = obj_btf_parse(obj)) ||
 	    (err = obj_funcs_collect(obj)) || (err = obj_maps_collect(obj)) ||
 	    (err = obj_relos_collect(obj)) || (err = obj_externs_resolve(obj)) ||
-	    (err = obj_progs_build(obj)))
+	    (err = obj_progs_build(obj)) || (err = obj_map_inits(obj)))
 		return err;
 	return 0;
 }

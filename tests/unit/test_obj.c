@@ -140,6 +140,33 @@ out:
 	bg_object__free(obj);
 }
 
+static int map_index(const struct bg_object *obj, const char *name)
+{
+	for (size_t j = 0; j < bg_object__map_cnt(obj); j++)
+		if (!strcmp(bg_object__map(obj, j)->name, name))
+			return (int)j;
+	return -1;
+}
+
+/* `.values = { [2] = &tail_a }` and `{ [1] = &m_in1 }`: slots filled, others -1. */
+static void test_map_inits(const struct bg_object *obj, int v)
+{
+	int jmp = map_index(obj, "m_jmp"), aom = map_index(obj, "m_aom"), in1 = map_index(obj, "m_in1");
+	const struct bg_map_def *j = jmp >= 0 ? bg_object__map(obj, (size_t)jmp) : NULL;
+	const struct bg_map_def *a = aom >= 0 ? bg_object__map(obj, (size_t)aom) : NULL;
+	int tail = -1;
+
+	for (size_t i = 0; i < bg_object__prog_cnt(obj); i++)
+		if (!strcmp(bg_program__name(bg_object__prog(obj, i)), "tail_a"))
+			tail = (int)i;
+	T_CHECK(j && j->init_slots && j->init_slot_cnt == 3 && j->init_slots[2] == tail &&
+			j->init_slots[0] == -1 && j->init_slots[1] == -1,
+		tn("maps", v, "prog-array-init"), "m_jmp slots %u", j ? j->init_slot_cnt : 0);
+	T_CHECK(a && a->init_slots && a->init_slot_cnt == 2 && a->init_slots[1] == in1 && a->init_slots[0] == -1 &&
+			a->inner_map >= 0 && !bg_object__map(obj, (size_t)map_index(obj, "m_hash"))->init_slots,
+		tn("maps", v, "map-in-map-init"), "m_aom slots %u", a ? a->init_slot_cnt : 0);
+}
+
 static void test_maps(int v)
 {
 	struct bg_object *obj = open_obj("maps", v, NULL);
@@ -158,6 +185,7 @@ static void test_maps(int v)
 
 	if (!obj)
 		return;
+	test_map_inits(obj, v);
 	for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
 		const struct bg_map_def *m = NULL;
 

@@ -61,3 +61,33 @@ int use_maps(struct __sk_buff *skb)
 }
 
 char LICENSE[] SEC("license") = "GPL";
+
+/* initial slots: a prog array and a map-in-map filled by the loader */
+struct inner m_in1 SEC(".maps");
+
+int tail_a(struct __sk_buff *skb);
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PROG_ARRAY);
+	__uint(max_entries, 4);
+	__type(key, __u32);
+	__array(values, int(struct __sk_buff *));
+} m_jmp SEC(".maps") = {
+	.values = { [2] = (void *)&tail_a },
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY_OF_MAPS);
+	__uint(max_entries, 3);
+	__type(key, int);
+	__array(values, struct inner);
+} m_aom SEC(".maps") = {
+	.values = { [1] = &m_in1 },
+};
+
+SEC("socket")
+int tail_a(struct __sk_buff *skb)
+{
+	bpf_tail_call(skb, &m_jmp, 2);
+	return bpf_map_lookup_elem(&m_aom, &(int){1}) != 0;
+}
