@@ -74,26 +74,32 @@ def scaling():
                 with open(s, "w") as f:
                     subprocess.run([sys.executable, gen, kind, str(n)], stdout=f, check=True)
                 subprocess.run([BPFGATE, "asm", s, "-o", o, "--section", "socket"], check=True)
-                r = subprocess.run(["/usr/bin/time", "-f", "TIME %e %M", BPFGATE, "check", "--json", o],
+                r = subprocess.run(["/usr/bin/time", "-f", "TIME %e %M %U %S", BPFGATE, "check", "--json", o],
                                    capture_output=True, text=True)
-                m = re.search(r"TIME ([0-9.]+) ([0-9]+)", r.stderr)
+                m = re.search(r"TIME ([0-9.]+) ([0-9]+) ([0-9.]+) ([0-9.]+)", r.stderr)
                 try:
                     rec = json.loads(r.stdout)[0]
                 except (ValueError, IndexError):
                     rec = {"verdict": "error", "insns": n, "seconds": -1}
                 row = {"kind": kind, "insns": rec.get("insns", n), "verdict": rec["verdict"],
                        "analysis_s": rec.get("seconds", -1), "wall_s": float(m.group(1)) if m else -1,
-                       "peak_mib": int(m.group(2)) / 1024 if m else -1, "steps": rec.get("steps", 0)}
+                       "peak_mib": int(m.group(2)) / 1024 if m else -1, "steps": rec.get("steps", 0),
+                       "cpu_s": float(m.group(3)) + float(m.group(4)) if m else -1}
                 out.append(row)
-                print("scaling: %-8s %8d insns  %-8s analysis %8.3f s  wall %8.3f s  peak %8.1f MiB  steps %d"
-                      % (kind, row["insns"], row["verdict"], row["analysis_s"], row["wall_s"],
+                print("scaling: %-8s %8d insns  %-8s analysis %8.3f s  wall %8.3f s  cpu %8.3f s  peak %8.1f MiB  steps %d"
+                      % (kind, row["insns"], row["verdict"], row["analysis_s"], row["wall_s"], row["cpu_s"],
                          row["peak_mib"], row["steps"]))
                 sys.stdout.flush()
     return out
 
 
 def main():
-    res = {"corpus": corpus(), "scaling": scaling()}
+    try:
+        load = open("/proc/loadavg").read().split()[0]
+    except OSError:
+        load = "?"
+    print("load average at start: %s (the machine is shared: wall times are inflated by contention)" % load)
+    res = {"corpus": corpus(), "scaling": scaling(), "loadavg": load}
     os.makedirs(os.path.join(B, "bench"), exist_ok=True)
     json.dump(res, open(os.path.join(B, "bench", "check.json"), "w"), indent=1)
 

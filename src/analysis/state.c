@@ -40,11 +40,22 @@ const char *as_type_name(uint8_t type, uint8_t flags)
 	return type_names[type];
 }
 
+static const struct bg_scalar *unknown_scalar(void)
+{
+	static struct bg_scalar u;
+	static bool init;
+	if (!init) {
+		u = bg_scalar_unknown();
+		init = true;
+	}
+	return &u;
+}
+
 void as_reg_uninit(struct as_reg *r)
 {
 	memset(r, 0, sizeof(*r));
 	r->type = T_UNINIT;
-	r->v = bg_scalar_unknown();
+	r->v = *unknown_scalar();
 }
 
 void as_reg_scalar(struct as_reg *r, struct bg_scalar v)
@@ -61,7 +72,7 @@ void as_reg_const(struct as_reg *r, uint64_t v)
 
 void as_reg_unknown(struct as_reg *r)
 {
-	as_reg_scalar(r, bg_scalar_unknown());
+	as_reg_scalar(r, *unknown_scalar());
 }
 
 bool as_reg_is_ptr(const struct as_reg *r)
@@ -83,8 +94,7 @@ bool as_reg_eq(const struct as_reg *a, const struct as_reg *b)
 
 static bool scalar_top(const struct bg_scalar *v)
 {
-	struct bg_scalar t = bg_scalar_unknown();
-	return bg_scalar_leq(&t, v);
+	return bg_scalar_leq(unknown_scalar(), v);
 }
 
 bool as_reg_leq(const struct as_reg *a, const struct as_reg *b)
@@ -544,10 +554,14 @@ bool as_state_join(struct as_state *a, const struct as_state *b, bool widen, con
 		as_state_copy(a, b);
 		return true;
 	}
-	struct as_state before;
-	as_state_copy(&before, a);
 	struct join_plan plan[64];
 	uint32_t np = plan_join(a, b, salt, plan);
+	/* only a join that renames packet bases can leave the state unchanged
+	 * although b is not below a: keep a copy to tell */
+	struct as_state before;
+	bool check = np > 0;
+	if (check)
+		as_state_copy(&before, a);
 	for (uint32_t i = 0; i < a->nframes && i < b->nframes; i++)
 		frame_join(&a->fr[i], &b->fr[i], widen, thr, nthr);
 	a->zone = widen ? bg_zone_widen(&a->zone, &b->zone) : bg_zone_join(&a->zone, &b->zone);
@@ -559,6 +573,8 @@ bool as_state_join(struct as_state *a, const struct as_state *b, bool widen, con
 		a->lock = -2; /* maybe held: any lock operation or exit is an error */
 	as_zone_gc(a);
 	/* a join that only renamed packet bases changes nothing */
+	if (!check)
+		return true;
 	bool changed = !as_state_leq(a, &before);
 	as_state_fini(&before);
 	return changed;
