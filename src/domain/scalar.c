@@ -341,6 +341,35 @@ static bool reduce_small(struct rv *r)
 	return true;
 }
 
+/* Fast path: when the tnum knows the upper half (H), the 64-bit intervals
+ * are the low half's u32 interval shifted by H << 32 (all orders agree on a
+ * fixed upper half); only the 32-bit components need reducing. */
+static bool reduce_high_known(struct rv *r)
+{
+	uint64_t hi = r->t.value & ~(uint64_t)UINT32_MAX;
+	struct iv lo32 = iv_make(0, UINT32_MAX);
+	i128 base[2] = {hi, oval(S64, hi)};
+
+	if (r->t.mask >> 32)
+		return false;
+	for (int i = IU64; i <= IS64; i++) /* the 64-bit bounds, as low halves */
+		lo32 = iv_meet(lo32, iv_make(r->v[i].lo - base[i], r->v[i].hi - base[i]));
+	rv_set(r, IU32, iv_meet(r->v[IU32], lo32));
+	for (int k = 0; k < REDUCE_ROUNDS && !r->bot; k++) {
+		r->changed = false;
+		reduce_tnum(r);
+		if (!r->bot)
+			sync_us(r, IU32, IS32, 32);
+		if (!r->changed)
+			break;
+	}
+	if (r->bot)
+		return true;
+	r->v[IU64] = iv_make(base[0] + r->v[IU32].lo, base[0] + r->v[IU32].hi);
+	r->v[IS64] = iv_make(base[1] + r->v[IU32].lo, base[1] + r->v[IU32].hi);
+	return true;
+}
+
 /* Tighten every component from the others until nothing changes (at most
  * REDUCE_ROUNDS rounds; each round only shrinks components, so stopping
  * early is sound). An empty component makes the whole value bottom. */
@@ -351,7 +380,7 @@ void bg_scalar_reduce(struct bg_scalar *a)
 	rv_load(&r, a);
 	if (!r.bot && bg_tnum_is_const(r.t)) {
 		reduce_const(&r);
-	} else if (!reduce_small(&r)) {
+	} else if (!reduce_small(&r) && !reduce_high_known(&r)) {
 		for (int i = 0; i < REDUCE_ROUNDS && !r.bot; i++) {
 			r.changed = false;
 			reduce_round(&r);
