@@ -21,6 +21,7 @@
 #define XDP_FRAME_HDR 40 /* sizeof(struct xdp_frame) kept at the head of the frame */
 #define XDP_SHINFO 320
 #define XDP_META_MAX 32
+#define VM_FAKE_TASK 0xffff888000100000ull /* bpf_get_current_task() */
 
 static const char *helper_name(uint32_t id)
 {
@@ -1062,6 +1063,11 @@ int vm_helper(struct bg_vm *vm, uint32_t id, uint64_t *r)
 	case BPF_FUNC_get_numa_node_id: r[0] = 0; break;
 	case BPF_FUNC_get_current_pid_tgid: r[0] = vm->opts.pid_tgid; break;
 	case BPF_FUNC_get_current_uid_gid: r[0] = 0; break;
+	case BPF_FUNC_get_current_task:
+		/* an address for bpf_probe_read_kernel: reads fail (zeros, -EFAULT)
+		 * unless memory was supplied there (bg_vm__add_mem / --mem) */
+		r[0] = VM_FAKE_TASK;
+		break;
 	case BPF_FUNC_get_current_comm: err = h_comm(vm, r, id); break;
 	case BPF_FUNC_perf_event_output: err = h_perf_output(vm, r, id); break;
 	case BPF_FUNC_ringbuf_output: err = h_ringbuf_output(vm, r, id); break;

@@ -123,9 +123,17 @@ static int mem_fault(struct bg_vm *vm, uint64_t a, uint64_t size, bool write)
 	unsigned long long len;
 
 	nearest_region(vm, a);
+	n = strlen(f->msg);
+	if (f->region && (a + 65536 < f->region_lo || a > f->region_hi + 65536)) {
+		/* far from everything: naming the nearest region would mislead */
+		f->region = NULL;
+		f->region_lo = f->region_hi = 0;
+		snprintf(f->msg + n, sizeof(f->msg) - n, " is outside any region%s",
+			 a < 4096 ? " (NULL pointer dereference)" : "");
+		return err;
+	}
 	if (!f->region)
 		return err;
-	n = strlen(f->msg);
 	rel = (long long)(a - f->region_lo);
 	len = (unsigned long long)(f->region_hi - f->region_lo);
 	if (a >= f->region_hi)
