@@ -28,3 +28,19 @@ for ((n = 0; n < size; n += step)); do
   [ "$rc" -eq 2 ] || { bad=1; fail obj-bad-truncations "prefix of $n bytes: exit $rc"; break; }
 done
 [ "$bad" = 0 ] && pass obj-bad-truncations
+# a .values initializer relocation (.rel.maps) that does not point at a slot
+clang-14 -O2 -g -target bpf -I/usr/include/x86_64-linux-gnu -c "$BG_ROOT/tests/data/obj/maps.bpf.c" \
+  -o "$tmp/maps.o" && python3 - "$tmp/maps.o" "$tmp/relmaps.o" <<'PY'
+import struct, sys
+d = bytearray(open(sys.argv[1], 'rb').read())
+shoff, = struct.unpack_from('<Q', d, 0x28); shnum, shstr = struct.unpack_from('<HH', d, 0x3c)
+sh = [struct.unpack_from('<IIQQQQIIQQ', d, shoff + 64 * i) for i in range(shnum)]
+def nm(i):
+    o = sh[shstr][4] + sh[i][0]; return d[o:d.index(b'\0', o)].decode()
+r = next(i for i in range(shnum) if nm(i) == '.rel.maps')
+struct.pack_into('<Q', d, sh[r][4], 0)  # offset 0: the first map's `type` member
+open(sys.argv[2], 'wb').write(d)
+PY
+err=$("$BPFGATE" list "$tmp/relmaps.o" 2>&1); rc=$?
+if [ "$rc" -eq 2 ] && grep -q "(.rel.maps): relocation 0 at offset 0x0: not a 'values' slot" <<<"$err"; then
+  pass obj-bad-relmaps-slot; else fail obj-bad-relmaps-slot "exit $rc: $err"; fi
