@@ -534,8 +534,13 @@ static int enter_function(struct vctx *v, uint32_t ctx, const struct as_state *a
 		if (c == 0)
 			break;
 	}
-	if (kind == CTX_CALL && v->g.funcs[func].linkage == 1)
-		return call_global(v, ctx, at, pc, func);
+	if (kind == CTX_CALL && v->g.funcs[func].linkage == 1) {
+		/* global semantics need the BTF prototype (func info); without it the
+		 * kernel treats the subprogram as static */
+		struct gparam gp[5];
+		if (btf_global_params(v->prog, v->g.funcs[func].start, gp) >= 0)
+			return call_global(v, ctx, at, pc, func);
+	}
 	if (v->ctxs[ctx].depth + 1 > AS_MAX_FRAMES)
 		return verr(v, at, pc, "call_depth", "the call stack of %u frames is too deep",
 			    v->ctxs[ctx].depth + 1);
