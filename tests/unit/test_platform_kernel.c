@@ -541,6 +541,42 @@ static void check_ctx(void)
 		total_all += total;
 		T_CHECK(agree == total, name, "%u/%u accesses agree:%s", agree, total, first);
 	}
+	/* the far end of the tracepoint context (8192 bytes; a syscall ctx ends past
+	 * what an instruction offset can reach) */
+	{
+		static const struct {
+			uint32_t type;
+			int lo, hi;
+		} ends[] = { { BPF_PROG_TYPE_TRACEPOINT, 8176, 8208 } };
+		unsigned agree = 0, total = 0;
+		char bad[200] = "";
+		for (unsigned e = 0; e < sizeof(ends) / sizeof(ends[0]); e++) {
+			const struct bg_prog_policy *pol = bg_prog_policy(ends[e].type, 0);
+			int ret = ok_ret(ends[e].type, 0);
+			if (ret < 0 || !pol->ctx)
+				continue;
+			for (int off = ends[e].lo; off < ends[e].hi; off++)
+				for (int sz = 1; sz <= 8; sz *= 2) {
+					bool kernel, ours;
+					if (off % sz)
+						continue;
+					kernel = load_access(ends[e].type, 0, off, sz, false, ret) == V_OK;
+					ours = bg_ctx_field_at(pol->ctx, off, sz, false, NULL) != NULL;
+					total++;
+					if (kernel == ours) {
+						agree++;
+					} else {
+						size_t l = strlen(bad);
+						snprintf(bad + l, sizeof(bad) - l, " %s r%d@%d(kernel %s)", pol->name, sz,
+							 off, kernel ? "ok" : "rejects");
+					}
+				}
+		}
+		agree_all += agree;
+		total_all += total;
+		T_CHECK(agree == total && total > 0, "platform/kernel/ctx/large-ends", "%u/%u:%s", agree, total,
+			bad);
+	}
 	printf("# ctx accesses: %u/%u (layout, offset, size, direction) agree\n", agree_all, total_all);
 }
 
