@@ -45,11 +45,16 @@ def main():
         f = line.rstrip("\n").split("\t")
         rows.append((f[0], f[1], f[2], f[3]))
     ours = {}
+    crashed = []
     for obj in sorted({(r[0], r[1]) for r in rows}):
         path = os.path.join(CORPUS, obj[0], obj[1])
         if not os.path.exists(path):
             continue
         r = subprocess.run([BPFGATE, "check", "--json", path], capture_output=True, text=True)
+        if r.returncode > 2 or r.returncode < 0 or "runtime error" in r.stderr or "Sanitizer" in r.stderr:
+            print("FAIL corpus %s/%s: bpfgate check crashed (status %d): %s"
+                  % (obj[0], obj[1], r.returncode, r.stderr.strip()[-300:]))
+            crashed.append(obj)
         try:
             for rec in json.loads(r.stdout or "[]"):
                 ours[(obj[0], obj[1], rec["program"])] = rec
@@ -96,7 +101,7 @@ def main():
         failed += 1
     else:
         print("PASS corpus_agreement: %s" % line)
-    return 1 if failed else 0
+    return 1 if failed or crashed else 0
 
 
 if __name__ == "__main__":

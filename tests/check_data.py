@@ -69,12 +69,16 @@ def parse(path):
     cur = None
     for ln, line in enumerate(open(path), 1):
         s = line.rstrip("\n")
+        fm = re.match(r"\s*#\s*at\s+(\w+):\s*(.*)$", s)
+        if fm and cur is not None:
+            cur["facts"].append((fm.group(1), fm.group(2).strip()))
+            continue
         m = re.match(r"\s*#\s*([a-z-]+):\s*(.*)$", s)
         if m:
             k, v = m.group(1), m.group(2).strip()
             if k == "case":
                 cur = {"name": v, "asm": [], "line": ln, "expect": None, "message": None,
-                       "section": None, "xfail": None, "kernel": None}
+                       "section": None, "xfail": None, "kernel": None, "facts": []}
                 cases.append(cur)
             elif cur is None:
                 if k == "map":
@@ -222,7 +226,69 @@ def main():
             theirs = run_json(["kload", "--json"] + objs)[0] if kern else None
             for c in cases:
                 failed += judge(tname, c, ours.get(c["name"]), theirs.get(c["name"]) if theirs else None)
+                for fact in c["facts"]:
+                    failed += check_fact(tname, c, fact, objs)
     return 1 if failed else 0
+
+
+def label_slot(case, label):
+    slot = 0
+    for a in case["asm"]:
+        if re.match(r"^(\w+):$", a):
+            if a[:-1] == label:
+                return slot
+            continue
+        slot += 2 if re.search(r"\bll$", a) else 1
+    return None
+
+
+def value_range(tok):
+    """(lo, hi) of a printed scalar, or None."""
+    if re.fullmatch(r"-?\d+", tok):
+        return int(tok), int(tok)
+    m = re.fullmatch(r"\[(-?\d+),(-?\d+)\]", tok)
+    if m:
+        return int(m.group(1)), int(m.group(2))
+    kv = dict(re.findall(r"(\w+)=(-?(?:0x)?[0-9a-f]+)", tok))
+    lo = kv.get("smin", kv.get("umin"))
+    hi = kv.get("smax", kv.get("umax"))
+    if lo is None or hi is None:
+        return None
+    return int(lo, 0), int(hi, 0)
+
+
+def check_fact(tname, c, fact, objs):
+    """`# at LABEL: rN in [a,b]` or `rN = k`: every state the analysis reaches
+    at LABEL (trace of -v) holds rN within the range (bpfgate only)."""
+    label, text = fact
+    name = "%s/%s@%s" % (tname, c["name"], label)
+    m = re.fullmatch(r"r(\d+)\s*(?:in\s*\[(-?\d+),\s*(-?\d+)\]|=\s*(-?\d+))", text)
+    slot = label_slot(c, label)
+    if not m or slot is None:
+        print("FAIL %s: bad fact %r (label or syntax)" % (name, text))
+        return 1
+    reg = int(m.group(1))
+    lo, hi = (int(m.group(2)), int(m.group(3))) if m.group(2) is not None else (int(m.group(4)), int(m.group(4)))
+    r = subprocess.run([BPFGATE, "check", "-v", "--prog", c["name"]] + objs, capture_output=True, text=True)
+    lines = r.stderr.splitlines()
+    seen = 0
+    for i, ln in enumerate(lines):
+        if not re.match(r"ctx \d+ insn %d:" % slot, ln) or i + 1 >= len(lines):
+            continue
+        mm = re.search(r"\br%d=(\S+)" % reg, lines[i + 1])
+        if not mm:
+            print("FAIL %s: r%d not a scalar at insn %d: %s" % (name, reg, slot, lines[i + 1].strip()))
+            return 1
+        vr = value_range(mm.group(1))
+        seen += 1
+        if vr is None or vr[0] < lo or vr[1] > hi:
+            print("FAIL %s: r%d = %s at insn %d, expected %s" % (name, reg, mm.group(1), slot, text))
+            return 1
+    if not seen:
+        print("FAIL %s: insn %d never reached" % (name, slot))
+        return 1
+    print("PASS %s: %s (%d states)" % (name, text, seen))
+    return 0
 
 
 def judge(tname, c, o, k):
