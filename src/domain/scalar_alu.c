@@ -469,18 +469,37 @@ struct bg_scalar bg_scalar_load(uint8_t bytes, bool sign_extend)
 /* Where the 6.18 verifier does not track an ALU result (division and modulo
  * always, shifts unless by a constant below the width) the result is an
  * unknown 64-bit scalar, even for 32-bit ops (the kernel does not zero-extend
- * it); elsewhere the precise transfer function. */
+ * it); AND/OR drop their own signed bounds when an operand may be negative;
+ * elsewhere the precise transfer function. */
 struct bg_scalar bg_scalar_alu_kernel(uint8_t op, bool alu64, bool is_signed, uint8_t ext_bits,
 				      const struct bg_scalar *dst, const struct bg_scalar *src)
 {
 	unsigned w = alu64 ? 64 : 32;
 	bool untracked = op == BG_ALU_DIV || op == BG_ALU_MOD;
 	struct bg_scalar r = bg_scalar_unknown();
-	uint64_t k;
+	uint64_t k = 0;
 
 	if (op == BG_ALU_LSH || op == BG_ALU_RSH || op == BG_ALU_ARSH)
 		untracked = !const_in(src, w, &k) || src->umax >= w;
 	if (!untracked || dst->bottom || src->bottom)
-		return bg_scalar_alu(op, alu64, is_signed, ext_bits, dst, src);
+		r = bg_scalar_alu(op, alu64, is_signed, ext_bits, dst, src);
+	if (untracked || r.bottom)
+		return r;
+	if (op == BG_ALU_LSH) { /* no signed tracking of its own, but for << 32 */
+		if (!(alu64 && k == 32))
+			set_iv(&r, S64, iv_full(S64));
+		set_iv(&r, S32, iv_full(S32));
+		bg_scalar_reduce(&r);
+		return r;
+	}
+	if (op != BG_ALU_AND && op != BG_ALU_OR)
+		return r;
+	/* AND/OR: the kernel keeps no signed bounds of its own when an operand
+	 * may be negative; they come back only from the unsigned bounds/tnum */
+	if (alu64 && (dst->smin < 0 || src->smin < 0))
+		set_iv(&r, S64, iv_full(S64));
+	if (dst->s32min < 0 || src->s32min < 0)
+		set_iv(&r, S32, iv_full(S32));
+	bg_scalar_reduce(&r);
 	return r;
 }
