@@ -112,7 +112,7 @@ bool as_reg_leq(const struct as_reg *a, const struct as_reg *b)
 	if ((a->flags & ~b->flags) != 0)
 		return false;
 	if (a->type == T_SCALAR)
-		return bg_scalar_leq(&a->v, &b->v);
+		return (!b->id || a->delta == b->delta) && bg_scalar_leq(&a->v, &b->v);
 	if (a->map != b->map || a->ref != b->ref || a->frame != b->frame)
 		return false;
 	if ((a->type == T_PKT || a->type == T_PKT_META) && (a->id != b->id || a->delta != b->delta)) {
@@ -145,8 +145,13 @@ struct as_reg as_reg_join(const struct as_reg *a, const struct as_reg *b, bool w
 	}
 	r = *a;
 	r.flags = a->flags | b->flags;
-	if (a->id != b->id)
+	if (a->id != b->id || (a->type == T_SCALAR && a->delta != b->delta)) {
 		r.id = 0;
+		if (a->type == T_SCALAR) {
+			r.delta = 0;
+			r.flags &= (uint8_t)~RF_LINK32;
+		}
+	}
 	if (a->type == T_PKT || a->type == T_PKT_META) {
 		if (a->id == LOST_BASE || b->id == LOST_BASE) {
 			r.id = LOST_BASE;

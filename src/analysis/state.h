@@ -50,6 +50,7 @@ enum as_type {
 #define RF_RDONLY 0x02    /* memory is read-only (rodata, ringbuf input) */
 #define RF_UNTRUSTED 0x04 /* btf_id pointer walked from another one */
 #define RF_PERCPU 0x08
+#define RF_LINK32 0x10   /* scalar link (id, delta) holds modulo 2^32 */
 
 struct as_reg {
 	uint8_t type;      /* enum as_type */
@@ -60,7 +61,7 @@ struct as_reg {
 	uint32_t id;       /* scalar: equality id; _or_null: null id; pkt: base id */
 	uint32_t ref;      /* reference id (acquired object), 0 none */
 	uint32_t size;     /* T_MEM/T_RINGBUF_MEM: accessible bytes */
-	int32_t delta;     /* pkt/pkt_meta: constant offset from the base */
+	int32_t delta;     /* pkt/pkt_meta: constant offset from the base; scalar: from its id's value */
 	const char *btf;   /* T_BTF_ID: struct name or NULL */
 	struct bg_scalar v;/* scalar value, or pointer offset */
 };

@@ -186,7 +186,7 @@ static int ptr_arith(struct vctx *v, struct as_state *s, size_t pc, const struct
 	if (known && ((int64_t)c >= MAX_VAR_OFF || (int64_t)c <= -MAX_VAR_OFF))
 		return verr(v, s, pc, "ptr_arith", "value %" PRId64 " makes %s pointer be out of bounds",
 			    (int64_t)c, as_type_name(d->type, 0));
-	if (!known && (off->smin == INT64_MIN || off->smin <= -MAX_VAR_OFF || off->smax >= MAX_VAR_OFF)) {
+	if (!known && (off->smin == INT64_MIN || off->smin <= -MAX_VAR_OFF)) {
 		char ob[160];
 		bg_scalar_fmt(off, ob, sizeof(ob));
 		return verr(v, s, pc, "ptr_arith",
@@ -200,7 +200,7 @@ static int ptr_arith(struct vctx *v, struct as_state *s, size_t pc, const struct
 		else
 			pkt_new_base(v, s, pc, d);
 	}
-	if (d->v.smin <= -MAX_VAR_OFF || d->v.smax >= MAX_VAR_OFF)
+	if (d->v.smin <= -MAX_VAR_OFF)
 		return verr(v, s, pc, "ptr_arith", "%s pointer offset is not allowed: r%d out of bounds",
 			    as_type_name(d->type, 0), dreg);
 	return 0;
@@ -298,7 +298,21 @@ static int xfer_alu(struct vctx *v, struct as_state *s, size_t pc, const struct 
 	}
 	if (d->type == T_SCALAR && srcv.type == T_SCALAR) {
 		struct bg_scalar r = bg_scalar_alu_kernel(in->op, in->alu64, in->is_signed, 0, &d->v, &srcv.v);
+		uint32_t id = d->id;
+		int64_t delta = d->delta;
+		bool link32 = d->flags & RF_LINK32;
 		as_reg_scalar(d, r);
+		/* r += k keeps the link to its copies, with a constant delta (the
+		 * kernel's linked registers): a later test on either refines both */
+		if (id && !in->src_is_reg && (in->op == BG_ALU_ADD || in->op == BG_ALU_SUB)) {
+			int64_t k = in->op == BG_ALU_ADD ? (int64_t)in->imm : -(int64_t)in->imm;
+			if (delta + k > INT32_MIN && delta + k < INT32_MAX && (in->alu64 || r.umax <= UINT32_MAX)) {
+				d->id = id;
+				d->delta = (int32_t)(delta + k);
+				if (!in->alu64 || link32)
+					d->flags |= RF_LINK32;
+			}
+		}
 		return 0;
 	}
 	if (d->type != T_SCALAR && srcv.type == T_SCALAR)
@@ -429,8 +443,11 @@ static int stack_read(struct vctx *v, struct as_state *s, size_t pc, int reg,
 			if (sl->spill.type == T_SCALAR && size <= sl->spill_size) {
 				if (out) {
 					as_reg_scalar(out, bg_scalar_cast(&sl->spill.v, (uint8_t)size, sign));
-					if (size == sl->spill_size && size == 8 && !sign)
+					if (size == sl->spill_size && size == 8 && !sign) {
 						out->id = sl->spill.id;
+						out->delta = sl->spill.delta;
+						out->flags = sl->spill.flags;
+					}
 				}
 				return 0;
 			}
@@ -1169,14 +1186,33 @@ static bool is_end_of(const struct as_reg *p, const struct as_reg *e)
 
 struct eq_arg {
 	uint32_t id;
+	int32_t delta;
+	bool link32;
 	struct bg_scalar v;
+	const struct as_reg *src;
 };
 
+/* A register linked to the refined one (same id): its value is the refined
+ * value shifted by the delta difference, met with what it knew. */
 static void eq_set(struct as_reg *r, void *p)
 {
 	struct eq_arg *a = p;
-	if (r->type == T_SCALAR && r->id == a->id)
-		r->v = a->v;
+	if (r->type != T_SCALAR || r->id != a->id || r == a->src)
+		return;
+	if (r->delta == a->delta) {
+		struct bg_scalar m = bg_scalar_meet(&r->v, &a->v);
+		if (!m.bottom)
+			r->v = m;
+		return;
+	}
+	bool w32 = a->link32 || (r->flags & RF_LINK32);
+	if (w32 && (r->v.umax > UINT32_MAX || a->v.umax > UINT32_MAX))
+		return;
+	struct bg_scalar k = bg_scalar_const((uint64_t)((int64_t)r->delta - a->delta));
+	struct bg_scalar shifted = bg_scalar_alu(BG_ALU_ADD, !w32, false, 0, &a->v, &k);
+	struct bg_scalar m = bg_scalar_meet(&r->v, &shifted);
+	if (!m.bottom)
+		r->v = m;
 }
 
 static int scalar_branch(struct vctx *v, struct as_state *s, size_t pc, const struct bg_insn *in,
@@ -1205,11 +1241,13 @@ static int scalar_branch(struct vctx *v, struct as_state *s, size_t pc, const st
 	if (in->src_is_reg && in->src != in->dst)
 		sr->v = sv;
 	if (d->id) {
-		struct eq_arg a = { .id = d->id, .v = d->v };
+		struct eq_arg a = { .id = d->id, .delta = d->delta, .link32 = d->flags & RF_LINK32,
+				    .v = d->v, .src = d };
 		each_reg(s, eq_set, &a);
 	}
 	if (in->src_is_reg && sr->id && sr->id != d->id) {
-		struct eq_arg a = { .id = sr->id, .v = sr->v };
+		struct eq_arg a = { .id = sr->id, .delta = sr->delta, .link32 = sr->flags & RF_LINK32,
+				    .v = sr->v, .src = sr };
 		each_reg(s, eq_set, &a);
 	}
 	(void)v;
