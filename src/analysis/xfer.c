@@ -675,7 +675,7 @@ static int bounded_region(struct vctx *v, struct as_state *s, size_t pc, int reg
 		return verr(v, s, pc, check, "invalid access to %s, size=%" PRIu64 " off=%" PRId64 " size=%d: %s",
 			    what, limit, p->v.smin + off, size, buf);
 	}
-	if (p->v.umax > limit || p->v.umax + (uint64_t)(int64_t)off + (uint64_t)size > limit) {
+	if (p->v.umax > (1ull << 40) || (int64_t)p->v.umax + off + size > (int64_t)limit) {
 		fmt_reg(v, s, reg, buf, sizeof(buf));
 		if (p->v.smin != p->v.smax)
 			return verr(v, s, pc, check,
