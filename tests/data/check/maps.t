@@ -379,3 +379,44 @@ call bpf_map_lookup_elem
 r1 = *(u64 *)(r0 + 56)
 r0 = 2
 exit
+
+# case: linked_copy_with_delta_bounds_index
+# expect: accept
+r7 = *(u32 *)(r1 + 12)
+r1 = 0
+*(u32 *)(r10 - 8) = r1
+r2 = r10
+r2 += -8
+r1 = %[arr] ll
+call bpf_map_lookup_elem
+if r0 == 0 goto out
+w2 = w7
+w2 += -4
+if w2 > 3 goto out
+r7 <<= 3
+r0 += r7
+r1 = *(u64 *)(r0 - 32)
+out:
+r0 = 2
+exit
+
+# case: linked_copy_delta_off_by_one
+# expect: reject
+# message: invalid access to map value
+r7 = *(u32 *)(r1 + 12)
+r1 = 0
+*(u32 *)(r10 - 8) = r1
+r2 = r10
+r2 += -8
+r1 = %[arr] ll
+call bpf_map_lookup_elem
+if r0 == 0 goto out
+w2 = w7
+w2 += -4
+if w2 > 8 goto out
+r7 <<= 3
+r0 += r7
+r1 = *(u64 *)(r0 - 32)
+out:
+r0 = 2
+exit
