@@ -39,48 +39,60 @@ for k in sys.argv[2].split("."): v = v[int(k)] if isinstance(v, list) else (v or
 print("" if v is None else v)' "$1" "$2"; }
 
 printf 'program\tclang\tflags\tfirst verdict\tculprit\tfix\tinsns before\tinsns after\tcompiles\tseconds\n' > "$BG_BUILD/cc-table.tsv"
-for src in "$data"/*.c; do
+# one case: a program with one clang; prints its PASS/FAIL line into $tmp/res.<n>
+run_case() {
+  local src=$1 v=$2 n=$3 name spec flags expect want_fix want_culprit t out rc first culprit fix
   name=$(basename "$src" .c)
   spec=$(grep -o 'cc-test: .*' "$src" | head -1)
-  clangs=$(sed -n 's/.*clangs=\([^ ]*\).*/\1/p' <<<"$spec")
   flags=$(sed -n 's/.*flags=\([^ ]*\).*/\1/p' <<<"$spec" | tr ',' ' ')
   expect=$(sed -n 's/.*expect=\([^ ]*\).*/\1/p' <<<"$spec")
   want_fix=$(sed -n 's/.* fix=\([^ ]*\).*/\1/p' <<<"$spec")
   want_culprit=$(sed -n 's/.* culprit=\([^ ]*\).*/\1/p' <<<"$spec")
+  t="cc/$name/clang-$v"
+  out="$tmp/$name-$v.o"
+  exec >"$tmp/res.$n"
+  "$BPFGATE" cc --clang "clang-$v" --verifier kernel --report json --no-sidecar $flags $CFLAGS_BPF -c "$src" -o "$out" \
+    >"$tmp/r$n.json" 2>"$tmp/r$n.err"
+  rc=$?
+  if ! python3 -c 'import json,sys; json.load(open(sys.argv[1]))' "$tmp/r$n.json" 2>/dev/null; then
+    fail "$t" "no JSON report (exit $rc): $(tail -2 "$tmp/r$n.err" | tr '\n' ' ')"; return
+  fi
+  first=$(field "$tmp/r$n.json" programs.0.verdict)
+  if [ "$(field "$tmp/r$n.json" culprit.before)" = accepted ] || [ "$(field "$tmp/r$n.json" culprit.by_elimination)" = True ]; then
+    culprit="$(field "$tmp/r$n.json" culprit.pass) ($(field "$tmp/r$n.json" culprit.pass_number)/$(field "$tmp/r$n.json" culprit.passes))"
+  else
+    culprit="no single pass (target choice)"
+  fi
+  fix=$(field "$tmp/r$n.json" fix)
+  printf '%s\tclang-%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$name" "$v" "${flags:--}" "$first" "$culprit" "${fix:--}" \
+    "$(field "$tmp/r$n.json" insns_before)" "$(field "$tmp/r$n.json" insns_after)" \
+    "$(field "$tmp/r$n.json" compiles)" "$(field "$tmp/r$n.json" seconds)" > "$tmp/row.$n"
+  case "$expect" in
+    fixed)
+      if [ "$first" != rejected ]; then fail "$t" "the -O2 build was not rejected by the kernel ($first): the case no longer reproduces"; return; fi
+      if [ $rc -ne 0 ] || [ -z "$fix" ]; then fail "$t" "no fix found (exit $rc): $(tail -3 "$tmp/r$n.err" | tr '\n' ' ')"; return; fi
+      if [ -n "$want_fix" ] && ! [[ "$fix" =~ $want_fix ]]; then fail "$t" "fix '$fix' is not the expected /$want_fix/"; return; fi
+      if [ -n "$want_culprit" ] && ! [[ "$culprit" =~ $want_culprit ]]; then fail "$t" "culprit '$culprit' is not the expected $want_culprit"; return; fi
+      if "$BPFGATE" kload "$out" >/dev/null 2>&1; then pass "$t: culprit $culprit, fixed with $fix"
+      else fail "$t" "kernel rejects the backed-out object"; fi ;;
+    unsafe)
+      if [ $rc -eq 1 ] && [ "$(field "$tmp/r$n.json" unsafe_source)" = True ] && [ ! -e "$out" ]; then pass "$t: blamed on the source"
+      else fail "$t" "expected exit 1 with unsafe_source (exit $rc, unsafe=$(field "$tmp/r$n.json" unsafe_source))"; fi ;;
+  esac
+}
+# two cases at a time (each is a chain of compiles and kernel loads)
+n=0
+for src in "$data"/*.c; do
+  clangs=$(grep -o 'cc-test: .*' "$src" | head -1 | sed -n 's/.*clangs=\([^ ]*\).*/\1/p')
   for v in ${clangs//,/ }; do
-    t="cc/$name/clang-$v"
-    command -v "clang-$v" >/dev/null || { skip "$t" "clang-$v not installed"; continue; }
-    out="$tmp/$name-$v.o"
-    "$BPFGATE" cc --clang "clang-$v" --report json --no-sidecar $flags $CFLAGS_BPF -c "$src" -o "$out" \
-      >"$tmp/r.json" 2>"$tmp/r.err"
-    rc=$?
-    if ! python3 -c 'import json,sys; json.load(open(sys.argv[1]))' "$tmp/r.json" 2>/dev/null; then
-      fail "$t" "no JSON report (exit $rc): $(tail -2 "$tmp/r.err" | tr '\n' ' ')"; continue
-    fi
-    first=$(field "$tmp/r.json" programs.0.verdict)
-    if [ "$(field "$tmp/r.json" culprit.before)" = accepted ] || [ "$(field "$tmp/r.json" culprit.by_elimination)" = True ]; then
-      culprit="$(field "$tmp/r.json" culprit.pass) ($(field "$tmp/r.json" culprit.pass_number)/$(field "$tmp/r.json" culprit.passes))"
-    else
-      culprit="no single pass (target choice)"
-    fi
-    fix=$(field "$tmp/r.json" fix)
-    printf '%s\tclang-%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$name" "$v" "${flags:--}" "$first" "$culprit" "${fix:--}" \
-      "$(field "$tmp/r.json" insns_before)" "$(field "$tmp/r.json" insns_after)" \
-      "$(field "$tmp/r.json" compiles)" "$(field "$tmp/r.json" seconds)" >> "$BG_BUILD/cc-table.tsv"
-    case "$expect" in
-      fixed)
-        if [ "$first" != rejected ]; then fail "$t" "the -O2 build was not rejected by the kernel ($first): the case no longer reproduces"; continue; fi
-        if [ $rc -ne 0 ] || [ -z "$fix" ]; then fail "$t" "no fix found (exit $rc): $(tail -3 "$tmp/r.err" | tr '\n' ' ')"; continue; fi
-        if [ -n "$want_fix" ] && ! [[ "$fix" =~ $want_fix ]]; then fail "$t" "fix '$fix' is not the expected /$want_fix/"; continue; fi
-        if [ -n "$want_culprit" ] && ! [[ "$culprit" =~ $want_culprit ]]; then fail "$t" "culprit '$culprit' is not the expected $want_culprit"; continue; fi
-        if "$BPFGATE" kload "$out" >/dev/null 2>&1; then pass "$t: culprit $culprit, fixed with $fix"
-        else fail "$t" "kernel rejects the backed-out object"; fi ;;
-      unsafe)
-        if [ $rc -eq 1 ] && [ "$(field "$tmp/r.json" unsafe_source)" = True ] && [ ! -e "$out" ]; then pass "$t: blamed on the source"
-        else fail "$t" "expected exit 1 with unsafe_source (exit $rc, unsafe=$(field "$tmp/r.json" unsafe_source))"; fi ;;
-    esac
+    n=$((n + 1))
+    if ! command -v "clang-$v" >/dev/null; then echo "SKIP cc/$(basename "$src" .c)/clang-$v: clang-$v not installed" > "$tmp/res.$n"; continue; fi
+    while [ "$(jobs -rp | wc -l)" -ge 2 ]; do wait -n; done
+    run_case "$src" "$v" "$n" &
   done
 done
+wait
+for k in $(seq 1 "$n"); do cat "$tmp/res.$k" 2>/dev/null; cat "$tmp/row.$k" >> "$BG_BUILD/cc-table.tsv" 2>/dev/null; done
 
 # the decision is recorded and replayed: second build of the same source is fast
 src="$data/phi_ctx.c"; out="$tmp/replay.o"
