@@ -116,8 +116,20 @@ static int h_queue(struct bg_vm *vm, uint64_t *r, uint32_t id)
 
 	if (!m)
 		return -EFAULT;
+	if (m->type == BPF_MAP_TYPE_BLOOM_FILTER) {
+		p = vm_ptr(vm, r[2], m->key_size, false);
+		if (!p)
+			return bad_arg(vm, id, "value is not accessible memory");
+		if (id == BPF_FUNC_map_push_elem)
+			r[0] = (uint64_t)(int64_t)vm_bloom_push(m, p, r[3]);
+		else if (id == BPF_FUNC_map_peek_elem)
+			r[0] = (uint64_t)(int64_t)vm_bloom_peek(m, p);
+		else
+			r[0] = (uint64_t)-EOPNOTSUPP;
+		return 0;
+	}
 	if (m->type != BPF_MAP_TYPE_QUEUE && m->type != BPF_MAP_TYPE_STACK)
-		return bad_arg(vm, id, "map is not a queue or stack");
+		return bad_arg(vm, id, "map is not a queue, stack or bloom filter");
 	stack = m->type == BPF_MAP_TYPE_STACK;
 	p = vm_ptr(vm, r[2], m->value_size, id != BPF_FUNC_map_push_elem);
 	if (!p)
@@ -986,6 +998,109 @@ static uint64_t prandom(struct bg_vm *vm)
 	return (x * 0x2545f4914f6cdd1dull) >> 32;
 }
 
+/* bpf_get_hash_recalc: the kernel's flow dissector hashes the flow keys
+ * with a per-boot random seed, so no value can match it; the interpreter
+ * hashes the same fields (protocol, addresses, ports, in a direction-
+ * independent order as the kernel does) with a fixed seed, stores the hash
+ * in __sk_buff.hash as skb_get_hash() does, and never returns 0. */
+static uint32_t flow_hash(const struct bg_vm *vm)
+{
+	const uint8_t *d = vm->data, *e = vm->data_end, *l4 = NULL;
+	uint8_t a[16] = { 0 }, b[16] = { 0 }, proto = 0;
+	size_t alen = 0, i;
+	uint16_t eth;
+	uint32_t h = 2166136261u;
+
+	if (!d || e - d < 14)
+		return 0;
+	eth = (uint16_t)(d[12] << 8 | d[13]);
+	if (eth == 0x0800 && e - d >= 34 && (d[14] >> 4) == 4) {
+		proto = d[23];
+		alen = 4;
+		memcpy(a, d + 26, 4);
+		memcpy(b, d + 30, 4);
+		l4 = d + 14 + (size_t)(d[14] & 15) * 4;
+	} else if (eth == 0x86dd && e - d >= 54) {
+		proto = d[20];
+		alen = 16;
+		memcpy(a, d + 22, 16);
+		memcpy(b, d + 38, 16);
+		l4 = d + 54;
+	} else {
+		return 0;
+	}
+	if (memcmp(a, b, alen) > 0) { /* both directions of a flow hash alike */
+		uint8_t t[16];
+
+		memcpy(t, a, alen);
+		memcpy(a, b, alen);
+		memcpy(b, t, alen);
+	}
+	h = (h ^ proto) * 16777619u;
+	for (i = 0; i < alen; i++)
+		h = (h ^ a[i]) * 16777619u;
+	for (i = 0; i < alen; i++)
+		h = (h ^ b[i]) * 16777619u;
+	if ((proto == 6 || proto == 17) && l4 && l4 + 4 <= e) {
+		uint16_t p1 = (uint16_t)(l4[0] << 8 | l4[1]), p2 = (uint16_t)(l4[2] << 8 | l4[3]);
+		uint16_t lo = p1 < p2 ? p1 : p2, hi = p1 < p2 ? p2 : p1;
+
+		h = (h ^ lo) * 16777619u;
+		h = (h ^ hi) * 16777619u;
+	}
+	return h ? h : 1;
+}
+
+static int h_hash_recalc(struct bg_vm *vm, uint64_t *r)
+{
+	uint32_t h;
+
+	if (vm->prog_type == BPF_PROG_TYPE_XDP || !vm->ctx)
+		return vm_fault(vm, BG_VM_FAULT_HELPER, 0, 0,
+				"helper bpf_get_hash_recalc needs an skb context");
+	h = flow_hash(vm);
+	((struct __sk_buff *)vm->ctx)->hash = h;
+	r[0] = h;
+	return 0;
+}
+
+/* bpf_fib_lookup: the host's routing tables are not modelled. The result is
+ * what the kernel answers before it consults a route: -EINVAL for a short
+ * parameter block or an unknown family, BPF_FIB_LKUP_RET_FWD_DISABLED when
+ * forwarding is off on the named device (this host's sysctl), else
+ * BPF_FIB_LKUP_RET_NOT_FWDED (no route). */
+static int h_fib_lookup(struct bg_vm *vm, uint64_t *r, uint32_t id)
+{
+	uint32_t plen = (uint32_t)r[3];
+	struct bpf_fib_lookup *fp = vm_ptr(vm, r[2], plen, true);
+	char ifn[IF_NAMESIZE], path[128];
+	FILE *f;
+	int fwd = 0;
+
+	if (plen < sizeof(*fp))
+		return bad_arg(vm, id, "params size is smaller than struct bpf_fib_lookup");
+	if (!fp)
+		return bad_arg(vm, id, "params is not writable memory");
+	if (fp->family != 2 && fp->family != 10) {
+		r[0] = (uint64_t)-EAFNOSUPPORT;
+		return 0;
+	}
+	if (!if_indextoname(fp->ifindex, ifn)) {
+		r[0] = (uint64_t)-ENODEV;
+		return 0;
+	}
+	snprintf(path, sizeof(path), "/proc/sys/net/ipv%c/conf/%s/forwarding",
+		 fp->family == 2 ? '4' : '6', ifn);
+	f = fopen(path, "r");
+	if (f) {
+		if (fscanf(f, "%d", &fwd) != 1)
+			fwd = 0;
+		fclose(f);
+	}
+	r[0] = fwd ? BPF_FIB_LKUP_RET_NOT_FWDED : BPF_FIB_LKUP_RET_FWD_DISABLED;
+	return 0;
+}
+
 /* 1: XDP-only helper, 2: skb helper, 0: neither. */
 static int packet_helper(uint32_t id)
 {
@@ -1098,6 +1213,12 @@ int vm_helper(struct bg_vm *vm, uint32_t id, uint64_t *r)
 	case BPF_FUNC_skb_vlan_push:
 	case BPF_FUNC_skb_vlan_pop: err = h_vlan(vm, r, id); break;
 	case BPF_FUNC_skb_ecn_set_ce: err = h_ecn_set_ce(vm, r); break;
+	case BPF_FUNC_get_hash_recalc: err = h_hash_recalc(vm, r); break;
+	case BPF_FUNC_get_cgroup_classid:
+		/* net_cls is a cgroup-v1 controller: classid 0 outside one */
+		r[0] = 0;
+		break;
+	case BPF_FUNC_fib_lookup: err = h_fib_lookup(vm, r, id); break;
 	case BPF_FUNC_skb_pull_data:
 		r[0] = (uint32_t)r[2] <= (size_t)(vm->data_end - vm->data) ? 0 : (uint64_t)-ENOMEM;
 		break;

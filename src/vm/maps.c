@@ -7,6 +7,8 @@
  * A value handed to a program gets a region for the run: arrays register the
  * element lazily at lookup, global data once (fixed), hash elements at
  * lookup; deleted elements are kept until the run ends (the kernel's RCU).
+ * A bloom filter is an exact set of the pushed values (no false positives,
+ * which the kernel's random hash seed makes unpredictable anyway).
  * Types without a userspace model (LPM trie, sockmap, ...) behave as hashes
  * with exact-match keys. */
 #include <errno.h>
@@ -63,6 +65,13 @@ static int map_init(struct bg_vm *vm, struct vm_map *m, const struct bg_map_def 
 	m->inner = d->inner_map;
 	m->region = -1;
 	m->vsz = (d->value_size + 7) & ~7u;
+	if (m->type == BPF_MAP_TYPE_BLOOM_FILTER) {
+		/* an exact set of the pushed values (a bloom filter without false
+		 * positives): kept as a hash whose key is the value */
+		m->key_size = d->value_size;
+		m->value_size = 0;
+		m->vsz = 0;
+	}
 	if (no_storage(m))
 		return 0;
 	if (m->max_entries > (1u << 24) || m->value_size > (1u << 24) || m->key_size > 512)
@@ -290,7 +299,7 @@ int vm_map_update(struct bg_vm *vm, struct vm_map *m, const void *key, const voi
 	}
 	if (flags == BPF_EXIST)
 		return -ENOENT;
-	if (m->count >= m->max_entries) {
+	if (m->count >= m->max_entries && m->type != BPF_MAP_TYPE_BLOOM_FILTER) {
 		if (!is_lru(m))
 			return -E2BIG;
 		lru_evict(vm, m);
@@ -311,6 +320,22 @@ int vm_map_update(struct bg_vm *vm, struct vm_map *m, const void *key, const voi
 	*pp = e;
 	m->count++;
 	return 0;
+}
+
+int vm_bloom_push(struct vm_map *m, const void *val, uint64_t flags)
+{
+	static const uint8_t none[8];
+
+	if (flags != BPF_ANY)
+		return -EINVAL;
+	if (hash_find(m, val))
+		return 0;
+	return vm_map_update(NULL, m, val, none, BPF_ANY);
+}
+
+int vm_bloom_peek(struct vm_map *m, const void *val)
+{
+	return m->buckets && hash_find(m, val) ? 0 : -ENOENT;
 }
 
 int vm_map_delete(struct bg_vm *vm, struct vm_map *m, const void *key)

@@ -219,6 +219,8 @@ struct vm_map *vm_map_from_ptr(struct bg_vm *vm, uint64_t p);
 int vm_map_index(struct bg_vm *vm, const struct vm_map *m);
 /* Value pointer for key, or NULL; registers a region for it. */
 uint8_t *vm_map_lookup(struct bg_vm *vm, struct vm_map *m, const void *key);
+int vm_bloom_push(struct vm_map *m, const void *val, uint64_t flags);
+int vm_bloom_peek(struct vm_map *m, const void *val);
 int vm_map_update(struct bg_vm *vm, struct vm_map *m, const void *key, const void *val,
 		  uint64_t flags);
 int vm_map_delete(struct bg_vm *vm, struct vm_map *m, const void *key);

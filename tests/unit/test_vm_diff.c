@@ -286,6 +286,8 @@ static const char *nondeterministic(const struct bg_program *p)
 			return "bpf_get_prandom_u32";
 		case BPF_FUNC_get_smp_processor_id:
 			return "bpf_get_smp_processor_id";
+		case BPF_FUNC_get_hash_recalc:
+			return "bpf_get_hash_recalc (the kernel seeds its flow hash at random per boot)";
 		default:
 			break;
 		}
