@@ -17,15 +17,19 @@ static double now(void)
 	return t.tv_sec + t.tv_nsec / 1e9;
 }
 
-/* ns per run and executed instructions per run. */
+#define TRIALS 5
+
+/* ns per run (the best of TRIALS timings of rep runs: other load on the
+ * shared machine only ever adds time) and executed instructions per run. */
 static int vm_time(const struct bg_program *p, const void *pkt, size_t len, long rep, int san,
 		   double *ns, double *insns)
 {
 	struct bg_vm_opts o = { .sz = sizeof(o), .no_sanitize = !san };
 	struct bg_vm *vm = bg_vm__new(p, &o);
 	uint64_t r0, total = 0;
-	double t0, t1;
+	double t0, t1, best = 1e30;
 	long i;
+	int t;
 
 	if (!vm)
 		return -1;
@@ -35,13 +39,18 @@ static int vm_time(const struct bg_program *p, const void *pkt, size_t len, long
 		bg_vm__free(vm);
 		return -1;
 	}
-	t0 = now();
-	for (i = 0; i < rep; i++) {
-		bg_vm__run(vm, &r0);
-		total += bg_vm__insn_count(vm);
+	for (t = 0; t < TRIALS; t++) {
+		total = 0;
+		t0 = now();
+		for (i = 0; i < rep; i++) {
+			bg_vm__run(vm, &r0);
+			total += bg_vm__insn_count(vm);
+		}
+		t1 = now();
+		if ((t1 - t0) * 1e9 / rep < best)
+			best = (t1 - t0) * 1e9 / rep;
 	}
-	t1 = now();
-	*ns = (t1 - t0) * 1e9 / rep;
+	*ns = best;
 	*insns = (double)total / rep;
 	bg_vm__free(vm);
 	return 0;
@@ -75,7 +84,7 @@ int main(int argc, char **argv)
 	len = (long)fread(pkt, 1, 65536, f);
 	fclose(f);
 	if (vm_time(p, pkt, (size_t)len, rep, 0, &ns_off, &ins) ||
-	    vm_time(p, pkt, (size_t)len, rep / 2 + 1, 1, &ns_on, &ins2))
+	    vm_time(p, pkt, (size_t)len, rep, 1, &ns_on, &ins2))
 		return 1;
 	memset(&kr, 0, sizeof(kr));
 	if (bg_kern_available(&why) && !bg_kern_load(p, &ko, &kr) &&
@@ -84,8 +93,18 @@ int main(int argc, char **argv)
 					       .data_size_in = (uint32_t)len,
 					       .repeat = (uint32_t)rep };
 
-		if (bg_kern_test_run(kr.prog_fd, &to, &ret, &kns))
-			kns = 0;
+		uint32_t d;
+		int t;
+
+		for (t = 0; t < TRIALS; t++) {
+			to.repeat = (uint32_t)rep;
+			if (bg_kern_test_run(kr.prog_fd, &to, &ret, &d)) {
+				kns = 0;
+				break;
+			}
+			if (!kns || d < kns)
+				kns = d;
+		}
 	}
 	printf("%-10s insns/run %8.0f | vm off %9.1f ns/run %6.0f Minsn/s | vm on %9.1f ns/run "
 	       "%6.0f Minsn/s (x%.2f) | kernel %8u ns/run | vm/kernel off x%.1f on x%.1f\n",

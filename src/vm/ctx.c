@@ -55,10 +55,15 @@ int vm_ctx_prepare(struct bg_vm *vm)
 	vm->pkt_writable = k == CTX_XDP || vm->prog_type == BPF_PROG_TYPE_SCHED_CLS ||
 			   vm->prog_type == BPF_PROG_TYPE_SCHED_ACT ||
 			   vm->prog_type == BPF_PROG_TYPE_LWT_XMIT;
-	if (vm->has_pkt &&
-	    vm_add_region(vm, 0, 0, VM_R_PKT, vm->pkt_writable, -1) < 0)
-		return -ENOMEM;
-	return 0;
+	vm->pkt_region = -1;
+	if (vm->has_pkt) {
+		vm->pkt_region = vm_add_region(vm, 0, 0, VM_R_PKT, vm->pkt_writable, -1);
+		if (vm->pkt_region < 0)
+			return -ENOMEM;
+	}
+	/* fixed: its bounds and kind are patched by every vm_ctx_reset */
+	vm->ctx_region = vm_add_region(vm, 0, 0, k == CTX_RAW ? VM_R_MEM : VM_R_CTX, true, -1);
+	return vm->ctx_region < 0 ? -ENOMEM : 0;
 }
 
 /* Size of the ctx struct for the program type (RAW/PLAIN: from the input). */
@@ -91,10 +96,15 @@ static int build_packet(struct bg_vm *vm, enum ctx_kind k)
 			return -ENOMEM;
 		vm->pktbuf = b;
 		vm->pktbuf_size = need;
+		vm->pkt_low = b;
 	}
-	/* headroom is visible after bpf_xdp_adjust_head; bytes past the end are
-	 * zeroed by bpf_xdp_adjust_tail when it grows the packet */
-	memset(vm->pktbuf, 0, VM_PKT_HEADROOM);
+	/* headroom is visible after bpf_xdp_adjust_head/meta (vm_pkt_update
+	 * records how low data_meta went): zero it only when a run exposed it.
+	 * Bytes past the end are zeroed by the helpers that grow the packet. */
+	if (vm->pkt_low < vm->pktbuf + VM_PKT_HEADROOM) {
+		memset(vm->pktbuf, 0, VM_PKT_HEADROOM);
+		vm->pkt_low = vm->pktbuf + VM_PKT_HEADROOM;
+	}
 	if (len)
 		memcpy(vm->pktbuf + VM_PKT_HEADROOM, vm->pkt_in, len);
 	vm->data = vm->pktbuf + VM_PKT_HEADROOM;
@@ -172,9 +182,8 @@ int vm_ctx_reset(struct bg_vm *vm, uint64_t *r)
 		/* r1 = memory, r2 = its length; legacy packet loads read it too */
 		vm->data = vm->data_meta = sz ? vm->ctx : NULL;
 		vm->data_end = vm->data ? vm->data + sz : NULL;
-		if (sz && vm_add_region(vm, (uint64_t)vm->ctx, (uint64_t)vm->ctx + sz, VM_R_MEM,
-					true, -1) < 0)
-			return -ENOMEM;
+		vm->regions[vm->ctx_region].lo = sz ? (uint64_t)vm->ctx : 0;
+		vm->regions[vm->ctx_region].hi = sz ? (uint64_t)vm->ctx + sz : 0;
 		r[1] = sz ? (uint64_t)vm->ctx : 0;
 		r[2] = sz;
 		return 0;
@@ -198,8 +207,8 @@ int vm_ctx_reset(struct bg_vm *vm, uint64_t *r)
 			skb->gso_segs = 1;
 		vm_ctx_sync(vm);
 	}
-	if (vm_add_region(vm, (uint64_t)vm->ctx, (uint64_t)vm->ctx + sz, VM_R_CTX, true, -1) < 0)
-		return -ENOMEM;
+	vm->regions[vm->ctx_region].lo = (uint64_t)vm->ctx;
+	vm->regions[vm->ctx_region].hi = (uint64_t)vm->ctx + sz;
 	r[1] = (uint64_t)vm->ctx;
 	return 0;
 }

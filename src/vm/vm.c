@@ -103,6 +103,8 @@ static void nearest_region(struct bg_vm *vm, uint64_t a)
 		uint64_t lo = i == 0 ? stack_lo(vm) : r->lo;
 		uint64_t d = a < lo ? lo - a : a >= r->hi ? a - r->hi + 1 : 0;
 
+		if (r->hi == 0) /* unused fixed slot (no ctx memory, no packet) */
+			continue;
 		if (d < best) {
 			best = d;
 			vm->fault.region = vm_region_name(r->kind);
@@ -881,13 +883,12 @@ int bg_vm__add_mem(struct bg_vm *vm, uint64_t addr, const void *data, size_t len
 
 void vm_pkt_update(struct bg_vm *vm)
 {
-	size_t i;
-
-	for (i = 0; i < vm->nregions; i++)
-		if (vm->regions[i].kind == VM_R_PKT) {
-			vm->regions[i].lo = (uint64_t)vm->data_meta;
-			vm->regions[i].hi = (uint64_t)vm->data_end;
-		}
+	if (vm->pkt_region >= 0) {
+		vm->regions[vm->pkt_region].lo = (uint64_t)vm->data_meta;
+		vm->regions[vm->pkt_region].hi = (uint64_t)vm->data_end;
+	}
+	if (vm->data_meta < vm->pkt_low)
+		vm->pkt_low = vm->data_meta;
 	vm_ctx_sync(vm);
 }
 

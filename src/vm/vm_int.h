@@ -152,6 +152,9 @@ struct bg_vm {
 	uint8_t *out_pkt;        /* packet as it left the last run (inside pktbuf) */
 	size_t out_pkt_len;
 	size_t l2_hidden;        /* socket filter: bytes of Ethernet header before data */
+	uint8_t *pkt_low;        /* lowest data_meta since the headroom was last zeroed */
+	int ctx_region;          /* fixed region of the ctx (patched per run), or -1 */
+	int pkt_region;          /* fixed region of the packet (patched), or -1 */
 	struct vm_region *regions;
 	size_t nregions, cap_regions;
 	size_t nfixed;           /* regions 0..nfixed-1 persist across runs */
