@@ -63,6 +63,16 @@ with open(t + '/mix.pcap', 'wb') as f:
     for p in (tcp, dns, tcp, eth + b'\x00' * 4):
         f.write(struct.pack('<IIII', 0, 0, len(p), len(p)) + p)
 open(t + '/bad.pcap', 'wb').write(b'not a pcap at all, really')
+mix = open(t + '/mix.pcap', 'rb').read()
+# cut inside the second record's data (header 24 + record 16+len(tcp) + 16 + 10 bytes)
+open(t + '/cut.pcap', 'wb').write(mix[:24 + 16 + len(tcp) + 16 + 10])
+# cut inside the second record's header: 8 bytes of it
+open(t + '/cuthdr.pcap', 'wb').write(mix[:24 + 16 + len(tcp) + 8])
+with open(t + '/big.pcap', 'wb') as f:
+    f.write(struct.pack('<IHHiIII', 0xa1b2c3d4, 2, 4, 0, 0, 262144, 1))
+    f.write(struct.pack('<IIII', 0, 0, len(tcp), len(tcp)) + tcp)
+    f.write(struct.pack('<IIII', 0, 0, 70000, 70000) + tcp + b'\x00' * (70000 - len(tcp)))
+print(24 + 16 + len(tcp), file=open(t + '/rec2.off', 'w'))
 EOF
 
 EX=$BG_EXAMPLES
@@ -91,6 +101,18 @@ assert d["packets"] == 4 and sum(d["actions"].values()) == 4, d'; then pass run/
   else fail run/pcap-json "rc=$rc $out"; fi
   out=$("$BPFGATE" run "$EX/xdp_parse.bpf.o" --pcap "$T/bad.pcap" 2>&1); rc=$?
   [ $rc -eq 2 ] && [[ "$out" == *bad.pcap*offset* ]] && pass run/bad-pcap || fail run/bad-pcap "rc=$rc $out"
+  off2=$(cat "$T/rec2.off")
+  out=$("$BPFGATE" run "$EX/xdp_parse.bpf.o" --pcap "$T/cut.pcap" 2>&1); rc=$?
+  [ $rc -eq 2 ] && [[ "$out" == *"cut.pcap: offset $off2: record length"*"beyond the file"* ]] \
+    && pass run/truncated-pcap-record || fail run/truncated-pcap-record "rc=$rc $out"
+  out=$("$BPFGATE" run "$EX/xdp_parse.bpf.o" --pcap "$T/cuthdr.pcap" --json 2>&1); rc=$?
+  [ $rc -eq 2 ] && [[ "$out" == *"cuthdr.pcap: offset $off2: truncated record header"* ]] \
+    && pass run/truncated-pcap-header || fail run/truncated-pcap-header "rc=$rc $out"
+  out=$("$BPFGATE" run "$EX/xdp_parse.bpf.o" --pcap "$T/big.pcap" 2>&1); rc=$?
+  [ $rc -eq 2 ] && [[ "$out" == *"big.pcap: offset $off2: packet of 70000 bytes is too large"* ]] \
+    && pass run/pcap-packet-too-large || fail run/pcap-packet-too-large "rc=$rc $out"
+  out=$(cat "$T/mix.pcap" | "$BPFGATE" run "$EX/xdp_parse.bpf.o" --pcap /dev/stdin 2>&1); rc=$?
+  [ $rc -eq 0 ] && [[ "$out" == *"4 packets"* ]] && pass run/pcap-from-pipe || fail run/pcap-from-pipe "rc=$rc $out"
   out=$("$BPFGATE" run "$EX/socket_dns.bpf.o" --packet "$T/dns.bin" 2>&1); rc=$?
   [ $rc -eq 0 ] && [[ "$out" == *"map dns_seen"* ]] && pass run/socket-filter || fail run/socket-filter "rc=$rc $out"
   out=$("$BPFGATE" run "$EX/xdp_parse.bpf.o" --packet "$T/tcp.bin" --repeat 1000 --no-sanitize 2>&1); rc=$?

@@ -16,6 +16,7 @@
 
 #include "cli.h"
 #include "core/json.h"
+#include "core/pcap.h"
 
 
 static void usage(FILE *f)
@@ -292,59 +293,6 @@ static size_t snap_diff(const char *name, const struct snap *before, const struc
 	return changed;
 }
 
-/* ---------- pcap ---------- */
-
-struct pcap {
-	const uint8_t *p;
-	size_t len, off;
-	bool swap;
-};
-
-static uint32_t rd32(const struct pcap *c, size_t off)
-{
-	uint32_t v;
-
-	memcpy(&v, c->p + off, 4);
-	return c->swap ? __builtin_bswap32(v) : v;
-}
-
-static int pcap_open(struct pcap *c, const uint8_t *p, size_t len)
-{
-	uint32_t magic;
-
-	if (len < 24)
-		return -1;
-	memcpy(&magic, p, 4);
-	c->p = p;
-	c->len = len;
-	c->off = 24;
-	if (magic == 0xa1b2c3d4 || magic == 0xa1b23c4d)
-		c->swap = false;
-	else if (magic == 0xd4c3b2a1 || magic == 0x4d3cb2a1)
-		c->swap = true;
-	else
-		return -1;
-	return 0;
-}
-
-/* Next packet: 1 and data/len, 0 at the end, -1 when truncated. */
-static int pcap_next(struct pcap *c, const uint8_t **data, size_t *len)
-{
-	uint32_t incl;
-
-	if (c->off == c->len)
-		return 0;
-	if (c->len - c->off < 16)
-		return -1;
-	incl = rd32(c, c->off + 8);
-	if (incl > c->len - c->off - 16 || incl > 65536)
-		return -1;
-	*data = c->p + c->off + 16;
-	*len = incl;
-	c->off += 16 + incl;
-	return 1;
-}
-
 /* ---------- running an object's program ---------- */
 
 struct run_args {
@@ -462,27 +410,32 @@ static void print_fault(const struct run_args *a, const struct bg_vm_fault *f, s
 		printf("    %s\n", f->line->text);
 }
 
+/* Run every packet of a capture (read and checked whole by core/pcap.c
+ * first, so a damaged file is refused before anything runs). */
 static int run_pcap(struct bg_vm *vm, const struct run_args *a, const struct bg_program *p,
 		    struct bg_json *j)
 {
-	size_t len, plen, npk = 0, nfault = 0;
-	uint8_t *buf = read_file(a->pcap, &len);
+	struct bg_packets ps = { 0 };
+	size_t npk, nfault = 0, off = 24;
 	uint64_t counts[16] = { 0 }, other = 0, insns = 0;
-	const uint8_t *pk;
-	struct pcap c;
-	int rc, i;
+	char err[512] = "";
+	int i;
 
-	if (!buf)
-		return cli_error("run", "%s: %s", a->pcap, strerror(errno));
-	if (pcap_open(&c, buf, len)) {
-		free(buf);
-		return cli_error("run", "%s: offset 0: not a pcap file (bad magic)", a->pcap);
+	if (bg_packets_pcap(&ps, a->pcap, err, sizeof(err))) {
+		bg_packets_free(&ps);
+		return cli_error("run", "%s", err);
 	}
-	while ((rc = pcap_next(&c, &pk, &plen)) == 1) {
+	for (npk = 0; npk < ps.n; npk++) {
 		uint64_t r0;
 
-		bg_vm__set_packet(vm, pk, plen);
-		npk++;
+		/* records follow each other: offset = header + earlier records */
+		if (bg_vm__set_packet(vm, ps.p[npk].data, ps.p[npk].len)) {
+			cli_error("run", "%s: offset %zu: packet of %u bytes is too large for "
+				  "the interpreter", a->pcap, off, ps.p[npk].len);
+			bg_packets_free(&ps);
+			return EXIT_BAD;
+		}
+		off += 16 + (size_t)ps.p[npk].len;
 		if (bg_vm__run(vm, &r0)) {
 			if (!nfault++ && !j)
 				print_fault(a, bg_vm__fault(vm), NULL);
@@ -494,11 +447,7 @@ static int run_pcap(struct bg_vm *vm, const struct run_args *a, const struct bg_
 		else
 			other++;
 	}
-	if (rc < 0) {
-		free(buf);
-		return cli_error("run", "%s: offset %zu: truncated packet record", a->pcap, c.off);
-	}
-	free(buf);
+	bg_packets_free(&ps);
 	if (j) {
 		bg_json_obj_begin(j);
 		bg_json_kstr(j, "object", a->obj);

@@ -10,30 +10,42 @@
 #define MAX_PACKET (256u * 1024)
 #define MAX_FILE (1u << 30)
 
+/* Read the whole file in growing chunks, so pipes and /dev/stdin work too. */
 static uint8_t *slurp(const char *path, size_t *len, char *err, size_t errsz)
 {
 	FILE *f = fopen(path, "rb");
-	uint8_t *buf;
-	long sz;
+	uint8_t *buf = NULL, *nb;
+	size_t cap = 0, n = 0, r;
 
 	if (!f) {
 		snprintf(err, errsz, "%s: %s", path, strerror(errno));
 		return NULL;
 	}
-	if (fseek(f, 0, SEEK_END) || (sz = ftell(f)) < 0 || sz > (long)MAX_FILE || fseek(f, 0, SEEK_SET)) {
-		snprintf(err, errsz, "%s: cannot read (size)", path);
-		fclose(f);
-		return NULL;
-	}
-	buf = malloc(sz ? (size_t)sz : 1);
-	if (buf && fread(buf, 1, (size_t)sz, f) != (size_t)sz) {
-		free(buf);
-		buf = NULL;
-		snprintf(err, errsz, "%s: short read", path);
+	do {
+		if (n == cap) {
+			cap = cap ? cap * 2 : 65536;
+			nb = cap > MAX_FILE ? NULL : realloc(buf, cap);
+			if (!nb) {
+				snprintf(err, errsz, "%s: %s", path,
+					 cap > MAX_FILE ? "larger than 1 GiB" : strerror(ENOMEM));
+				goto fail;
+			}
+			buf = nb;
+		}
+		r = fread(buf + n, 1, cap - n, f);
+		n += r;
+	} while (r > 0);
+	if (ferror(f)) {
+		snprintf(err, errsz, "%s: offset %zu: %s", path, n, strerror(errno ? errno : EIO));
+		goto fail;
 	}
 	fclose(f);
-	*len = (size_t)sz;
+	*len = n;
 	return buf;
+fail:
+	free(buf);
+	fclose(f);
+	return NULL;
 }
 
 static int push(struct bg_packets *ps, const uint8_t *data, uint32_t len)
