@@ -17,7 +17,9 @@ static double now(void)
 	return t.tv_sec + t.tv_nsec / 1e9;
 }
 
+#ifndef TRIALS
 #define TRIALS 5
+#endif
 
 /* ns per run (the best of TRIALS timings of rep runs: other load on the
  * shared machine only ever adds time) and executed instructions per run. */

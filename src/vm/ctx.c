@@ -47,6 +47,23 @@ static bool l2_hidden(uint32_t t)
 	return t == BPF_PROG_TYPE_SOCKET_FILTER || t == BPF_PROG_TYPE_CGROUP_SKB;
 }
 
+/* The packet pointer fields vm_load answers without vm_ctx_load; socket
+ * filters in sanitizing mode are left out (their loads fault there). */
+static void ctx_ptr_table(struct bg_vm *vm, enum ctx_kind k)
+{
+	memset(vm->ctx_ptr, 0, sizeof(vm->ctx_ptr));
+	if (k == CTX_XDP) {
+		vm->ctx_ptr[offsetof(struct xdp_md, data) / 4] = 1;
+		vm->ctx_ptr[offsetof(struct xdp_md, data_end) / 4] = 2;
+		vm->ctx_ptr[offsetof(struct xdp_md, data_meta) / 4] = 3;
+	} else if (k == CTX_SKB &&
+		   !(vm->prog_type == BPF_PROG_TYPE_SOCKET_FILTER && vm->sanitize)) {
+		vm->ctx_ptr[offsetof(struct __sk_buff, data) / 4] = 1;
+		vm->ctx_ptr[offsetof(struct __sk_buff, data_end) / 4] = 2;
+		vm->ctx_ptr[offsetof(struct __sk_buff, data_meta) / 4] = 3;
+	}
+}
+
 int vm_ctx_prepare(struct bg_vm *vm)
 {
 	enum ctx_kind k = ctx_kind(vm->prog_type);
@@ -56,6 +73,7 @@ int vm_ctx_prepare(struct bg_vm *vm)
 			   vm->prog_type == BPF_PROG_TYPE_SCHED_ACT ||
 			   vm->prog_type == BPF_PROG_TYPE_LWT_XMIT;
 	vm->pkt_region = -1;
+	ctx_ptr_table(vm, k);
 	if (vm->has_pkt) {
 		vm->pkt_region = vm_add_region(vm, 0, 0, VM_R_PKT, vm->pkt_writable, -1);
 		if (vm->pkt_region < 0)

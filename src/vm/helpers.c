@@ -1138,6 +1138,8 @@ int vm_helper(struct bg_vm *vm, uint32_t id, uint64_t *r)
 {
 	int err = 0;
 
+	if (id == BPF_FUNC_map_lookup_elem) /* the most frequent: no further checks */
+		return h_map_lookup(vm, r, id);
 	if (!vm->obj && vm->prog_type == 0 && id == 5) { /* conformance "unwind" */
 		r[0] = r[1];
 		if (!r[1]) {

@@ -82,7 +82,8 @@ static int map_init(struct bg_vm *vm, struct vm_map *m, const struct bg_map_def 
 			return -E2BIG;
 		m->array = calloc(1, bytes ? bytes : 8);
 		m->elem_gen = calloc(m->max_entries ? m->max_entries : 1, sizeof(uint32_t));
-		if (!m->array || !m->elem_gen)
+		m->elem_region = calloc(m->max_entries ? m->max_entries : 1, sizeof(uint32_t));
+		if (!m->array || !m->elem_gen || !m->elem_region)
 			return -ENOMEM;
 		if (d->init_data && m->max_entries)
 			memcpy(m->array, d->init_data, m->value_size);
@@ -157,6 +158,7 @@ void vm_maps_free(struct bg_vm *vm)
 		free(m->array);
 		free(m->array_set);
 		free(m->elem_gen);
+		free(m->elem_region);
 	}
 	free(vm->maps);
 	vm->maps = NULL;
@@ -178,12 +180,18 @@ int vm_map_index(struct bg_vm *vm, const struct vm_map *m)
 	return (int)(m - vm->maps);
 }
 
+/* Bucket of a key: FNV-1a over 4-byte words (then the tail bytes), folded. */
 static uint32_t hash_key(const struct vm_map *m, const uint8_t *k)
 {
-	uint32_t h = 2166136261u, i;
+	uint32_t h = 2166136261u, i = 0, w;
 
-	for (i = 0; i < m->key_size; i++)
+	for (; i + 4 <= m->key_size; i += 4) {
+		memcpy(&w, k + i, 4);
+		h = (h ^ w) * 16777619u;
+	}
+	for (; i < m->key_size; i++)
 		h = (h ^ k[i]) * 16777619u;
+	h ^= h >> 15;
 	return h & (m->nbuckets - 1);
 }
 
@@ -218,10 +226,19 @@ uint8_t *vm_map_lookup(struct bg_vm *vm, struct vm_map *m, const void *key)
 		if (has_refs(m) && !m->array_set[idx])
 			return NULL;
 		v = m->array + (size_t)idx * m->vsz;
-		if (m->region < 0 && m->elem_gen[idx] != vm->gen) {
-			m->elem_gen[idx] = vm->gen;
-			vm_add_region(vm, (uint64_t)v, (uint64_t)v + m->value_size, VM_R_MAP,
-				      !m->readonly, vm_map_index(vm, m));
+		if (m->region >= 0) {
+			vm->last_region = (size_t)m->region;
+		} else if (m->elem_gen[idx] != vm->gen) {
+			int ri = vm_add_region(vm, (uint64_t)v, (uint64_t)v + m->value_size, VM_R_MAP,
+					       !m->readonly, vm_map_index(vm, m));
+
+			if (ri >= 0) {
+				m->elem_gen[idx] = vm->gen;
+				m->elem_region[idx] = (uint32_t)ri;
+				vm->last_region = (size_t)ri;
+			}
+		} else {
+			vm->last_region = m->elem_region[idx];
 		}
 		return v;
 	}
@@ -234,11 +251,17 @@ uint8_t *vm_map_lookup(struct bg_vm *vm, struct vm_map *m, const void *key)
 			return NULL;
 		(*pp)->lru = ++m->lru_clock;
 		if ((*pp)->gen != vm->gen) {
-			(*pp)->gen = vm->gen;
-			vm_add_region(vm, (uint64_t)(*pp)->value,
-				      (uint64_t)(*pp)->value + m->value_size, VM_R_MAP, true,
-				      vm_map_index(vm, m));
+			int ri = vm_add_region(vm, (uint64_t)(*pp)->value,
+					       (uint64_t)(*pp)->value + m->value_size, VM_R_MAP, true,
+					       vm_map_index(vm, m));
+
+			if (ri >= 0) {
+				(*pp)->gen = vm->gen;
+				(*pp)->region = (uint32_t)ri;
+			}
 		}
+		if ((*pp)->gen == vm->gen)
+			vm->last_region = (*pp)->region;
 		return (*pp)->value;
 	}
 }

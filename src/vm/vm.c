@@ -221,10 +221,23 @@ static void *region_ptr(struct bg_vm *vm, uint64_t a, uint64_t size, bool write,
 	return region_ptr_at(vm, find_region(vm, a, size), a, size, write, need_init);
 }
 
+/* Is [a, a+size) inside the frames in use (helper arguments on the stack)? */
+static bool in_stack(const struct bg_vm *vm, uint64_t a, uint64_t size)
+{
+	uint64_t lo = stack_lo(vm), hi = (uint64_t)vm->stack + VM_MAX_FRAMES * VM_STACK_SIZE;
+
+	return a >= lo && a <= hi && size <= hi - a;
+}
+
 void *vm_ptr(struct bg_vm *vm, uint64_t addr, uint64_t size, bool write)
 {
 	if (size == 0)
 		return (void *)addr;
+	if (in_stack(vm, addr, size)) { /* the common case: no region scan */
+		if (write)
+			memset(vm->shadow + (addr - (uint64_t)vm->stack), 1, size);
+		return (void *)addr;
+	}
 	if (addr + size < addr) {
 		mem_fault(vm, addr, size, write);
 		return NULL;
@@ -244,8 +257,17 @@ int vm_load(struct bg_vm *vm, uint64_t a, uint32_t size, uint64_t *val)
 	int i;
 	void *p;
 
-	if (vm->ctx_special && a - (uint64_t)vm->ctx < vm->ctx_size) /* ctx fields: no scan */
-		return vm_ctx_load(vm, a - (uint64_t)vm->ctx, size, val);
+	if (vm->ctx_special && a - (uint64_t)vm->ctx < vm->ctx_size) { /* ctx fields: no scan */
+		uint64_t off = a - (uint64_t)vm->ctx;
+
+		if (size == 4 && !(off & 3) && off / 4 < sizeof(vm->ctx_ptr) && vm->ctx_ptr[off / 4]) {
+			uint8_t f = vm->ctx_ptr[off / 4];
+
+			*val = (uint64_t)(f == 1 ? vm->data : f == 2 ? vm->data_end : vm->data_meta);
+			return 1; /* rewritten by the kernel into a 64-bit pointer load */
+		}
+		return vm_ctx_load(vm, off, size, val);
+	}
 	i = find_region(vm, a, size);
 
 	*val = 0;

@@ -93,6 +93,7 @@ struct vm_map {
 	uint64_t lru_clock;
 	int region;              /* fixed region of a global data section, or -1 */
 	uint32_t *elem_gen;      /* arrays: run generation of each element's region */
+	uint32_t *elem_region;   /* arrays: that region's index */
 	uint32_t qhead, qcount;  /* queue / stack */
 };
 
@@ -100,6 +101,7 @@ struct vm_hent {
 	struct vm_hent *next;
 	uint64_t lru;
 	uint32_t gen;            /* region registered in this run */
+	uint32_t region;         /* its index */
 	uint8_t *value;          /* value storage (8-byte aligned) */
 	uint8_t key[];           /* key_size bytes */
 };
@@ -155,6 +157,8 @@ struct bg_vm {
 	uint8_t *pkt_low;        /* lowest data_meta since the headroom was last zeroed */
 	int ctx_region;          /* fixed region of the ctx (patched per run), or -1 */
 	int pkt_region;          /* fixed region of the packet (patched), or -1 */
+	uint8_t ctx_ptr[64];     /* per 4-byte ctx word: 1 data, 2 data_end, 3 data_meta
+				  * (a whole aligned 4-byte load yields the pointer), 0 other */
 	struct vm_region *regions;
 	size_t nregions, cap_regions;
 	size_t nfixed;           /* regions 0..nfixed-1 persist across runs */
