@@ -78,6 +78,78 @@ if [ -f "$ex" ]; then
   [ "${fn:-0}" -gt 0 ] && pass "cov/attach-tracepoint: entered $fn times" || fail cov/attach-tracepoint "no hits: $(tail -2 "$tmp/err")"
 fi
 
+# uprobe and uretprobe attached while a workload runs: classify() of a
+# gcc -O0 binary, 3 rounds of 7 calls (per round: 1 negative, 4 small, 2 big
+# arguments; results -1 once, 0 twice, 1 twice, 2 twice)
+uex="$BG_EXAMPLES/uprobe_classify.bpf.o"
+usrc="$BG_ROOT/examples/uprobe_classify.bpf.c"
+uline() { grep -n "L:$1 " "$usrc" | cut -d: -f1; }
+fnda() { sed -n "s/^FNDA:\([0-9]*\),$2\$/\1/p" "$1"; }
+check_uprobe_counts() { # tracefile, label, which programs ("entry return")
+  local f=$1 who=$2 ok=1 why="" specs=()
+  [[ $3 == *entry* ]] && specs+=(arg-neg-call=3 arg-small-call=12 arg-big-call=6 arg-neg=21 arg-small=18)
+  [[ $3 == *return* ]] && specs+=(ret-neg-call=3 ret-zero-call=6 ret-other-call=12 ret-neg=21 ret-zero=18)
+  for spec in "${specs[@]}"; do
+    local m=${spec%=*} want=${spec#*=} got
+    got=$(da "$f" "$(uline "$m")")
+    [ "$got" = "$want" ] || { ok=0; why="$why $m: DA $got, want $want;"; }
+  done
+  specs=()
+  [[ $3 == *entry* ]] && specs+=("arg-neg=3 18" "arg-small=6 12") && [ "$(fnda "$f" classify_entry)" != 21 ] \
+    && { ok=0; why="$why FNDA classify_entry $(fnda "$f" classify_entry), want 21;"; }
+  [[ $3 == *return* ]] && specs+=("ret-neg=3 18" "ret-zero=6 12") && [ "$(fnda "$f" classify_return)" != 21 ] \
+    && { ok=0; why="$why FNDA classify_return $(fnda "$f" classify_return), want 21;"; }
+  for spec in "${specs[@]}"; do
+    local m=${spec%=*} want=${spec#*=} got
+    got=$(branch_pair "$f" "$(uline "$m")")
+    [ "$got" = "$want" ] || { ok=0; why="$why branch $m: $got, want $want;"; }
+  done
+  [ $ok = 1 ] && pass "cov/$who" || fail "cov/$who" "$why"
+}
+if [ ! -f "$uex" ]; then
+  fail cov/uprobe "$uex not built"
+elif ! gcc -O0 -g -o "$tmp/uwork" "$BG_ROOT/tests/data/cov/uprobe_work.c" 2>"$tmp/err"; then
+  fail cov/uprobe-workload "gcc: $(tail -2 "$tmp/err")"
+elif [ ! -e /sys/bus/event_source/devices/uprobe/type ]; then
+  skip cov/uprobe "no uprobe PMU in /sys/bus/event_source/devices (kernel without CONFIG_UPROBE_EVENTS)"
+else
+  "$BPFGATE" cov run "$uex" -o "$tmp/u.info" --uprobe "classify_entry=$tmp/uwork:classify" \
+    --uprobe "classify_return=$tmp/uwork:classify" -- "$tmp/uwork" 3 >"$tmp/out" 2>"$tmp/err"
+  urc=$?
+  if [ $urc = 1 ] && grep -q "perf_event_open: \(Operation not permitted\|Permission denied\|No such device\|Operation not supported\)" "$tmp/out"; then
+    skip cov/uprobe "uprobes refused here: $(grep -m1 perf_event_open "$tmp/out")"
+  else
+    [ $urc = 0 ] && pass cov/uprobe-run || fail cov/uprobe-run "exit $urc: $(cat "$tmp/out" "$tmp/err" | head -3)"
+    check_uprobe_counts "$tmp/u.info" uprobe-exact-counts "entry return"
+    # libbpf's section form, the target in the section: uretprobe alone
+    clang-14 -O2 -g -target bpf -I "$BG_NORMAL_BUILD" -I "$BG_ROOT/examples/include" \
+      -I/usr/include/x86_64-linux-gnu "-DUPROBE_BIN=\"$tmp/uwork\"" -c "$usrc" -o "$tmp/usec.o" 2>"$tmp/err" \
+      || fail cov/uprobe-section-build "$(tail -2 "$tmp/err")"
+    sec=$("$BPFGATE" cov run "$tmp/usec.o" --prog classify_return -o "$tmp/ur.info" --json -- "$tmp/uwork" 3 2>"$tmp/err")
+    [ $? = 0 ] && pass cov/uretprobe-section-run || fail cov/uretprobe-section-run "$sec $(tail -2 "$tmp/err")"
+    check_uprobe_counts "$tmp/ur.info" uretprobe-section-exact-counts return
+    [ -z "$(fnda "$tmp/ur.info" classify_entry)" ] && pass cov/uretprobe-only-selected \
+      || fail cov/uretprobe-only-selected "classify_entry reported: $(fnda "$tmp/ur.info" classify_entry)"
+    # +OFFSET: past the entry of classify() the program still runs once per call
+    "$BPFGATE" cov run "$uex" --prog classify_entry -o "$tmp/uo.info" --uprobe "classify_entry=$tmp/uwork:classify+4" \
+      -- "$tmp/uwork" 2 >/dev/null 2>&1
+    [ "$(fnda "$tmp/uo.info" classify_entry)" = 14 ] && pass cov/uprobe-plus-offset \
+      || fail cov/uprobe-plus-offset "FNDA $(fnda "$tmp/uo.info" classify_entry), want 14"
+  fi
+  # targets that do not resolve: the program's error names the function; exit 1
+  "$BPFGATE" cov run "$uex" --prog classify_entry -o "$tmp/ux.info" --uprobe "classify_entry=$tmp/uwork:no_such_fn" \
+    -- /bin/true >"$tmp/out" 2>&1
+  [ $? = 1 ] && grep -q "no function 'no_such_fn'" "$tmp/out" && pass cov/uprobe-missing-function \
+    || fail cov/uprobe-missing-function "$(head -2 "$tmp/out")"
+  "$BPFGATE" cov run "$uex" --prog classify_entry -o "$tmp/ux.info" -- /bin/true >"$tmp/out" 2>&1
+  [ $? = 1 ] && grep -q "names no target: give --uprobe classify_entry=PATH:FUNC" "$tmp/out" \
+    && pass cov/uprobe-no-target || fail cov/uprobe-no-target "$(head -2 "$tmp/out")"
+  "$BPFGATE" cov run "$uex" --uprobe "nosuchprog=$tmp/uwork:classify" -o "$tmp/ux.info" -- /bin/true >/dev/null 2>&1
+  [ $? = 2 ] && pass cov/uprobe-unknown-program || fail cov/uprobe-unknown-program "exit not 2"
+  "$BPFGATE" cov run "$uex" --uprobe "classify_entry" -o "$tmp/ux.info" -- /bin/true >/dev/null 2>&1
+  [ $? = 2 ] && pass cov/uprobe-bad-option || fail cov/uprobe-bad-option "exit not 2"
+fi
+
 # every example and corpus program the kernel accepts stays accepted when instrumented
 objs=("$BG_EXAMPLES"/*.o)
 [ -d "$BG_CORPUS/c14" ] && objs+=($(find "$BG_CORPUS/c14" -name '*.o' | sort))

@@ -1,6 +1,7 @@
 /* bpfgate cov: line and branch coverage.
  *   cov run OBJ [--prog NAME]... [--vm] [--input F]... [--input-dir D] [--pcap F]
- *           [--repeat N] [-o INFO] [--profile JSON] [--json] [-- CMD ARGS...]
+ *           [--repeat N] [-o INFO] [--profile JSON] [--json]
+ *           [--uprobe PROG=PATH:FUNC[+OFF]]... [--usdt PROG=PATH:PROVIDER:NAME]... [-- CMD ARGS...]
  *   cov stats OBJ...            instrument every program, load original and instrumented
  *   cov report INFO...          per file and function: lines and branches hit
  *   cov show INFO [--source-dir D]   annotated source with counts in the margin
@@ -21,7 +22,8 @@ static void usage(void)
 {
 	printf("usage: bpfgate cov run OBJ [--prog NAME]... [--vm] [--input FILE]... [--input-dir DIR]\n"
 	       "                  [--pcap FILE] [--repeat N] [-o coverage.info] [--profile FILE] [--json]\n"
-	       "       bpfgate cov run OBJ [--prog NAME]... [-o coverage.info] -- COMMAND [ARGS...]\n"
+	       "       bpfgate cov run OBJ [--prog NAME]... [-o coverage.info] [--uprobe PROG=PATH:FUNC[+OFF]]...\n"
+	       "                  [--usdt PROG=PATH:PROVIDER:NAME]... -- COMMAND [ARGS...]\n"
 	       "       bpfgate cov stats OBJ... [--json]\n"
 	       "       bpfgate cov report INFO... [--json]\n"
 	       "       bpfgate cov show INFO [--source-dir DIR]\n"
@@ -31,6 +33,14 @@ static void usage(void)
 	       "edge, atomic adds into a counters map), runs it on each input in the kernel\n"
 	       "(BPF_PROG_TEST_RUN; or attached while COMMAND runs, for tracing programs) or in\n"
 	       "the interpreter (--vm), and writes an lcov tracefile (default coverage.info).\n"
+	       "attached while COMMAND runs: kprobe/NAME, kretprobe/NAME, tracepoint/CAT/NAME,\n"
+	       "raw_tp/NAME, tp_btf/NAME, uprobe/PATH:FUNC[+OFF], uretprobe/PATH:FUNC,\n"
+	       "usdt/PATH:PROVIDER:NAME. FUNC is looked up in the ELF symbol table (.symtab,\n"
+	       "then .dynsym) and probed at its file offset; PATH:0xOFF probes a raw offset;\n"
+	       "a PATH without '/' is searched in $PATH (or the library directories for .so).\n"
+	       "Sections without a target (SEC(\"uprobe\"), SEC(\"usdt\")) take it from\n"
+	       "--uprobe PROG=... / --usdt PROG=... (these also override a section's target).\n"
+	       "User probes are system-wide: every process running the binary counts.\n"
 	       "exit: 0 success, 1 a program could not be instrumented or run, 2 bad input\n");
 }
 

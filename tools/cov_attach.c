@@ -1,7 +1,10 @@
 /* Attaching instrumented tracing programs for the duration of a command:
- * kprobe/kretprobe through the kprobe PMU, tracepoints through perf events,
- * raw_tp and tp_btf through BPF_RAW_TRACEPOINT_OPEN. Counters are read when
- * the command exits; everything is detached and closed afterwards. */
+ * kprobe/kretprobe through the kprobe PMU, uprobe/uretprobe/usdt through the
+ * uprobe PMU (file + offset resolved from the ELF symbol table or the
+ * .note.stapsdt notes, system-wide like libbpf's default pid -1),
+ * tracepoints through perf events, raw_tp and tp_btf through
+ * BPF_RAW_TRACEPOINT_OPEN. Counters are read when the command exits;
+ * everything is detached and closed afterwards. */
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/perf_event.h>
@@ -15,7 +18,10 @@
 #include <unistd.h>
 #include <bpf/bpf.h>
 #include <bpfgate/bpfgate.h>
+#include "cov/uprobe.h"
 #include "cov_attach.h"
+
+#define MAX_SITES 64 /* USDT sites attached per program */
 
 static long read_num(const char *path, const char *prefix)
 {
@@ -55,6 +61,94 @@ static int attach_perf(int prog_fd, struct perf_event_attr *attr, char *err)
 		return -1;
 	}
 	return pfd;
+}
+
+enum probe_kind { PK_OTHER, PK_UPROBE, PK_URETPROBE, PK_USDT };
+
+/* "uprobe", "uprobe.s", "uretprobe[.s]" or "usdt", alone or before '/'. */
+static enum probe_kind probe_kind(const char *sec)
+{
+	static const struct {
+		const char *name;
+		enum probe_kind kind;
+	} kinds[] = {{"uprobe", PK_UPROBE},	  {"uprobe.s", PK_UPROBE}, {"uretprobe", PK_URETPROBE},
+		     {"uretprobe.s", PK_URETPROBE}, {"usdt", PK_USDT}};
+	size_t len = strcspn(sec, "/");
+
+	for (size_t i = 0; i < sizeof(kinds) / sizeof(kinds[0]); i++)
+		if (strlen(kinds[i].name) == len && !strncmp(sec, kinds[i].name, len))
+			return kinds[i].kind;
+	return PK_OTHER;
+}
+
+static int attach_uprobe(int prog_fd, const struct bg_uprobe_target *t, bool ret, char *err)
+{
+	static const char *dev = "/sys/bus/event_source/devices/uprobe";
+	char path[128];
+	long type, bit, ref_shift;
+	struct perf_event_attr attr;
+
+	snprintf(path, sizeof(path), "%s/type", dev);
+	type = read_num(path, NULL);
+	snprintf(path, sizeof(path), "%s/format/retprobe", dev);
+	bit = read_num(path, "config:");
+	snprintf(path, sizeof(path), "%s/format/ref_ctr_offset", dev);
+	ref_shift = read_num(path, "config:");
+	if (type < 0) {
+		snprintf(err, 512, "no uprobe PMU (%s)", dev);
+		return -1;
+	}
+	if ((ret && (bit < 0 || bit > 63)) || (t->ref_ctr && (ref_shift < 0 || ref_shift > 63))) {
+		snprintf(err, 512, "the uprobe PMU has no %s bit", ret ? "retprobe" : "ref_ctr_offset");
+		return -1;
+	}
+	memset(&attr, 0, sizeof(attr));
+	attr.size = sizeof(attr);
+	attr.type = (uint32_t)type;
+	attr.config = (ret ? 1ull << bit : 0) | (t->ref_ctr ? t->ref_ctr << ref_shift : 0);
+	attr.config1 = (uint64_t)(uintptr_t)t->path;
+	attr.config2 = t->offset;
+	return attach_perf(prog_fd, &attr, err);
+}
+
+/* uprobe, uretprobe and usdt: target from the command line or the section.
+ * Stores up to MAX_SITES fds in fds; returns how many, or -1 with err set. */
+static int attach_user(const struct bg_program *p, int prog_fd, const char *target, int *fds, char *err)
+{
+	enum probe_kind k = probe_kind(bg_program__section(p));
+	struct bg_uprobe_target *t = calloc(MAX_SITES, sizeof(*t));
+	int n;
+
+	if (!target)
+		target = bg_program__attach_target(p);
+	if (!target || !*target) {
+		snprintf(err, 512, "section %s names no target: give --%s %s=PATH:%s", bg_program__section(p),
+			 k == PK_USDT ? "usdt" : "uprobe", bg_program__name(p),
+			 k == PK_USDT ? "PROVIDER:NAME" : "FUNC[+OFFSET]");
+		free(t);
+		return -1;
+	}
+	if (!t) {
+		snprintf(err, 512, "out of memory");
+		return -1;
+	}
+	n = k == PK_USDT ? bg_usdt__resolve(target, t, MAX_SITES, err, 512) : bg_uprobe__resolve(target, t, err, 512);
+	if (n == 0)
+		n = 1; /* a resolved uprobe */
+	if (n > MAX_SITES) {
+		snprintf(err, 512, "%s: %d probe sites, at most %d are attached", target, n, MAX_SITES);
+		n = -1;
+	}
+	for (int i = 0; i < n; i++) {
+		fds[i] = attach_uprobe(prog_fd, &t[i], k == PK_URETPROBE, err);
+		if (fds[i] < 0) {
+			while (i--)
+				close(fds[i]);
+			n = -1;
+		}
+	}
+	free(t);
+	return n < 0 ? -1 : n;
 }
 
 /* Returns the attachment fd (closing it detaches) or -1 with err set. */
@@ -109,7 +203,7 @@ static int attach(const struct bg_program *p, int prog_fd, char *err)
 			snprintf(err, 512, "raw tracepoint attach: %s", strerror(-fd));
 		return fd < 0 ? -1 : fd;
 	}
-	snprintf(err, 512, "section %s: attaching is not supported (kprobe, kretprobe, tracepoint, raw_tp, tp_btf)", sec);
+	snprintf(err, 512, "section %s: attaching is not supported (kprobe, kretprobe, uprobe, uretprobe, usdt, tracepoint, raw_tp, tp_btf)", sec);
 	return -1;
 }
 
@@ -130,41 +224,58 @@ static int run_command(char **cmd)
 	return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
 }
 
-int cov_attach_run(struct bg_cov **covs, size_t n, char **cmd, char errbuf[][512], const char **errs)
+/* Everything attached for one program: fds to close, counters to read. */
+struct attached {
+	int prog_fd, map_fd, nlinks;
+	int links[MAX_SITES];
+};
+
+static void attach_one(struct bg_cov *cov, const char *target, struct attached *at, char *err)
 {
-	int *prog_fd = calloc(n, sizeof(int)), *map_fd = calloc(n, sizeof(int)), *link = calloc(n, sizeof(int));
+	const struct bg_program *p = bg_cov__program(cov);
+
+	at->prog_fd = bg_cov__load_kernel(cov, &at->map_fd, err, 512);
+	if (at->prog_fd < 0)
+		return;
+	if (probe_kind(bg_program__section(p)) != PK_OTHER) {
+		at->nlinks = attach_user(p, at->prog_fd, target, at->links, err);
+	} else if (target) {
+		snprintf(err, 512, "section %s takes no target from the command line", bg_program__section(p));
+		at->nlinks = -1;
+	} else {
+		at->links[0] = attach(p, at->prog_fd, err);
+		at->nlinks = at->links[0] < 0 ? -1 : 1;
+	}
+}
+
+int cov_attach_run(struct bg_cov **covs, size_t n, const char **targets, char **cmd, char errbuf[][512],
+		   const char **errs)
+{
+	struct attached *at = calloc(n ? n : 1, sizeof(*at));
 	int rc;
 
-	if (!prog_fd || !map_fd || !link) {
-		free(prog_fd);
-		free(map_fd);
-		free(link);
+	if (!at)
 		return -ENOMEM;
-	}
 	for (size_t i = 0; i < n; i++) {
-		prog_fd[i] = map_fd[i] = link[i] = -1;
+		at[i].prog_fd = at[i].map_fd = -1;
 		if (!covs[i])
 			continue;
-		prog_fd[i] = bg_cov__load_kernel(covs[i], &map_fd[i], errbuf[i], 512);
-		if (prog_fd[i] >= 0)
-			link[i] = attach(bg_cov__program(covs[i]), prog_fd[i], errbuf[i]);
-		if (prog_fd[i] < 0 || link[i] < 0)
+		attach_one(covs[i], targets ? targets[i] : NULL, &at[i], errbuf[i]);
+		if (at[i].prog_fd < 0 || at[i].nlinks < 0)
 			errs[i] = errbuf[i];
 	}
 	rc = run_command(cmd);
 	for (size_t i = 0; i < n; i++) {
-		if (link[i] >= 0) {
-			close(link[i]);
-			bg_cov__read_kernel(covs[i], map_fd[i]);
-		}
-		if (map_fd[i] >= 0)
-			close(map_fd[i]);
-		if (prog_fd[i] >= 0)
-			close(prog_fd[i]);
+		for (int k = 0; k < at[i].nlinks; k++)
+			close(at[i].links[k]);
+		if (at[i].nlinks > 0)
+			bg_cov__read_kernel(covs[i], at[i].map_fd);
+		if (at[i].map_fd >= 0)
+			close(at[i].map_fd);
+		if (at[i].prog_fd >= 0)
+			close(at[i].prog_fd);
 	}
-	free(prog_fd);
-	free(map_fd);
-	free(link);
+	free(at);
 	if (rc)
 		fprintf(stderr, "bpfgate cov: %s exited with status %d\n", cmd[0], rc);
 	return 0;

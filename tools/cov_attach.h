@@ -3,5 +3,9 @@
 #ifndef BG_TOOLS_COV_ATTACH_H
 #define BG_TOOLS_COV_ATTACH_H
 #include <bpfgate/cov.h>
-int cov_attach_run(struct bg_cov **covs, size_t n, char **cmd, char errbuf[][512], const char **errs);
+/* targets (may be NULL): per program, a probe target given on the command
+ * line ("PATH:FUNC[+OFF]" for uprobes, "PATH:PROVIDER:NAME" for usdt), NULL
+ * to take it from the section. */
+int cov_attach_run(struct bg_cov **covs, size_t n, const char **targets, char **cmd, char errbuf[][512],
+		   const char **errs);
 #endif

@@ -21,7 +21,25 @@ struct run_args {
 	uint32_t repeat;
 	struct bg_packets in;
 	char **cmd;              /* after "--" */
+	const char *tprog[64], *tspec[64]; /* --uprobe/--usdt PROG=TARGET */
+	int ntargets;
 };
+
+/* --uprobe PROG=PATH:FUNC[+OFF] or --usdt PROG=PATH:PROVIDER:NAME */
+static int add_target(struct run_args *a, const char *opt, char *arg)
+{
+	char *eq = strchr(arg, '=');
+
+	if (!eq || eq == arg || !eq[1])
+		return cli_error("cov", "run: %s wants PROG=%s, got '%s'", opt,
+				 strcmp(opt, "--usdt") ? "PATH:FUNC[+OFFSET]" : "PATH:PROVIDER:NAME", arg);
+	if (a->ntargets == 64)
+		return cli_error("cov", "run: at most 64 %s options", opt);
+	*eq = 0;
+	a->tprog[a->ntargets] = arg;
+	a->tspec[a->ntargets++] = eq + 1;
+	return 0;
+}
 
 static int parse(int argc, char **argv, struct run_args *a)
 {
@@ -40,6 +58,9 @@ static int parse(int argc, char **argv, struct run_args *a)
 			break;
 		} else if (!strcmp(s, "--prog") && v && a->nprogs < 64) {
 			a->progs[a->nprogs++] = argv[++i];
+		} else if ((!strcmp(s, "--uprobe") || !strcmp(s, "--usdt")) && v) {
+			if (add_target(a, s, argv[++i]))
+				return EXIT_BAD;
 		} else if (!strcmp(s, "--vm")) {
 			a->vm = 1;
 		} else if (!strcmp(s, "--json")) {
@@ -68,6 +89,8 @@ static int parse(int argc, char **argv, struct run_args *a)
 		return cli_error("cov", "run: no object");
 	if (!a->cmd && !a->in.n)
 		return cli_error("cov", "run: no input (--input, --input-dir, --pcap) and no command after --");
+	if (!a->cmd && a->ntargets)
+		return cli_error("cov", "run: --uprobe/--usdt attach while a command runs: add -- COMMAND");
 	return 0;
 }
 
@@ -161,7 +184,7 @@ int cov_cmd_run(int argc, char **argv)
 	struct run_args a = {0};
 	struct bg_object *obj;
 	struct bg_cov *covs[64] = {0};
-	const char *names[64] = {0}, *errs[64] = {0};
+	const char *names[64] = {0}, *errs[64] = {0}, *targets[64] = {0};
 	static char errbuf[64][512];
 	char err[512];
 	size_t n = 0;
@@ -188,8 +211,22 @@ int cov_cmd_run(int argc, char **argv)
 			errs[n] = errbuf[n];
 		n++;
 	}
+	for (int t = 0; t < a.ntargets; t++) {
+		size_t i = 0;
+
+		while (i < n && strcmp(names[i], a.tprog[t]))
+			i++;
+		if (i == n) {
+			for (i = 0; i < n; i++)
+				bg_cov__free(covs[i]);
+			bg_object__free(obj);
+			bg_packets_free(&a.in);
+			return cli_error("cov", "run: %s: no selected program '%s'", a.obj, a.tprog[t]);
+		}
+		targets[i] = a.tspec[t];
+	}
 	if (a.cmd) {
-		rc = cov_attach_run(covs, n, a.cmd, errbuf, errs);
+		rc = cov_attach_run(covs, n, targets, a.cmd, errbuf, errs);
 	} else {
 		struct bg_cov_input *in = calloc(a.in.n, sizeof(*in));
 		struct bg_cov_run_opts ro = {.sz = sizeof(ro), .repeat = a.repeat};

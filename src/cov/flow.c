@@ -11,15 +11,18 @@
 
 #define R(x) (1u << (x))
 #define ARGS (R(1) | R(2) | R(3) | R(4) | R(5))
-#define CALLEE_SAVED (R(6) | R(7) | R(8) | R(9))
 
 static bool is_jump(const struct bg_insn *i)
 {
 	return i->kind == BG_K_JA || i->kind == BG_K_JCOND || i->kind == BG_K_MAY_GOTO;
 }
 
-/* Registers an instruction reads (use) and writes (def). */
-static void use_def(const struct bg_insn *i, bool in_subprog, uint16_t *use, uint16_t *def)
+/* Registers an instruction reads (use) and writes (def). An exit reads only
+ * r0, in subprograms too: r6-r9 belong to each call frame (the kernel's
+ * verifier and interpreter keep the caller's, its JITs save the ones a
+ * function writes, LLVM's BPF backend saves none), so a subprogram may use
+ * them as scratch without restoring them. */
+static void use_def(const struct bg_insn *i, uint16_t *use, uint16_t *def)
 {
 	uint16_t u = 0, d = 0;
 
@@ -54,7 +57,7 @@ static void use_def(const struct bg_insn *i, bool in_subprog, uint16_t *use, uin
 	case BG_K_JCOND: u = R(i->dst) | (i->src_is_reg ? R(i->src) : 0); break;
 	case BG_K_CALL: u = ARGS; d = R(0) | ARGS; break;
 	case BG_K_CALLX: u = ARGS | R(i->dst); d = R(0) | ARGS; break;
-	case BG_K_EXIT: u = R(0) | (in_subprog ? CALLEE_SAVED : 0); break;
+	case BG_K_EXIT: u = R(0); break;
 	default: break;
 	}
 	*use = u & 0x7ff;
@@ -133,7 +136,7 @@ static void liveness(const struct bg_insn *in, size_t n, struct cov_flow *f)
 
 			if (i->kind == BG_K_LD_IMM64_HI)
 				continue;
-			use_def(i, f->func_of[j] != 0, &use, &def);
+			use_def(i, &use, &def);
 			if (i->kind != BG_K_JA && i->kind != BG_K_EXIT && j + i->slots < n)
 				out |= f->live_in[j + i->slots];
 			if (is_jump(i) && i->target >= 0 && (size_t)i->target < n)
@@ -151,7 +154,7 @@ static uint16_t init_after(const struct bg_insn *i, uint16_t in_set)
 {
 	uint16_t use, def;
 
-	use_def(i, false, &use, &def);
+	use_def(i, &use, &def);
 	if (i->kind == BG_K_CALL || i->kind == BG_K_CALLX || i->kind == BG_K_LD_ABS ||
 	    i->kind == BG_K_LD_IND)
 		return (in_set & ~ARGS) | R(0); /* the kernel marks r1-r5 unreadable after calls */
@@ -245,7 +248,7 @@ static void frames(const struct bg_insn *in, size_t n, struct cov_flow *f)
 		} else {
 			uint16_t use, def;
 
-			use_def(i, false, &use, &def);
+			use_def(i, &use, &def);
 			for (int r = 0; r < 10; r++)
 				if (def & R(r)) {
 					/* a stack pointer escaping into an unknown computation */

@@ -182,7 +182,8 @@ int bg_cov__write_lcov(struct bg_cov *const *covs, size_t n, const char *test_na
 	int err = 0;
 
 	for (size_t i = 0; i < n && !err; i++)
-		err = collect(covs[i], i, &v);
+		if (covs[i]) /* NULL: a program that could not be instrumented */
+			err = collect(covs[i], i, &v);
 	if (err) {
 		free(v.r);
 		return err;
@@ -211,6 +212,8 @@ int bg_cov__write_profile(struct bg_cov *const *covs, size_t n, FILE *f)
 		const struct bg_cov *c = covs[p];
 		struct cov_counts cc;
 
+		if (!c)
+			continue;
 		if (cov_derive(c, &cc) < 0)
 			return -ENOMEM;
 		for (size_t i = 0; i < c->n_old; i++) {

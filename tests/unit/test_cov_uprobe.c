@@ -1,0 +1,145 @@
+/* uprobe targets: "PATH:FUNC[+OFF]" resolved through the ELF symbol table
+ * must give the file offset the loader actually mapped the function from.
+ * The oracle is this very process: the function's runtime address, minus the
+ * start of its mapping in /proc/self/maps, plus that mapping's file offset.
+ * Also: raw offsets, +OFF, library lookup, and bad input refused with a
+ * reason (no crash). */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <inttypes.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "cov/uprobe.h"
+#include "test.h"
+
+__attribute__((noinline, used)) int bg_test_uprobe_target_fn(int x);
+__attribute__((noinline, used)) int bg_test_uprobe_target_fn(int x)
+{
+	return x * 3 + 1;
+}
+
+/* File offset of a runtime code address, from /proc/self/maps. */
+static int64_t mapped_offset(uintptr_t addr, char *path, size_t pathsz)
+{
+	FILE *f = fopen("/proc/self/maps", "r");
+	char line[1024];
+	int64_t off = -1;
+
+	while (f && fgets(line, sizeof(line), f)) {
+		uint64_t lo, hi, foff;
+		char perms[8], file[512] = "";
+
+		if (sscanf(line, "%" SCNx64 "-%" SCNx64 " %7s %" SCNx64 " %*s %*s %511s", &lo, &hi, perms, &foff,
+			   file) < 4)
+			continue;
+		if (addr >= lo && addr < hi) {
+			off = (int64_t)(addr - lo + foff);
+			snprintf(path, pathsz, "%s", file);
+			break;
+		}
+	}
+	if (f)
+		fclose(f);
+	return off;
+}
+
+static void resolves_own_function(void)
+{
+	char exe[PATH_MAX], spec[PATH_MAX + 64], err[512] = "", mapped[PATH_MAX] = "";
+	struct bg_uprobe_target t;
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	int64_t want = mapped_offset((uintptr_t)&bg_test_uprobe_target_fn, mapped, sizeof(mapped));
+	int rc;
+
+	if (n <= 0 || want < 0) {
+		T_SKIP("uprobe/resolve-self", "no /proc/self/exe or maps");
+		return;
+	}
+	exe[n] = 0;
+	snprintf(spec, sizeof(spec), "%s:bg_test_uprobe_target_fn", exe);
+	rc = bg_uprobe__resolve(spec, &t, err, sizeof(err));
+	T_CHECK(rc == 0 && (int64_t)t.offset == want && !strcmp(t.path, exe), "uprobe/resolve-self",
+		"rc %d (%s), offset 0x%" PRIx64 ", mapped at file offset 0x%" PRIx64 " of %s", rc, err, t.offset,
+		(uint64_t)want, mapped);
+	snprintf(spec, sizeof(spec), "%s:bg_test_uprobe_target_fn+0x10", exe);
+	rc = bg_uprobe__resolve(spec, &t, err, sizeof(err));
+	T_CHECK(rc == 0 && (int64_t)t.offset == want + 16, "uprobe/resolve-plus-offset", "rc %d (%s)", rc, err);
+	snprintf(spec, sizeof(spec), "%s:0x1234", exe);
+	rc = bg_uprobe__resolve(spec, &t, err, sizeof(err));
+	T_CHECK(rc == 0 && t.offset == 0x1234, "uprobe/resolve-raw-offset", "rc %d (%s)", rc, err);
+}
+
+static void refuses(const char *name, const char *spec, int want_rc, const char *want_msg)
+{
+	struct bg_uprobe_target t;
+	char err[512] = "";
+	int rc = bg_uprobe__resolve(spec, &t, err, sizeof(err));
+
+	T_CHECK(rc == want_rc && strstr(err, want_msg), name, "rc %d, want %d; message '%s', want '%s'", rc, want_rc,
+		err, want_msg);
+}
+
+static void bad_input(void)
+{
+	char exe[PATH_MAX], spec[PATH_MAX + 64], tmp[] = "/tmp/bg-uprobe-XXXXXX";
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	int fd = mkstemp(tmp);
+
+	exe[n > 0 ? n : 0] = 0;
+	refuses("uprobe/refuse-no-colon", "/bin/true", -EINVAL, "want PATH:FUNC");
+	refuses("uprobe/refuse-bad-offset", "/bin/true:main+zz", -EINVAL, "want PATH:FUNC");
+	refuses("uprobe/refuse-missing-file", "/nonexistent/bin:main", -ENOENT, "/nonexistent/bin");
+	refuses("uprobe/refuse-not-in-path", "bg-no-such-tool:main", -ENOENT, "not found in $PATH");
+	snprintf(spec, sizeof(spec), "%s:bg_no_such_function", exe);
+	refuses("uprobe/refuse-missing-symbol", spec, -ENOENT, "no function 'bg_no_such_function'");
+	if (fd >= 0) {
+		if (write(fd, "#!/bin/sh\nexit 0\n", 17) != 17)
+			T_FAIL("uprobe/refuse-not-elf", "cannot write %s", tmp);
+		close(fd);
+		snprintf(spec, sizeof(spec), "%s:main", tmp);
+		refuses("uprobe/refuse-not-elf", spec, -ENOEXEC, "not an ELF file");
+		unlink(tmp);
+	}
+}
+
+static void library_lookup(void)
+{
+	struct bg_uprobe_target t;
+	char err[512] = "";
+	int rc = bg_uprobe__resolve("libc.so.6:malloc", &t, err, sizeof(err));
+
+	if (rc == -ENOENT && strstr(err, "library directories")) {
+		T_SKIP("uprobe/resolve-library", "%s", err);
+		return;
+	}
+	T_CHECK(rc == 0 && t.offset > 0 && strstr(t.path, "/libc.so.6"), "uprobe/resolve-library",
+		"rc %d (%s) path %s offset 0x%" PRIx64, rc, err, t.path, t.offset);
+}
+
+static void usdt_absent(void)
+{
+	char exe[PATH_MAX], spec[PATH_MAX + 64], err[512] = "";
+	struct bg_uprobe_target t[4];
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	int rc;
+
+	exe[n > 0 ? n : 0] = 0;
+	snprintf(spec, sizeof(spec), "%s:bgprov:nothing", exe);
+	rc = bg_usdt__resolve(spec, t, 4, err, sizeof(err));
+	T_CHECK(rc == -ENOENT && strstr(err, "no USDT probe bgprov:nothing"), "usdt/refuse-missing-probe",
+		"rc %d: %s", rc, err);
+	rc = bg_usdt__resolve("/bin/true:onlyprovider", t, 4, err, sizeof(err));
+	T_CHECK(rc == -EINVAL, "usdt/refuse-bad-spec", "rc %d: %s", rc, err);
+}
+
+int main(void)
+{
+	resolves_own_function();
+	bad_input();
+	library_lookup();
+	usdt_absent();
+	T_EXIT();
+}
