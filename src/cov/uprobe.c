@@ -17,7 +17,8 @@ static int fail(char *err, size_t errsz, int rc, const char *fmt, const char *a,
 	return rc;
 }
 
-static int try_dir(const char *dir, size_t dlen, const char *name, char *path, size_t pathsz, int mode)
+static int try_dir(const char *dir, size_t dlen, const char *name, char *path, size_t pathsz,
+		   int mode)
 {
 	int n = snprintf(path, pathsz, "%.*s/%s", (int)dlen, dir, name);
 
@@ -49,7 +50,8 @@ int bg_uprobe__find_binary(const char *name, char *path, size_t pathsz, char *er
 			return 0;
 		p = e ? e + 1 : NULL;
 	}
-	return fail(err, errsz, -ENOENT, "%s: not found in %s", name, lib ? "the library directories" : "$PATH");
+	return fail(err, errsz, -ENOENT, "%s: not found in %s", name,
+		    lib ? "the library directories" : "$PATH");
 }
 
 struct elf_file {
@@ -64,8 +66,9 @@ static int elf_open(const char *path, struct elf_file *f, char *err, size_t errs
 	f->fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (f->fd < 0)
 		return fail(err, errsz, -errno, "%s: %s", path, strerror(errno));
-	if (elf_version(EV_CURRENT) == EV_NONE || !(f->elf = elf_begin(f->fd, ELF_C_READ_MMAP, NULL)) ||
-	    elf_kind(f->elf) != ELF_K_ELF || !gelf_getehdr(f->elf, &f->eh)) {
+	if (elf_version(EV_CURRENT) == EV_NONE ||
+	    !(f->elf = elf_begin(f->fd, ELF_C_READ_MMAP, NULL)) || elf_kind(f->elf) != ELF_K_ELF ||
+	    !gelf_getehdr(f->elf, &f->eh)) {
 		if (f->elf)
 			elf_end(f->elf);
 		close(f->fd);
@@ -74,7 +77,8 @@ static int elf_open(const char *path, struct elf_file *f, char *err, size_t errs
 	if (f->eh.e_type != ET_EXEC && f->eh.e_type != ET_DYN) {
 		elf_end(f->elf);
 		close(f->fd);
-		return fail(err, errsz, -ENOEXEC, "%s: not an executable or shared object%s", path, "");
+		return fail(err, errsz, -ENOEXEC, "%s: not an executable or shared object%s", path,
+			    "");
 	}
 	return 0;
 }
@@ -144,7 +148,8 @@ static void scan_symtab(struct elf_file *f, Elf_Scn *scn, const GElf_Shdr *sh, c
 		if (!name || !name_matches(name, want))
 			continue;
 		tscn = elf_getscn(f->elf, s.st_shndx);
-		if (!tscn || !gelf_getshdr(tscn, &ts) || s.st_value < ts.sh_addr || ts.sh_type == SHT_NOBITS)
+		if (!tscn || !gelf_getshdr(tscn, &ts) || s.st_value < ts.sh_addr ||
+		    ts.sh_type == SHT_NOBITS)
 			continue;
 		off = s.st_value - ts.sh_addr + ts.sh_offset;
 		global = GELF_ST_BIND(s.st_info) == STB_GLOBAL;
@@ -161,14 +166,15 @@ static void scan_symtab(struct elf_file *f, Elf_Scn *scn, const GElf_Shdr *sh, c
 	}
 }
 
-static int find_func(struct elf_file *f, const char *path, const char *want, uint64_t *off, char *err,
-		     size_t errsz)
+static int find_func(struct elf_file *f, const char *path, const char *want, uint64_t *off,
+		     char *err, size_t errsz)
 {
 	static const uint32_t order[] = {SHT_SYMTAB, SHT_DYNSYM};
 	struct sym_pick pick = {0};
 
 	for (size_t k = 0; k < 2 && !pick.found; k++) {
-		for (Elf_Scn *scn = elf_nextscn(f->elf, NULL); scn; scn = elf_nextscn(f->elf, scn)) {
+		for (Elf_Scn *scn = elf_nextscn(f->elf, NULL); scn;
+		     scn = elf_nextscn(f->elf, scn)) {
 			GElf_Shdr sh;
 
 			if (gelf_getshdr(scn, &sh) && sh.sh_type == order[k])
@@ -176,9 +182,11 @@ static int find_func(struct elf_file *f, const char *path, const char *want, uin
 		}
 	}
 	if (!pick.found)
-		return fail(err, errsz, -ENOENT, "%s: no function '%s' in the symbol table", path, want);
+		return fail(err, errsz, -ENOENT, "%s: no function '%s' in the symbol table", path,
+			    want);
 	if (pick.ambiguous)
-		return fail(err, errsz, -ENOTUNIQ, "%s: function '%s' is defined at several addresses", path, want);
+		return fail(err, errsz, -ENOTUNIQ,
+			    "%s: function '%s' is defined at several addresses", path, want);
 	*off = pick.off;
 	return 0;
 }
@@ -240,9 +248,11 @@ int bg_uprobe__resolve(const char *spec, struct bg_uprobe_target *t, char *err, 
 	int rc;
 
 	memset(t, 0, sizeof(*t));
-	if (split_spec(spec, bin, sizeof(bin), &rest) || parse_func(rest, func, sizeof(func), &add, &raw))
-		return fail(err, errsz, -EINVAL, "uprobe target '%s': want PATH:FUNC[+OFFSET] or PATH:0xOFFSET%s",
-			    spec, "");
+	if (split_spec(spec, bin, sizeof(bin), &rest) ||
+	    parse_func(rest, func, sizeof(func), &add, &raw))
+		return fail(err, errsz, -EINVAL,
+			    "uprobe target '%s': want PATH:FUNC[+OFFSET] or PATH:0xOFFSET%s", spec,
+			    "");
 	rc = bg_uprobe__find_binary(bin, t->path, sizeof(t->path), err, errsz);
 	if (rc)
 		return rc;
@@ -326,9 +336,11 @@ static void scan_notes(struct elf_file *f, Elf_Scn *scn, uint64_t base, struct s
 		struct sdt_note n;
 
 		off = next;
-		if (nh.n_type != 3 || nh.n_namesz != 8 || memcmp((char *)d->d_buf + name_off, "stapsdt", 8))
+		if (nh.n_type != 3 || nh.n_namesz != 8 ||
+		    memcmp((char *)d->d_buf + name_off, "stapsdt", 8))
 			continue;
-		if (!parse_sdt((char *)d->d_buf + desc_off, nh.n_descsz, f->eh.e_ident[EI_CLASS] == ELFCLASS64, &n)) {
+		if (!parse_sdt((char *)d->d_buf + desc_off, nh.n_descsz,
+			       f->eh.e_ident[EI_CLASS] == ELFCLASS64, &n)) {
 			w->bad = 1;
 			continue;
 		}
@@ -347,7 +359,8 @@ static void scan_notes(struct elf_file *f, Elf_Scn *scn, uint64_t base, struct s
 	}
 }
 
-int bg_usdt__resolve(const char *spec, struct bg_uprobe_target *t, size_t max, char *err, size_t errsz)
+int bg_usdt__resolve(const char *spec, struct bg_uprobe_target *t, size_t max, char *err,
+		     size_t errsz)
 {
 	char bin[PATH_MAX], path[PATH_MAX], prov[256];
 	const char *rest, *c;
@@ -356,9 +369,10 @@ int bg_usdt__resolve(const char *spec, struct bg_uprobe_target *t, size_t max, c
 	uint64_t base;
 	int rc;
 
-	if (split_spec(spec, bin, sizeof(bin), &rest) || !(c = strchr(rest, ':')) || c == rest || !c[1] ||
-	    (size_t)(c - rest) >= sizeof(prov))
-		return fail(err, errsz, -EINVAL, "usdt target '%s': want PATH:PROVIDER:NAME%s", spec, "");
+	if (split_spec(spec, bin, sizeof(bin), &rest) || !(c = strchr(rest, ':')) || c == rest ||
+	    !c[1] || (size_t)(c - rest) >= sizeof(prov))
+		return fail(err, errsz, -EINVAL, "usdt target '%s': want PATH:PROVIDER:NAME%s",
+			    spec, "");
 	memcpy(prov, rest, (size_t)(c - rest));
 	prov[c - rest] = 0;
 	w.provider = prov, w.name = c + 1;
@@ -376,7 +390,8 @@ int bg_usdt__resolve(const char *spec, struct bg_uprobe_target *t, size_t max, c
 	for (size_t i = 0; i < w.cnt && i < max; i++)
 		memcpy(t[i].path, path, sizeof(path));
 	if (w.bad)
-		return fail(err, errsz, -ENOEXEC, "%s: malformed .note.stapsdt or probe outside the file%s", path, "");
+		return fail(err, errsz, -ENOEXEC,
+			    "%s: malformed .note.stapsdt or probe outside the file%s", path, "");
 	if (!w.cnt)
 		return fail(err, errsz, -ENOENT, "%s: no USDT probe %s", path, rest);
 	return (int)w.cnt;

@@ -15,9 +15,9 @@
 #include <stdint.h>
 
 struct bg_uprobe_target {
-	char path[PATH_MAX];    /* the file as the kernel will open it */
-	uint64_t offset;        /* file offset of the probed instruction */
-	uint64_t ref_ctr;       /* USDT semaphore file offset, 0 when none */
+	char path[PATH_MAX]; /* the file as the kernel will open it */
+	uint64_t offset;     /* file offset of the probed instruction */
+	uint64_t ref_ctr;    /* USDT semaphore file offset, 0 when none */
 };
 
 /* A binary named without a '/' is looked up like libbpf does: shared
