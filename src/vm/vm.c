@@ -526,6 +526,9 @@ static uint16_t tr_jcond(const struct bg_insn *in)
 	return (uint16_t)(base + idx);
 }
 
+_Static_assert(VM_OP_STXDW - VM_OP_LDXB == VM_OP_STXDW_FP - VM_OP_LDXB_FP,
+	       "frame-pointer memory ops mirror the others");
+
 static uint16_t tr_mem(const struct bg_insn *in)
 {
 	static const uint16_t ldx[9] = { [1] = VM_OP_LDXB, [2] = VM_OP_LDXH, [4] = VM_OP_LDXW,
@@ -545,7 +548,13 @@ static uint16_t tr_mem(const struct bg_insn *in)
 		op = st[in->size];
 	else
 		op = stx[in->size];
-	return op ? op : VM_OP_INVALID;
+	if (!op)
+		return VM_OP_INVALID;
+	/* through the frame pointer: handlers that try the stack first; the
+	 * others try the packet first (parsers) */
+	if (in->kind == BG_K_LDX ? in->src == 10 : in->dst == 10)
+		op = (uint16_t)(op - VM_OP_LDXB + VM_OP_LDXB_FP);
+	return op;
 }
 
 /* Value of an ld_imm64 once maps and functions are resolved. */

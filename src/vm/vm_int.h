@@ -36,6 +36,9 @@
 	X(MOVSX32_16) X(TRUNC16) X(TRUNC32) X(NOP) X(BSWAP16) X(BSWAP32) X(BSWAP64)    \
 	X(LDDW) X(LDXB) X(LDXH) X(LDXW) X(LDXDW) X(LDXSB) X(LDXSH) X(LDXSW)          \
 	X(STB) X(STH) X(STW) X(STDW) X(STXB) X(STXH) X(STXW) X(STXDW) X(ATOMIC)       \
+	X(LDXB_FP) X(LDXH_FP) X(LDXW_FP) X(LDXDW_FP) X(LDXSB_FP) X(LDXSH_FP)          \
+	X(LDXSW_FP) X(STB_FP) X(STH_FP) X(STW_FP) X(STDW_FP) X(STXB_FP) X(STXH_FP)   \
+	X(STXW_FP) X(STXDW_FP)                                                        \
 	X(LDABS) X(LDIND) X(JA)                                                       \
 	VM_JMP_OPS(X##J64K) VM_JMP_OPS(X##J64X) VM_JMP_OPS(X##J32K) VM_JMP_OPS(X##J32X) \
 	X(MAY_GOTO) X(CALL) X(CALL_LOCAL) X(CALL_KFUNC) X(CALLX) X(EXIT)
