@@ -13,6 +13,7 @@
 #include <bpfgate/bpfgate.h>
 #include "cc/cc_int.h"
 #include "cc/spawn.h"
+#include "kern/klog.h"
 
 double cc_now(void)
 {
@@ -100,52 +101,19 @@ void cc_normalize(const char *msg, char *out, size_t sz)
 	out[o] = 0;
 }
 
-/* Lines of a kernel verifier log that are bookkeeping, not the error. */
-static bool log_noise(const char *l)
+/* The error line and the source line ("text @ file:line") of a kernel
+ * rejection, read with the kernel oracle's own log parser so that cc and
+ * kload name the same error. */
+static void kernel_rejection(const char *log, struct cc_prog_verdict *v)
 {
-	static const char *const prefixes[] = {
-		"processed ", "verification time", "stack depth", "func#", "last_idx",
-		"regs=", "parent ", "from ", "mark_precise", "-- END", "Validating", "libbpf",
-		"reg type unsupported", "; ", "Func#",
-	};
+	struct bg_klog_where w;
+	char *m = bg_klog_message(log, 1);
 
-	if (!*l)
-		return true;
-	if (isdigit((unsigned char)l[0])) {
-		const char *c = l;
-
-		while (isdigit((unsigned char)*c))
-			c++;
-		if (*c == ':')
-			return true; /* "17: (61) r0 = ..." or "17: R0=..." */
-	}
-	for (size_t i = 0; i < sizeof(prefixes) / sizeof(prefixes[0]); i++)
-		if (!strncmp(l, prefixes[i], strlen(prefixes[i])))
-			return true;
-	return false;
-}
-
-/* From a kernel log: the error line and the last source line printed before it. */
-static void parse_kernel_log(const char *log, char *msg, size_t msz, char *src, size_t ssz)
-{
-	const char *p = log;
-
-	msg[0] = src[0] = 0;
-	while (p && *p) {
-		const char *e = strchr(p, '\n');
-		size_t len = e ? (size_t)(e - p) : strlen(p);
-		char line[600];
-
-		if (len >= sizeof(line))
-			len = sizeof(line) - 1;
-		memcpy(line, p, len);
-		line[len] = 0;
-		if (!strncmp(line, "; ", 2) && !strstr(line, ":0"))
-			snprintf(src, ssz, "%s", line + 2);
-		else if (!log_noise(line))
-			snprintf(msg, msz, "%s", line);
-		p = e ? e + 1 : NULL;
-	}
+	snprintf(v->msg, sizeof(v->msg), "%s", m ? m : "");
+	free(m);
+	v->src[0] = 0;
+	if (!bg_klog_where(log, &w) && w.line)
+		snprintf(v->src, sizeof(v->src), "%s @ %s:%u", w.source, w.file, w.line);
 }
 
 /* The verifier entry point is weak so that cc works before and without it. */
@@ -163,7 +131,7 @@ static void judge_kernel(const struct bg_program *p, struct cc_prog_verdict *v)
 	if (r.verdict == BG_VERDICT_REJECTED) {
 		v->rejected = 1;
 		snprintf(v->by, sizeof(v->by), "kernel");
-		parse_kernel_log(r.log ? r.log : "", v->msg, sizeof(v->msg), v->src, sizeof(v->src));
+		kernel_rejection(r.log ? r.log : "", v);
 		if (!v->msg[0])
 			snprintf(v->msg, sizeof(v->msg), "%s", r.reason ? r.reason : "rejected");
 	}

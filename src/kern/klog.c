@@ -4,7 +4,7 @@
 #include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
-#include "kern/kern_int.h"
+#include "kern/klog.h"
 
 /* Value of the number following the LAST occurrence of prefix, or -1. */
 static long last_number_after(const char *log, const char *prefix)
@@ -151,7 +151,7 @@ static void copy_bounded(char *dst, size_t dstsz, const char *s, size_t len)
 	dst[len] = 0;
 }
 
-/* "; text @ file:line" -> fills w's source fields; returns 1 when parsed. */
+/* "; text @ file:line" (line > 0) -> fills w's source fields; returns 1 when parsed. */
 static int parse_source_line(const char *l, size_t len, struct bg_klog_where *w)
 {
 	const char *at = NULL, *colon = NULL;
@@ -169,8 +169,8 @@ static int parse_source_line(const char *l, size_t len, struct bg_klog_where *w)
 	if (!colon || !isdigit((unsigned char)colon[1]))
 		return 0;
 	line = strtoul(colon + 1, &endp, 10);
-	if (endp > l + len || line > UINT32_MAX)
-		return 0;
+	if (endp > l + len || line > UINT32_MAX || !line)
+		return 0; /* line 0: compiler-made code, no place to point at */
 	w->line = (uint32_t)line;
 	copy_bounded(w->file, sizeof(w->file), at + 3, (size_t)(colon - at - 3));
 	copy_bounded(w->source, sizeof(w->source), l + 2, (size_t)(at - l - 2));

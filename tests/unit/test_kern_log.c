@@ -52,6 +52,13 @@ static void check_where(void)
 	free(m);
 	T_CHECK(!bg_klog_is_empty("0: R1=ctx() R10=fp0\n"), "kern_log/trace_not_empty",
 		"a log with trace lines is not empty");
+	/* a line-0 comment (compiler-made code) does not hide the last real line */
+	T_CHECK(!bg_klog_where("; x = 1; @ a.c:7\n3: (b7) r0 = 1\n; @ a.c:0\n4: (95) exit\n"
+			       "R0 !read_ok\n", &w) &&
+			w.line == 7 && !strcmp(w.file, "a.c") && !strcmp(w.source, "x = 1;") &&
+			w.insn == 4,
+		"kern_log/where_skips_line_0", "insn %ld line %u file '%s' source '%s'", w.insn,
+		w.line, w.file, w.source);
 }
 
 int main(void)
