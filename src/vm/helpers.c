@@ -13,6 +13,7 @@
 #include <net/if.h>
 #include <linux/bpf.h>
 #include <linux/if_ether.h>
+#include <bpf/btf.h>
 
 #include "platform/helpers.h"
 #include "vm/vm_int.h"
@@ -1272,4 +1273,107 @@ int vm_helper(struct bg_vm *vm, uint32_t id, uint64_t *r)
 	}
 	/* helpers clobber r1-r5; leave them as they are (the verifier forbids reads) */
 	return err;
+}
+
+/* ---------- kfuncs ---------- */
+
+static const struct {
+	const char *name;
+	uint8_t code;
+} kfuncs[] = {
+	{ "bpf_iter_num_new", VM_KF_ITER_NUM_NEW },
+	{ "bpf_iter_num_next", VM_KF_ITER_NUM_NEXT },
+	{ "bpf_iter_num_destroy", VM_KF_ITER_NUM_DESTROY },
+};
+
+const char *vm_kfunc_name(const struct bg_vm *vm, uint32_t btf_id)
+{
+	const struct btf *b = vm->obj ? bg_object__target_btf(vm->obj) : NULL;
+	const struct btf_type *t = b && btf_id ? btf__type_by_id(b, btf_id) : NULL;
+
+	return t && btf_is_func(t) ? btf__name_by_offset(b, t->name_off) : NULL;
+}
+
+uint8_t vm_kfunc_code(const struct bg_vm *vm, uint32_t btf_id)
+{
+	const char *name = vm_kfunc_name(vm, btf_id);
+	size_t i;
+
+	for (i = 0; name && i < sizeof(kfuncs) / sizeof(kfuncs[0]); i++)
+		if (!strcmp(name, kfuncs[i].name))
+			return kfuncs[i].code;
+	return VM_KF_NONE;
+}
+
+/* The numeric open-coded iterator (bpf_for): an 8-byte stack object holding
+ * the current value and the end, as the kernel's struct bpf_iter_num_kern.
+ * new() checks the range (start <= end, at most VM_MAX_LOOPS values) and
+ * leaves cur = start - 1; next() returns a pointer to cur after incrementing
+ * it, or NULL (and zeroes the object) once cur + 1 reaches end; destroy()
+ * zeroes it. A failed new() also zeroes it, so next() returns NULL. */
+struct vm_iter_num {
+	int32_t cur, end;
+};
+
+static int kf_iter_num(struct bg_vm *vm, uint8_t kf, uint64_t *r)
+{
+	struct vm_iter_num it;
+	void *p;
+
+	if (kf == VM_KF_ITER_NUM_NEW)
+		p = vm_ptr(vm, r[1], sizeof(it), true);
+	else
+		p = vm_ptr_read_init(vm, r[1], sizeof(it));
+	if (!p)
+		return vm->faulted ? -EFAULT
+				   : vm_fault(vm, BG_VM_FAULT_KFUNC, r[1], sizeof(it),
+					      "bpf_iter_num: iterator at 0x%llx is not writable memory",
+					      (unsigned long long)r[1]);
+	memcpy(&it, p, sizeof(it));
+	switch (kf) {
+	case VM_KF_ITER_NUM_NEW: {
+		int32_t start = (int32_t)r[2], end = (int32_t)r[3];
+
+		if (start > end || (int64_t)end - start > VM_MAX_LOOPS) {
+			it.cur = it.end = 0;
+			r[0] = (uint64_t)(int64_t)(start > end ? -EINVAL : -E2BIG);
+		} else {
+			it.cur = (int32_t)((uint32_t)start - 1);
+			it.end = end;
+			r[0] = 0;
+		}
+		break;
+	}
+	case VM_KF_ITER_NUM_NEXT:
+		if ((int64_t)(int32_t)((uint32_t)it.cur + 1) >= it.end) {
+			it.cur = it.end = 0;
+			r[0] = 0;
+		} else {
+			it.cur++;
+			r[0] = (uint64_t)p; /* &cur: the first 4 bytes */
+		}
+		break;
+	default:
+		it.cur = it.end = 0;
+		break;
+	}
+	memcpy(p, &it, sizeof(it));
+	return 0;
+}
+
+int vm_kfunc(struct bg_vm *vm, const struct vinsn *ip, uint64_t *r)
+{
+	const char *name;
+
+	switch (ip->kf) {
+	case VM_KF_ITER_NUM_NEW:
+	case VM_KF_ITER_NUM_NEXT:
+	case VM_KF_ITER_NUM_DESTROY:
+		return kf_iter_num(vm, ip->kf, r);
+	default:
+		name = vm_kfunc_name(vm, ip->aux);
+		return vm_fault(vm, BG_VM_FAULT_KFUNC, 0, 0,
+				"call of kfunc %s (btf id %u) is not supported", name ? name : "?",
+				ip->aux);
+	}
 }

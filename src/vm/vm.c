@@ -641,8 +641,10 @@ static int translate(struct bg_vm *vm, const struct bg_insn *ins, size_t n, stru
 			v->aux = (uint32_t)in->imm;
 			if (in->pseudo == BG_CALL_LOCAL)
 				v->op = in->target >= 0 ? VM_OP_CALL_LOCAL : VM_OP_INVALID;
-			else if (in->pseudo == BG_CALL_KFUNC)
+			else if (in->pseudo == BG_CALL_KFUNC) {
 				v->op = VM_OP_CALL_KFUNC;
+				v->kf = vm_kfunc_code(vm, (uint32_t)in->imm);
+			}
 			else
 				v->op = VM_OP_CALL;
 			break;

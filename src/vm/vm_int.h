@@ -62,7 +62,7 @@ struct vinsn {
 	uint8_t dst, src;
 	int16_t off;
 	uint8_t size;      /* memory access size (LDABS/LDIND/ATOMIC) */
-	uint8_t pad;
+	uint8_t kf;        /* CALL_KFUNC: enum vm_kfunc (0: not modelled) */
 	int32_t target;    /* absolute slot of a jump / local call target */
 	uint32_t aux;      /* ATOMIC: atomic op; CALL: helper id */
 	uint64_t imm;      /* K operand sign-extended; LDDW: resolved value */
@@ -239,6 +239,15 @@ bool vm_map_is_array(const struct vm_map *m);
 
 /* helpers.c */
 int vm_helper(struct bg_vm *vm, uint32_t id, uint64_t *r);
+
+/* Kfuncs the interpreter models, found by name in the target BTF. */
+enum vm_kfunc {
+	VM_KF_NONE, VM_KF_ITER_NUM_NEW, VM_KF_ITER_NUM_NEXT, VM_KF_ITER_NUM_DESTROY,
+};
+/* kfunc btf id -> enum vm_kfunc (VM_KF_NONE when unknown); name for messages */
+uint8_t vm_kfunc_code(const struct bg_vm *vm, uint32_t btf_id);
+const char *vm_kfunc_name(const struct bg_vm *vm, uint32_t btf_id);
+int vm_kfunc(struct bg_vm *vm, const struct vinsn *ip, uint64_t *r);
 
 /* ctx.c */
 int vm_ctx_prepare(struct bg_vm *vm);

@@ -379,7 +379,7 @@ static void diff_prog(const char *objname, const struct bg_object *obj, struct b
 	if (bad && nondet && !fault) {
 		T_XFAIL(name, "%s; results depend on %s", why, nondet);
 	} else if (kfunc) {
-		T_XFAIL(name, "%s (kfuncs are not modelled by the interpreter)", why);
+		T_XFAIL(name, "%s (this kfunc is not modelled by the interpreter)", why);
 	} else if (bad) {
 		ndiff++;
 		T_FAIL(name, "%s", why);
