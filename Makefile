@@ -71,7 +71,7 @@ $(BUILD)/bpfgate.pc: bpfgate.pc.in
 $(BUILD)/bpfgate: $(TOOL_OBJ) $(BUILD)/libbpfgate.a
 	$(Q)$(CC) $(SANFLAGS) -o $@ $(TOOL_OBJ) $(BUILD)/libbpfgate.a $(LDLIBS)
 
-$(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libbpfgate.a tests/unit/test.h
+$(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libbpfgate.a $(wildcard tests/unit/*.h)
 	@mkdir -p $(dir $@)
 	$(Q)$(CC) $(ALL_CFLAGS) -Itests/unit -o $@ $< $(BUILD)/libbpfgate.a $(LDLIBS)
 

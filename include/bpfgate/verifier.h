@@ -6,6 +6,7 @@
 #ifndef BPFGATE_VERIFIER_H
 #define BPFGATE_VERIFIER_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -51,6 +52,114 @@ struct bg_verify_result {
 BG_API int bg_verify(const struct bg_program *prog, const struct bg_verify_opts *opts,
 		     struct bg_verify_result *res);
 BG_API void bg_verify_result__fini(struct bg_verify_result *res);
+
+
+/* ---------------------------------------------------------------------
+ * The analysis' claims: abstract register values before every instruction.
+ *
+ * bg_verify_states__new() runs the same analysis as bg_verify() and keeps,
+ * per instruction slot, the distinct abstract register files it stepped
+ * through (every call context and disjunct; intermediate loop states too,
+ * whose union covers the fixpoint). For an accepted program, every concrete
+ * run must be covered: at each executed instruction, the registers of the
+ * current frame lie in at least one of the states of that slot. The
+ * soundness test (tests/unit/test_soundness.c) checks exactly this against
+ * the interpreter. Beyond max_per_insn states a slot's new states are
+ * joined into a stored one (registers whose kinds differ become
+ * BG_AVAL_ANY), which only weakens the claims. */
+
+enum bg_aval_kind {
+	BG_AVAL_UNINIT = 0,        /* not initialised: no claim (the program may not read it) */
+	BG_AVAL_SCALAR,            /* a number: the scalar fields bound it */
+	BG_AVAL_CTX,               /* ctx + offset */
+	BG_AVAL_STACK,             /* frame pointer of `frame` + offset */
+	BG_AVAL_PKT,               /* packet data + offset */
+	BG_AVAL_PKT_META,          /* data_meta + offset */
+	BG_AVAL_PKT_END,           /* data_end + offset */
+	BG_AVAL_MAP_PTR,           /* the map `map` */
+	BG_AVAL_MAP_VALUE,         /* a value of map `map` + offset */
+	BG_AVAL_MEM,               /* helper/kfunc memory of mem_size bytes + offset */
+	BG_AVAL_RINGBUF_MEM,       /* a ringbuf record of mem_size bytes + offset */
+	BG_AVAL_BTF_ID,            /* kernel object pointer (BTF type) + offset */
+	BG_AVAL_SOCK,
+	BG_AVAL_SOCK_COMMON,
+	BG_AVAL_TCP_SOCK,
+	BG_AVAL_FUNC,              /* a BPF function: map = its first insn */
+	BG_AVAL_ARENA,
+	BG_AVAL_ANY,               /* states of different kinds were merged: no claim */
+};
+
+#define BG_AVAL_MAYBE_NULL 0x01    /* pointer or NULL (not yet checked) */
+#define BG_AVAL_RDONLY 0x02
+#define BG_AVAL_UNTRUSTED 0x04
+#define BG_AVAL_PERCPU 0x08
+#define BG_AVAL_LINK32 0x10        /* scalar link holds modulo 2^32 */
+
+struct bg_aval {
+	uint8_t kind;              /* enum bg_aval_kind */
+	uint8_t flags;             /* BG_AVAL_* */
+	uint8_t frame;             /* BG_AVAL_STACK: call frame (0: main) */
+	uint8_t pad;
+	int32_t map;               /* map ptr/value: map index; func: first insn; else -1 */
+	uint32_t mem_size;         /* mem/ringbuf_mem: accessible bytes */
+	/* Packet pointers: `base` names a packet position (0: data itself, for
+	 * BG_AVAL_PKT_META: data_meta); ptr - delta is that position, the same
+	 * for every register with the same nonzero base; and, when pkt_range > 0,
+	 * end - (ptr - delta) >= pkt_range with end = data_end (data for
+	 * packet_meta); 0: no room proven (the pointer may be past the end).
+	 * pkt_range < 0: the base is lost, no relation at all. Scalars: registers with the same
+	 * nonzero base hold value - delta equal (low 32 bits with LINK32). */
+	uint32_t base;
+	int32_t delta;
+	int64_t pkt_range;
+	/* scalar: the value; pointers: the offset (stack: from the frame
+	 * pointer, packet: from data, packet_meta: from data_meta). A value x
+	 * is in it when it is inside the four intervals and
+	 * (x & ~tn_mask) == tn_value. */
+	uint64_t umin, umax;
+	int64_t smin, smax;
+	uint32_t u32min, u32max;
+	int32_t s32min, s32max;
+	uint64_t tn_value, tn_mask;
+};
+
+#define BG_ASTATE_GLOBAL_ROOT 0x1  /* frames count from a global function's entry
+				      * (analysed once, apart from its callers) */
+
+struct bg_astate {
+	uint32_t frame;            /* current call frame (0: main, or the global function) */
+	uint32_t flags;            /* BG_ASTATE_* */
+	struct bg_aval r[11];      /* r0..r10 of the current frame */
+};
+
+struct bg_verify_states_opts {
+	size_t sz;                 /* sizeof(struct bg_verify_states_opts) */
+	const char *profile;       /* as bg_verify_opts */
+	int unprivileged;
+	uint64_t max_steps;
+	size_t max_per_insn;       /* distinct states kept per slot (0: 64) */
+};
+
+struct bg_verify_states;
+
+/* Analyse prog and keep its states. NULL with errno set on internal error;
+ * a rejected program still gives an object (its verdict says so). */
+BG_API struct bg_verify_states *bg_verify_states__new(const struct bg_program *prog,
+						       const struct bg_verify_states_opts *opts);
+BG_API void bg_verify_states__free(struct bg_verify_states *st);
+/* The verdict and diagnostic, as bg_verify() gives them. */
+BG_API const struct bg_verify_result *bg_verify_states__result(const struct bg_verify_states *st);
+BG_API size_t bg_verify_states__insn_cnt(const struct bg_verify_states *st);
+/* Number of states at slot pc (0: never reached), and the i-th. */
+BG_API size_t bg_verify_states__cnt(const struct bg_verify_states *st, size_t pc);
+BG_API const struct bg_astate *bg_verify_states__get(const struct bg_verify_states *st, size_t pc,
+						     size_t i);
+/* States joined because a slot had max_per_insn already. */
+BG_API size_t bg_verify_states__merged(const struct bg_verify_states *st);
+/* Does a concrete 64-bit value lie in the numeric part (value / offset)? */
+BG_API bool bg_aval__contains(const struct bg_aval *a, uint64_t x);
+/* "scalar [0,255] (0x0; 0xff)", "pkt+[14,14] base 3 delta 14 range 20", ... */
+BG_API int bg_aval__fmt(const struct bg_aval *a, char *buf, size_t sz);
 
 #ifdef __cplusplus
 }

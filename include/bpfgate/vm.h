@@ -140,6 +140,33 @@ BG_API void bg_vm__clear_output(struct bg_vm *vm);
 /* "XDP_PASS", "TC_ACT_SHOT", ... for a return value of the VM's program type, or NULL. */
 BG_API const char *bg_vm__action_name(const struct bg_vm *vm, uint64_t r0);
 
+
+/* Inspection during a run (from the per-instruction hook) or after it, for
+ * the soundness harness: the packet pointers the program currently sees
+ * (0 when its type has no packet), and the memory regions of the run. */
+BG_API int bg_vm__pkt_pointers(const struct bg_vm *vm, uint64_t *data_meta, uint64_t *data,
+			       uint64_t *data_end);
+
+enum bg_vm_region_kind {
+	BG_VM_REGION_STACK,        /* all frames: [lo, hi) covers the frames in use */
+	BG_VM_REGION_CTX,
+	BG_VM_REGION_PKT,
+	BG_VM_REGION_MAP,          /* a map value (map = its index) */
+	BG_VM_REGION_RINGBUF,      /* a reserved ringbuf record */
+	BG_VM_REGION_MEM,          /* plain memory (raw ctx, supplied memory) */
+	BG_VM_REGION_SCRATCH,      /* helper scratch (released records, keys) */
+};
+
+struct bg_vm_region_info {
+	uint64_t lo, hi;           /* [lo, hi) */
+	int kind;                  /* enum bg_vm_region_kind */
+	int map;                   /* map index, or -1 */
+	bool writable;
+};
+
+BG_API size_t bg_vm__region_cnt(const struct bg_vm *vm);
+BG_API int bg_vm__region(const struct bg_vm *vm, size_t i, struct bg_vm_region_info *out);
+
 #ifdef __cplusplus
 }
 #endif

@@ -87,6 +87,9 @@ struct vctx {
 	char msg[1024];
 	/* per-instruction scratch: the current instruction's slot index */
 	size_t pc;
+	/* observer of the state before every analysed instruction (states.c), or NULL */
+	void (*visit)(void *arg, size_t pc, const struct as_state *s, bool global_root);
+	void *visit_arg;
 };
 
 /* Record the first error at insn pc with a check name and message (printf
@@ -127,6 +130,15 @@ int map_field_offset(struct vctx *v, const struct bg_map_def *m, const char *tna
 bool call_is_iter_next(const struct bg_insn *in);
 const char *kfunc_name(struct vctx *v, const struct bg_insn *in);
 void call_set_cb_args(struct vctx *v, struct as_state *s, size_t pc, const struct as_state *at_call);
+
+/* verify.c: bg_verify() with an observer called with the abstract state
+ * before every instruction the analysis steps through (every context and
+ * disjunct, including intermediate states of loops: their union covers the
+ * fixpoint, since disjuncts only grow). global_root: the state's frame 0 is
+ * a global function's (analysed once, apart from its callers). */
+typedef void (*verify_visit_fn)(void *arg, size_t pc, const struct as_state *s, bool global_root);
+int verify_observed(const struct bg_program *prog, const struct bg_verify_opts *opts,
+		    struct bg_verify_result *res, verify_visit_fn visit, void *arg);
 
 int fmt_reg(struct vctx *v, const struct as_state *s, int reg, char *buf, unsigned sz);
 #endif

@@ -730,6 +730,15 @@ static int terminator(struct vctx *v, uint32_t ctx, uint32_t block, struct as_st
 	}
 }
 
+/* Is ctx, or a context it was called from, a global function's? */
+static bool ctx_global_root(const struct vctx *v, uint32_t ctx)
+{
+	for (uint32_t c = ctx; c != 0; c = v->ctxs[c].parent)
+		if (v->ctxs[c].kind == CTX_GLOBAL)
+			return true;
+	return false;
+}
+
 static int process_state(struct vctx *v, uint32_t ctx, uint32_t block, struct as_state *sp)
 {
 	struct as_state s = *sp;
@@ -746,6 +755,8 @@ static int process_state(struct vctx *v, uint32_t ctx, uint32_t block, struct as
 		v->pc = pc;
 		if (v->opts->trace)
 			trace_insn(v, &s, pc);
+		if (v->visit)
+			v->visit(v->visit_arg, pc, &s, ctx_global_root(v, ctx));
 		if (pc == last) {
 			r = terminator(v, ctx, block, &s, pc);
 		} else if (v->insns[pc].kind == BG_K_CALL) {
@@ -1027,6 +1038,12 @@ static double now_s(void)
 
 int bg_verify(const struct bg_program *prog, const struct bg_verify_opts *opts, struct bg_verify_result *res)
 {
+	return verify_observed(prog, opts, res, NULL, NULL);
+}
+
+int verify_observed(const struct bg_program *prog, const struct bg_verify_opts *opts,
+		    struct bg_verify_result *res, verify_visit_fn visit, void *arg)
+{
 	struct bg_verify_opts def = { .sz = sizeof(def) };
 	if (!prog || !res)
 		return -EINVAL;
@@ -1037,6 +1054,8 @@ int bg_verify(const struct bg_program *prog, const struct bg_verify_opts *opts, 
 	struct vctx *v = calloc(1, sizeof(*v));
 	if (!v)
 		return -ENOMEM;
+	v->visit = visit;
+	v->visit_arg = arg;
 	int err = setup(v, prog, opts);
 	if (v->failed)
 		err = 0;

@@ -1108,3 +1108,41 @@ const char *bg_vm__action_name(const struct bg_vm *vm, uint64_t r0)
 		return NULL;
 	}
 }
+
+/* ---------- inspection for the soundness harness ---------- */
+
+_Static_assert((int)VM_R_STACK == (int)BG_VM_REGION_STACK &&
+		       (int)VM_R_SCRATCH == (int)BG_VM_REGION_SCRATCH &&
+		       (int)VM_R_MAP == (int)BG_VM_REGION_MAP && (int)VM_R_MEM == (int)BG_VM_REGION_MEM,
+	       "public region kinds mirror vm_region_kind");
+
+int bg_vm__pkt_pointers(const struct bg_vm *vm, uint64_t *data_meta, uint64_t *data,
+			uint64_t *data_end)
+{
+	if (!vm)
+		return -EINVAL;
+	if (data_meta)
+		*data_meta = (uint64_t)vm->data_meta;
+	if (data)
+		*data = (uint64_t)vm->data;
+	if (data_end)
+		*data_end = (uint64_t)vm->data_end;
+	return 0;
+}
+
+size_t bg_vm__region_cnt(const struct bg_vm *vm)
+{
+	return vm ? vm->nregions : 0;
+}
+
+int bg_vm__region(const struct bg_vm *vm, size_t i, struct bg_vm_region_info *out)
+{
+	if (!vm || !out || i >= vm->nregions)
+		return -EINVAL;
+	out->lo = i == 0 ? stack_lo(vm) : vm->regions[i].lo;
+	out->hi = vm->regions[i].hi;
+	out->kind = vm->regions[i].kind;
+	out->map = vm->regions[i].map;
+	out->writable = vm->regions[i].writable;
+	return 0;
+}

@@ -20,116 +20,7 @@
 #include <bpfgate/bpfgate.h>
 #include <bpfgate/vm.h>
 #include "test.h"
-
-/* ---------- crafted packets ---------- */
-
-struct pkt {
-	const char *name;
-	uint8_t b[1600];
-	size_t len;
-};
-
-static struct pkt pkts[16];
-static size_t npkts;
-
-static uint16_t csum16(const uint8_t *p, size_t n)
-{
-	uint32_t s = 0;
-	size_t i;
-
-	for (i = 0; i + 1 < n; i += 2)
-		s += (uint32_t)(p[i] << 8 | p[i + 1]);
-	if (n & 1)
-		s += (uint32_t)p[n - 1] << 8;
-	while (s >> 16)
-		s = (s & 0xffff) + (s >> 16);
-	return (uint16_t)~s;
-}
-
-static void hex_into(uint8_t *out, size_t *len, const char *hex)
-{
-	while (hex[0] && hex[1]) {
-		unsigned v;
-
-		if (hex[0] == ' ') {
-			hex++;
-			continue;
-		}
-		sscanf(hex, "%2x", &v);
-		out[(*len)++] = (uint8_t)v;
-		hex += 2;
-	}
-}
-
-/* Ethernet + IPv4 header (ihl 5) + L4 bytes, lengths and checksum filled in. */
-static void ipv4(const char *name, uint8_t proto, const char *l4hex, size_t pad, uint16_t frag)
-{
-	struct pkt *p = &pkts[npkts++];
-	uint8_t *ip;
-	size_t l4 = 0, tot;
-
-	p->name = name;
-	hex_into(p->b, &p->len, "02 00 00 00 00 02 02 00 00 00 00 01 08 00");
-	ip = p->b + p->len;
-	hex_into(p->b, &p->len, "45 00 00 00 12 34 00 00 40 00 00 00 c0 a8 01 0a c0 a8 01 14");
-	ip[9] = proto;
-	ip[6] = (uint8_t)(frag >> 8);
-	ip[7] = (uint8_t)frag;
-	hex_into(p->b, &l4, ""); /* keep l4 count separate */
-	l4 = p->len;
-	hex_into(p->b, &p->len, l4hex);
-	memset(p->b + p->len, 0x61, pad);
-	p->len += pad;
-	tot = p->len - 14;
-	ip[2] = (uint8_t)(tot >> 8);
-	ip[3] = (uint8_t)tot;
-	if (proto == 17 && p->len - l4 >= 8) { /* UDP length */
-		p->b[l4 + 4] = (uint8_t)((p->len - l4) >> 8);
-		p->b[l4 + 5] = (uint8_t)(p->len - l4);
-	}
-	ip[10] = ip[11] = 0;
-	{
-		uint16_t c = csum16(ip, 20);
-
-		ip[10] = (uint8_t)(c >> 8);
-		ip[11] = (uint8_t)c;
-	}
-}
-
-static void raw(const char *name, const char *hex, size_t pad)
-{
-	struct pkt *p = &pkts[npkts++];
-
-	p->name = name;
-	hex_into(p->b, &p->len, hex);
-	memset(p->b + p->len, 0x5a, pad);
-	p->len += pad;
-}
-
-static void make_packets(void)
-{
-	ipv4("tcp_syn", 6, "c3 50 00 50 00 00 00 01 00 00 00 00 50 02 72 10 00 00 00 00", 6, 0);
-	ipv4("tcp_http", 6, "c3 51 1f 90 00 00 00 01 00 00 00 05 50 18 72 10 00 00 00 00", 40, 0);
-	ipv4("udp_dns", 17, "d4 31 00 35 00 00 00 00 12 34 01 00 00 01 00 00 00 00 00 00"
-			    " 03 77 77 77 07 65 78 61 6d 70 6c 65 03 63 6f 6d 00 00 01 00 01", 0, 0);
-	ipv4("udp_other", 17, "30 39 1f 40 00 00 00 00", 100, 0);
-	ipv4("udp_big", 17, "30 39 1f 41 00 00 00 00", 1400, 0);
-	ipv4("icmp_echo", 1, "08 00 00 00 00 01 00 01", 32, 0);
-	ipv4("ipv4_fragment", 17, "30 39 00 35 00 00 00 00", 16, 0x2001);
-	ipv4("gre", 47, "00 00 08 00", 20, 0);
-	raw("ipv6_udp", "02 00 00 00 00 02 02 00 00 00 00 01 86 dd 60 00 00 00 00 10 11 40"
-			" 20 01 0d b8 00 00 00 00 00 00 00 00 00 00 00 01"
-			" 20 01 0d b8 00 00 00 00 00 00 00 00 00 00 00 02"
-			" 30 39 00 35 00 10 00 00", 8);
-	raw("arp", "ff ff ff ff ff ff 02 00 00 00 00 01 08 06 00 01 08 00 06 04 00 01"
-		   " 02 00 00 00 00 01 c0 a8 01 0a 00 00 00 00 00 00 c0 a8 01 14", 18);
-	raw("vlan_ipv4", "02 00 00 00 00 02 02 00 00 00 00 01 81 00 00 64 08 00"
-			 " 45 00 00 1c 00 00 00 00 40 11 00 00 0a 00 00 01 0a 00 00 02"
-			 " 00 35 00 35 00 08 00 00", 0);
-	raw("eth_only", "02 00 00 00 00 02 02 00 00 00 00 01 08 00", 0);
-	raw("ipv4_truncated", "02 00 00 00 00 02 02 00 00 00 00 01 08 00 45 00 00 30 00 00", 0);
-	raw("garbage", "", 90);
-}
+#include "test_progs.h"
 
 /* ---------- map comparison ---------- */
 
@@ -325,9 +216,9 @@ static void diff_prog(const char *objname, const struct bg_object *obj, struct b
 		return;
 	}
 	nprog++;
-	for (i = 0; i < npkts && !bad; i++) {
-		struct bg_test_run_opts to = { .sz = sizeof(to), .data_in = pkts[i].b,
-					       .data_size_in = (uint32_t)pkts[i].len,
+	for (i = 0; i < test_npkts && !bad; i++) {
+		struct bg_test_run_opts to = { .sz = sizeof(to), .data_in = test_pkts[i].b,
+					       .data_size_in = (uint32_t)test_pkts[i].len,
 					       .data_out = kout, .data_size_out = sizeof(kout) };
 		uint32_t kret = 0;
 		uint64_t r0 = 0;
@@ -338,12 +229,12 @@ static void diff_prog(const char *objname, const struct bg_object *obj, struct b
 
 		if (kerr) /* the kernel refused the input (e.g. too short): skip it here too */
 			continue;
-		bg_vm__set_packet(vm, pkts[i].b, pkts[i].len);
+		bg_vm__set_packet(vm, test_pkts[i].b, test_pkts[i].len);
 		verr = bg_vm__run(vm, &r0);
 		if (verr) {
 			const struct bg_vm_fault *f = bg_vm__fault(vm);
 
-			snprintf(why, sizeof(why), "packet %s: sanitizer: insn %zu: %s", pkts[i].name,
+			snprintf(why, sizeof(why), "packet %s: sanitizer: insn %zu: %s", test_pkts[i].name,
 				 f ? f->pc : 0, f ? f->msg : "?");
 			bad = fault = 1;
 			if (f && f->kind == BG_VM_FAULT_KFUNC)
@@ -352,7 +243,7 @@ static void diff_prog(const char *objname, const struct bg_object *obj, struct b
 		}
 		if ((uint32_t)r0 != kret) {
 			snprintf(why, sizeof(why), "packet %s: r0 %u here, %u in the kernel",
-				 pkts[i].name, (uint32_t)r0, kret);
+				 test_pkts[i].name, (uint32_t)r0, kret);
 			bad = 1;
 			break;
 		}
@@ -364,14 +255,14 @@ static void diff_prog(const char *objname, const struct bg_object *obj, struct b
 				k++;
 			snprintf(why, sizeof(why),
 				 "packet %s: output packet differs (%zu bytes here, %u in the kernel, first difference at %zu)",
-				 pkts[i].name, vlen, to.data_size_out, k);
+				 test_pkts[i].name, vlen, to.data_size_out, k);
 			bad = 1;
 			break;
 		}
 		if (compare_maps(vm, obj, &kr, why, sizeof(why))) {
 			char tmp[512];
 
-			snprintf(tmp, sizeof(tmp), "after packet %s: %s", pkts[i].name, why);
+			snprintf(tmp, sizeof(tmp), "after packet %s: %s", test_pkts[i].name, why);
 			memcpy(why, tmp, sizeof(why));
 			bad = 1;
 		}
@@ -414,91 +305,24 @@ static void diff_object(const char *path, const char *shortname)
 	bg_object__free(obj);
 }
 
-static void walk(const char *dir, const char *prefix, int depth)
-{
-	DIR *d = opendir(dir);
-	struct dirent *e;
-	char **names = NULL;
-	size_t n = 0, i;
-
-	if (!d)
-		return;
-	while ((e = readdir(d))) {
-		char **nn;
-
-		if (e->d_name[0] == '.')
-			continue;
-		nn = realloc(names, (n + 1) * sizeof(*names));
-		if (!nn)
-			break;
-		names = nn;
-		names[n++] = strdup(e->d_name);
-	}
-	closedir(d);
-	qsort(names, n, sizeof(*names), (int (*)(const void *, const void *))strcmp);
-	for (i = 0; i < n; i++) {
-		char path[PATH_MAX], sn[PATH_MAX];
-		size_t l = strlen(names[i]);
-
-		snprintf(path, sizeof(path), "%s/%s", dir, names[i]);
-		snprintf(sn, sizeof(sn), "%s%s", prefix, names[i]);
-		if (l > 6 && !strcmp(names[i] + l - 6, ".bpf.o"))
-			diff_object(path, sn);
-		else if (l > 2 && !strcmp(names[i] + l - 2, ".o"))
-			diff_object(path, sn);
-		else if (depth < 3 && !strchr(names[i], '.') && strcmp(names[i], "reject")) {
-			/* corpus/reject: the kernel refuses those, nothing to compare */
-			char pre[PATH_MAX];
-
-			snprintf(pre, sizeof(pre), "%s/", sn);
-			walk(path, pre, depth + 1);
-		}
-		free(names[i]);
-	}
-	free(names);
-}
-
-static void root_dir(char *root, size_t sz)
-{
-	char exe[PATH_MAX];
-	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-	int i;
-
-	exe[n > 0 ? n : 0] = 0;
-	for (i = 0; i < 2; i++) { /* BUILD/tests/x -> BUILD */
-		char *s = strrchr(exe, '/');
-
-		if (s)
-			*s = 0;
-	}
-	snprintf(root, sz, "%s", exe);
-}
-
 int main(void)
 {
-	const char *why = NULL, *ex = getenv("BG_EXAMPLES"), *corpus = getenv("BG_CORPUS");
-	char build[PATH_MAX], exdir[PATH_MAX + 16];
+	const char *why = NULL, *ex, *corpus = getenv("BG_CORPUS");
+	char exdir[PATH_MAX + 16];
 
 	bg_set_print(NULL);
 	if (!bg_kern_available(&why)) {
 		T_SKIP("vm differential", "bpf() unavailable: %s", why ? why : "?");
 		return 0;
 	}
-	make_packets();
-	root_dir(build, sizeof(build));
-	if (!ex) {
-		/* the ASan build has no examples: use the normal build's */
-		snprintf(exdir, sizeof(exdir), "%s/examples", build);
-		if (access(exdir, R_OK))
-			snprintf(exdir, sizeof(exdir), "%s/../build/examples", build);
-		ex = exdir;
-	}
+	test_make_packets();
+	ex = test_examples_dir(exdir, sizeof(exdir)); /* the ASan build has no examples */
 	{
 		const char *pre = getenv("BG_VM_DIFF_PREFIX");
 		char pfx[128];
 
 		snprintf(pfx, sizeof(pfx), "%s/", pre ? pre : "examples");
-		walk(ex, pfx, 0);
+		test_walk(ex, pfx, 0, diff_object);
 	}
 	if (corpus && !access(corpus, R_OK)) {
 		/* one compiler variant (clang-19 -mcpu=v4: the widest ISA) keeps the
@@ -514,12 +338,12 @@ int main(void)
 			snprintf(sub, sizeof(sub), "%s/%s", corpus, variants[v]);
 			snprintf(pre, sizeof(pre), "corpus/%s/", variants[v]);
 			if (!access(sub, R_OK)) {
-				walk(sub, pre, 0);
+				test_walk(sub, pre, 0, diff_object);
 				done++;
 			}
 		}
 		if (!done)
-			walk(corpus, "corpus/", 0);
+			test_walk(corpus, "corpus/", 0, diff_object);
 	}
 	T_CHECK(nprog > 0, "vm differential ran programs", "no XDP/tc/socket program found in %s", ex);
 	printf("# %d programs compared with the kernel, %d differ\n", nprog, ndiff);

@@ -1,0 +1,476 @@
+/* Soundness of the static verifier against concrete runs.
+ *
+ * For every packet program (XDP, tc, socket filter, cgroup_skb) of the
+ * examples ($BG_EXAMPLES) and of the corpus ($BG_CORPUS: variants c19v4 and
+ * c14; BG_SOUND_ALL=1 walks every variant) that bpfgate check accepts, the
+ * interpreter runs it on the crafted packets of test_progs.h with a
+ * per-instruction hook. At every executed instruction the registers of the
+ * current frame must lie in one of the abstract states the analysis kept for
+ * that slot (bg_verify_states): scalars inside the intervals and the tnum;
+ * pointers of the claimed region with the offset in range (ctx from r1 at
+ * entry, stack from the frame's r10, packet from data / data_meta / data_end,
+ * map values from a value region of the same map); packet pointers with
+ * their base relation (ptr - delta is data for base 0, the same for
+ * registers sharing a base) and the proven room (end - base >= range);
+ * linked scalars with their constant distance. And the sanitizer must not
+ * report a fault on an accepted program. A violation is a soundness bug:
+ * reported with program, packet, pc, register, concrete and abstract value.
+ * Programs whose runs stop in something the interpreter does not model
+ * (kfuncs, unimplemented helpers) are XFAIL with the reason. */
+#include <errno.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <linux/bpf.h>
+#include <bpfgate/bpfgate.h>
+#include <bpfgate/verifier.h>
+#include <bpfgate/vm.h>
+#include "test.h"
+#include "test_progs.h"
+
+#define STACK_SIZE 512
+#define MAX_CONSIST 64
+
+/* Totals over the whole run. */
+static size_t n_progs, n_states, n_regs, n_unchecked, n_violations, n_rejected, n_merged;
+
+struct consist {
+	int key;               /* map index or function insn */
+	uint8_t kind;
+	uint64_t value;
+};
+
+/* One program's run: the claims and what the hook learned. */
+struct sound {
+	const struct bg_program *prog;
+	const struct bg_verify_states *st;
+	struct bg_vm *vm;
+	const char *pkt;
+	const struct bg_insn *insns;
+	size_t ninsns;
+	/* per run */
+	bool started, stopped;
+	uint64_t ctx_base, fp0;
+	size_t prev_pc;
+	/* per program */
+	struct consist cons[MAX_CONSIST];
+	size_t ncons;
+	size_t violations;
+	char first[1024];
+};
+
+/* ---------- one register against one abstract value ---------- */
+
+static bool in_region_of(struct sound *s, uint64_t v, const struct bg_aval *a, int kind)
+{
+	size_t i, n = bg_vm__region_cnt(s->vm);
+
+	for (i = 0; i < n; i++) {
+		struct bg_vm_region_info r;
+
+		if (bg_vm__region(s->vm, i, &r) || r.kind != kind)
+			continue;
+		if (kind == BG_VM_REGION_MAP && r.map != a->map)
+			continue;
+		if (v >= r.lo && bg_aval__contains(a, v - r.lo))
+			return true;
+	}
+	return false;
+}
+
+static bool in_any_region(struct sound *s, uint64_t v)
+{
+	size_t i, n = bg_vm__region_cnt(s->vm);
+
+	for (i = 0; i < n; i++) {
+		struct bg_vm_region_info r;
+
+		if (!bg_vm__region(s->vm, i, &r) && v >= r.lo && v <= r.hi)
+			return true;
+	}
+	return false;
+}
+
+/* A map pointer or function value must be the same every time. */
+static bool consistent(struct sound *s, uint8_t kind, int key, uint64_t v)
+{
+	size_t i;
+
+	for (i = 0; i < s->ncons; i++)
+		if (s->cons[i].kind == kind && s->cons[i].key == key)
+			return s->cons[i].value == v;
+	if (s->ncons < MAX_CONSIST)
+		s->cons[s->ncons++] = (struct consist){ key, kind, v };
+	return true;
+}
+
+/* Does v (a register at the current instruction, call frame `depth`) lie in a?
+ * *unchecked is set for kinds the interpreter cannot relate to (kernel
+ * objects). */
+static bool reg_ok(struct sound *s, const struct bg_aval *a, uint64_t v, size_t frame_off,
+		   bool *unchecked)
+{
+	uint64_t meta = 0, data = 0, end = 0;
+
+	*unchecked = false;
+	if ((a->flags & BG_AVAL_MAYBE_NULL) && v == 0)
+		return true;
+	switch (a->kind) {
+	case BG_AVAL_UNINIT:
+	case BG_AVAL_ANY:
+		return true;
+	case BG_AVAL_SCALAR:
+		return bg_aval__contains(a, v);
+	case BG_AVAL_CTX:
+		return bg_aval__contains(a, v - s->ctx_base);
+	case BG_AVAL_STACK:
+		return bg_aval__contains(a, v - (s->fp0 - (uint64_t)(a->frame + frame_off) * STACK_SIZE));
+	case BG_AVAL_PKT:
+	case BG_AVAL_PKT_META: {
+		bool m = a->kind == BG_AVAL_PKT_META;
+		uint64_t start, bend, base;
+
+		bg_vm__pkt_pointers(s->vm, &meta, &data, &end);
+		start = m ? meta : data;
+		bend = m ? data : end;
+		if (!bg_aval__contains(a, v - start))
+			return false;
+		if (a->pkt_range < 0)
+			return true;
+		base = v - (uint64_t)(int64_t)a->delta;
+		if (a->base == 0 && base != start)
+			return false;
+		return a->pkt_range == 0 || (int64_t)(bend - base) >= a->pkt_range;
+	}
+	case BG_AVAL_PKT_END:
+		bg_vm__pkt_pointers(s->vm, &meta, &data, &end);
+		return bg_aval__contains(a, v - end);
+	case BG_AVAL_MAP_VALUE:
+		return in_region_of(s, v, a, BG_VM_REGION_MAP);
+	case BG_AVAL_RINGBUF_MEM:
+		return in_region_of(s, v, a, BG_VM_REGION_RINGBUF);
+	case BG_AVAL_MEM:
+		return in_any_region(s, v);
+	case BG_AVAL_MAP_PTR:
+	case BG_AVAL_FUNC:
+		return v != 0 && consistent(s, a->kind, a->map, v);
+	default:
+		*unchecked = true;
+		return true;
+	}
+}
+
+/* Registers sharing a packet base or a scalar link keep their distance. */
+static int relation_bad(const struct bg_astate *st, const uint64_t regs[11])
+{
+	int i, j;
+
+	for (i = 0; i < 11; i++) {
+		const struct bg_aval *a = &st->r[i];
+		bool pkt = a->kind == BG_AVAL_PKT || a->kind == BG_AVAL_PKT_META;
+
+		if (!a->base || (pkt && a->pkt_range < 0) || (!pkt && a->kind != BG_AVAL_SCALAR))
+			continue;
+		if (pkt && regs[i] == 0 && (a->flags & BG_AVAL_MAYBE_NULL))
+			continue;
+		for (j = i + 1; j < 11; j++) {
+			const struct bg_aval *b = &st->r[j];
+			uint64_t x, y;
+
+			if (b->kind != a->kind || b->base != a->base || (pkt && b->pkt_range < 0))
+				continue;
+			x = regs[i] - (uint64_t)(int64_t)a->delta;
+			y = regs[j] - (uint64_t)(int64_t)b->delta;
+			if ((a->flags | b->flags) & BG_AVAL_LINK32) {
+				x = (uint32_t)x;
+				y = (uint32_t)y;
+			}
+			if (x != y)
+				return j;
+		}
+	}
+	return -1;
+}
+
+/* ---------- the hook ---------- */
+
+/* A concrete value as the analysis would name it: "pkt+34 (data_end-data 60)". */
+static const char *concrete(struct sound *s, const struct bg_aval *a, uint64_t v)
+{
+	static char buf[160];
+	uint64_t meta = 0, data = 0, end = 0;
+
+	bg_vm__pkt_pointers(s->vm, &meta, &data, &end);
+	if (a && a->kind == BG_AVAL_PKT)
+		snprintf(buf, sizeof(buf), "pkt%+" PRId64 " (data_end-data %" PRId64 ")",
+			 (int64_t)(v - data), (int64_t)(end - data));
+	else if (a && a->kind == BG_AVAL_PKT_META)
+		snprintf(buf, sizeof(buf), "pkt_meta%+" PRId64 " (data-data_meta %" PRId64 ")",
+			 (int64_t)(v - meta), (int64_t)(data - meta));
+	else if (a && a->kind == BG_AVAL_CTX)
+		snprintf(buf, sizeof(buf), "ctx%+" PRId64, (int64_t)(v - s->ctx_base));
+	else if (a && a->kind == BG_AVAL_STACK)
+		snprintf(buf, sizeof(buf), "fp0%+" PRId64, (int64_t)(v - s->fp0));
+	else
+		snprintf(buf, sizeof(buf), "0x%" PRIx64 " (%" PRId64 ")", v, (int64_t)v);
+	return buf;
+}
+
+static void report(struct sound *s, size_t pc, const struct bg_astate *best, int reg,
+		   const uint64_t regs[11], const char *what)
+{
+	char dis[128] = "?", av[256] = "-";
+
+	s->violations++;
+	n_violations++;
+	if (s->first[0])
+		return;
+	if (pc < s->ninsns)
+		bg_insn_format(&s->insns[pc], dis, sizeof(dis));
+	if (best && reg >= 0)
+		bg_aval__fmt(&best->r[reg], av, sizeof(av));
+	snprintf(s->first, sizeof(s->first),
+		 "packet %s: insn %zu (%s): %s: r%d = %s not in %s", s->pkt, pc, dis, what, reg,
+		 concrete(s, best && reg >= 0 ? &best->r[reg] : NULL, reg >= 0 ? regs[reg] : 0), av);
+}
+
+static bool tail_call_at(struct sound *s, size_t pc)
+{
+	const struct bg_insn *in = pc < s->ninsns ? &s->insns[pc] : NULL;
+
+	return in && in->kind == BG_K_CALL && in->pseudo == BG_CALL_HELPER &&
+	       in->imm == BPF_FUNC_tail_call;
+}
+
+static void hook(void *cookie, size_t pc, const uint64_t regs[11])
+{
+	struct sound *s = cookie;
+	const struct bg_astate *best = NULL;
+	int best_bad = 12, best_reg = -1;
+	size_t i, n, depth;
+
+	if (s->stopped)
+		return;
+	if (!s->started) {
+		s->started = true;
+		s->ctx_base = regs[1];
+		s->fp0 = regs[10];
+	} else if (tail_call_at(s, s->prev_pc) && pc != s->prev_pc + 1) {
+		s->stopped = true; /* another program runs now: its own claims apply */
+		return;
+	}
+	s->prev_pc = pc;
+	if (regs[10] > s->fp0 || (s->fp0 - regs[10]) % STACK_SIZE) {
+		report(s, pc, NULL, 10, regs, "frame pointer is not a frame");
+		return;
+	}
+	depth = (s->fp0 - regs[10]) / STACK_SIZE;
+	n_states++;
+	n = bg_verify_states__cnt(s->st, pc);
+	if (!n) {
+		report(s, pc, NULL, -1, regs, "instruction the analysis never reached");
+		return;
+	}
+	for (i = 0; i < n; i++) {
+		const struct bg_astate *a = bg_verify_states__get(s->st, pc, i);
+		int bad = 0, first = -1, r;
+		size_t off = 0;
+
+		/* a global function's frames count from its own entry */
+		if (a->flags & BG_ASTATE_GLOBAL_ROOT) {
+			if (a->frame > depth)
+				continue;
+			off = depth - a->frame;
+		} else if (a->frame != depth) {
+			continue;
+		}
+		for (r = 0; r < 11; r++) {
+			bool unchecked;
+
+			if (!reg_ok(s, &a->r[r], regs[r], off, &unchecked)) {
+				bad++;
+				if (first < 0)
+					first = r;
+			}
+		}
+		if (!bad && (r = relation_bad(a, regs)) >= 0) {
+			bad = 1;
+			first = r;
+		}
+		if (!bad) {
+			for (r = 0; r < 11; r++) {
+				bool unchecked;
+
+				reg_ok(s, &a->r[r], regs[r], off, &unchecked);
+				n_regs += a->r[r].kind != BG_AVAL_UNINIT && !unchecked;
+				n_unchecked += unchecked;
+			}
+			return;
+		}
+		if (bad < best_bad) {
+			best_bad = bad;
+			best = a;
+			best_reg = first;
+		}
+	}
+	if (!best) {
+		report(s, pc, NULL, 10, regs, "no state of this call depth");
+		return;
+	}
+	report(s, pc, best, best_reg, regs,
+	       n > 1 ? "outside every state (closest shown)" : "outside the state");
+}
+
+/* ---------- one program ---------- */
+
+static bool wanted(uint32_t t)
+{
+	return t == BPF_PROG_TYPE_XDP || t == BPF_PROG_TYPE_SCHED_CLS ||
+	       t == BPF_PROG_TYPE_SCHED_ACT || t == BPF_PROG_TYPE_SOCKET_FILTER ||
+	       t == BPF_PROG_TYPE_CGROUP_SKB;
+}
+
+/* A fault that means "not modelled by the interpreter", not a memory error. */
+static const char *unmodelled(const struct bg_vm_fault *f)
+{
+	if (!f)
+		return NULL;
+	switch (f->kind) {
+	case BG_VM_FAULT_KFUNC:
+		return "kfuncs are not modelled by the interpreter";
+	case BG_VM_FAULT_HELPER:
+		return strstr(f->msg, "not implemented") ? "helper not implemented by the interpreter"
+							   : NULL;
+	case BG_VM_FAULT_BUDGET:
+		return "instruction budget";
+	default:
+		return NULL;
+	}
+}
+
+static void sound_prog(const char *objname, struct bg_program *p)
+{
+	struct bg_verify_states_opts so = { .sz = sizeof(so) };
+	struct bg_verify_states *st;
+	struct bg_vm_opts vo = { .sz = sizeof(vo) };
+	struct sound s;
+	char name[512], fault[768] = "";
+	const char *xfail = NULL;
+	size_t i;
+
+	snprintf(name, sizeof(name), "sound/%s/%s", objname, bg_program__name(p));
+	st = bg_verify_states__new(p, &so);
+	if (!st) {
+		T_FAIL(name, "bg_verify_states__new: %s", strerror(errno));
+		return;
+	}
+	if (bg_verify_states__result(st)->verdict != BG_VERDICT_ACCEPTED) {
+		n_rejected++;
+		bg_verify_states__free(st);
+		return; /* no claims to check */
+	}
+	n_merged += bg_verify_states__merged(st);
+	memset(&s, 0, sizeof(s));
+	s.prog = p;
+	s.st = st;
+	s.insns = bg_program__insns(p, &s.ninsns);
+	vo.hook = hook;
+	vo.hook_cookie = &s;
+	s.vm = bg_vm__new(p, &vo);
+	if (!s.vm) {
+		T_FAIL(name, "bg_vm__new: %s", strerror(errno));
+		bg_verify_states__free(st);
+		return;
+	}
+	n_progs++;
+	for (i = 0; i < test_npkts; i++) {
+		uint64_t r0;
+		int err;
+
+		s.pkt = test_pkts[i].name;
+		s.started = s.stopped = false;
+		bg_vm__set_packet(s.vm, test_pkts[i].b, test_pkts[i].len);
+		err = bg_vm__run(s.vm, &r0);
+		if (err && !fault[0]) {
+			const struct bg_vm_fault *f = bg_vm__fault(s.vm);
+
+			xfail = unmodelled(f);
+			snprintf(fault, sizeof(fault), "packet %s: insn %zu: %s", s.pkt, f ? f->pc : 0,
+				 f ? f->msg : strerror(-err));
+		}
+	}
+	if (s.violations)
+		T_FAIL(name, "%zu violations, first: %s", s.violations, s.first);
+	else if (fault[0] && xfail)
+		T_XFAIL(name, "%s (%s); checked states up to there", fault, xfail);
+	else if (fault[0])
+		T_FAIL(name, "sanitizer fault on an accepted program: %s", fault);
+	else
+		T_PASS(name);
+	bg_vm__free(s.vm);
+	bg_verify_states__free(st);
+}
+
+static void sound_object(const char *path, const char *shortname)
+{
+	char err[512] = "";
+	struct bg_object *obj = bg_object__open(path, NULL, err, sizeof(err));
+	size_t i;
+
+	if (!obj)
+		return; /* the object loader's own tests report this */
+	for (i = 0; i < bg_object__prog_cnt(obj); i++) {
+		struct bg_program *p = bg_object__prog(obj, i);
+
+		if (wanted(bg_program__type(p)))
+			sound_prog(shortname, p);
+	}
+	bg_object__free(obj);
+}
+
+static const char *corpus_dir(char *buf, size_t sz)
+{
+	const char *c = getenv("BG_CORPUS");
+	char build[PATH_MAX];
+
+	if (c)
+		return c;
+	test_build_dir(build, sizeof(build));
+	snprintf(buf, sz, "%s/corpus", build);
+	if (access(buf, R_OK))
+		snprintf(buf, sz, "%s/../build/corpus", build);
+	return buf;
+}
+
+int main(void)
+{
+	static const char *const variants[] = { "c19v4", "c14", "c19", "c19v3" };
+	char exdir[PATH_MAX + 16], cdir[PATH_MAX + 16];
+	const char *ex, *corpus;
+	size_t v, nvar = getenv("BG_SOUND_ALL") ? 4 : 2;
+
+	bg_set_print(NULL);
+	test_make_packets();
+	ex = test_examples_dir(exdir, sizeof(exdir));
+	test_walk(ex, "examples/", 0, sound_object);
+	corpus = corpus_dir(cdir, sizeof(cdir));
+	for (v = 0; v < nvar; v++) {
+		char sub[PATH_MAX + 32], pre[64];
+
+		snprintf(sub, sizeof(sub), "%s/%s", corpus, variants[v]);
+		snprintf(pre, sizeof(pre), "corpus/%s/", variants[v]);
+		if (!access(sub, R_OK))
+			test_walk(sub, pre, 0, sound_object);
+	}
+	T_CHECK(n_progs > 0, "soundness ran programs", "no accepted packet program in %s or %s", ex,
+		corpus);
+	printf("# %zu programs, %zu instruction states checked, %zu violations"
+	       " (%zu registers checked, %zu kernel-object pointers unchecked, %zu rejected programs"
+	       " skipped, %zu states merged)\n",
+	       n_progs, n_states, n_violations, n_regs, n_unchecked, n_rejected, n_merged);
+	T_EXIT();
+}
