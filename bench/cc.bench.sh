@@ -30,4 +30,27 @@ PY
   done
 done
 column -t -s $'\t' "$out"
+
+# The two routes that back out pass runs, on the cases both fix: the pass
+# plugin (inside clang) and the textual pipeline (opt -passes= minus entries,
+# then llc). Same search otherwise; compiles count objects built (the
+# pipeline route's setup - frontend IR, printed pipeline, stage A - is one).
+rout="$B/bench/cc-route.tsv"
+printf 'program\tclang\troute\tfix\tinsns\tcompiles\tseconds\n' > "$rout"
+for name in phi_ctx switch_ctx; do
+  for v in 14 19; do
+    command -v "clang-$v" >/dev/null || continue
+    for route in plugin pipeline; do
+      "$B/bpfgate" cc --clang "clang-$v" --fix-route $route --report json --no-sidecar -O2 -g \
+        -I/usr/include/x86_64-linux-gnu -c "$root/tests/data/cc/$name.c" -o "$tmp/o.o" > "$tmp/r.json" 2>/dev/null
+      python3 - "$tmp/r.json" "$name" "clang-$v" "$route" >> "$rout" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+print("\t".join(map(str, [sys.argv[2], sys.argv[3], sys.argv[4], d.get("fix") or "-",
+      f'{d["insns_before"]}->{d["insns_after"]}', d["compiles"], f'{d["seconds"]:.2f}'])))
+PY
+    done
+  done
+done
+column -t -s $'\t' "$rout"
 rm -rf "$tmp"

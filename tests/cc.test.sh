@@ -40,8 +40,10 @@ print("" if v is None else v)' "$1" "$2"; }
 
 printf 'program\tclang\tflags\tfirst verdict\tculprit\tfix\tinsns before\tinsns after\tcompiles\tseconds\n' > "$BG_BUILD/cc-table.tsv"
 # one case: a program with one clang; prints its PASS/FAIL line into $tmp/res.<n>
+# With a 4th argument "pipeline" the pass runs are backed out through the
+# textual pipeline route (--fix-route pipeline) and the sidecar is kept.
 run_case() {
-  local src=$1 v=$2 n=$3 name spec flags expect want_fix want_culprit t out rc first culprit fix
+  local src=$1 v=$2 n=$3 route=${4:-} name spec flags expect want_fix want_culprit t out rc first culprit fix side=--no-sidecar
   name=$(basename "$src" .c)
   spec=$(grep -o 'cc-test: .*' "$src" | head -1)
   flags=$(sed -n 's/.*flags=\([^ ]*\).*/\1/p' <<<"$spec" | tr ',' ' ')
@@ -50,8 +52,12 @@ run_case() {
   want_culprit=$(sed -n 's/.* culprit=\([^ ]*\).*/\1/p' <<<"$spec")
   t="cc/$name/clang-$v"
   out="$tmp/$name-$v.o"
+  if [ "$route" = pipeline ]; then
+    t="$t/pipeline-route"; out="$tmp/$name-$v-pipeline.o"; flags="--fix-route pipeline $flags"
+    want_fix="^pipeline without "; side=
+  fi
   exec >"$tmp/res.$n"
-  "$BPFGATE" cc --clang "clang-$v" --verifier kernel --report json --no-sidecar $flags $CFLAGS_BPF -c "$src" -o "$out" \
+  "$BPFGATE" cc --clang "clang-$v" --verifier kernel --report json $side $flags $CFLAGS_BPF -c "$src" -o "$out" \
     >"$tmp/r$n.json" 2>"$tmp/r$n.err"
   rc=$?
   if ! python3 -c 'import json,sys; json.load(open(sys.argv[1]))' "$tmp/r$n.json" 2>/dev/null; then
@@ -91,6 +97,9 @@ for src in "$data"/*.c; do
     run_case "$src" "$v" "$n" &
   done
 done
+# the textual pipeline route, forced on a case the plugin route fixes too
+n=$((n + 1)); pipe_n=$n
+run_case "$data/phi_ctx.c" 14 "$n" pipeline &
 wait
 for k in $(seq 1 "$n"); do cat "$tmp/res.$k" 2>/dev/null; cat "$tmp/row.$k" >> "$BG_BUILD/cc-table.tsv" 2>/dev/null; done
 
@@ -103,6 +112,20 @@ if [ -s "$out.bpfgate" ] && [ "$(field "$tmp/b.json" replayed)" = True ] && \
   pass "cc/sidecar-replay: $(field "$tmp/a.json" compiles) compiles, replay $(field "$tmp/b.json" compiles)"
 else
   fail cc/sidecar-replay "not replayed (sidecar $(wc -c < "$out.bpfgate" 2>/dev/null) bytes, replayed=$(field "$tmp/b.json" replayed))"
+fi
+# the pipeline route's decision is replayed from its sidecar
+"$BPFGATE" cc --fix-route nonsense -c x.c >/dev/null 2>&1; [ $? -eq 2 ] && pass cc/fix-route-bad-value || fail cc/fix-route-bad-value "exit not 2"
+out="$tmp/phi_ctx-14-pipeline.o"
+if [ -s "$out.bpfgate" ]; then
+  "$BPFGATE" cc --clang clang-14 --verifier kernel --fix-route pipeline --report json $CFLAGS_BPF -c "$src" -o "$out" >"$tmp/c.json" 2>/dev/null
+  if [ "$(field "$tmp/c.json" replayed)" = True ] && [[ "$(field "$tmp/c.json" fix)" == "pipeline without "* ]] && \
+     "$BPFGATE" kload "$out" >/dev/null 2>&1; then
+    pass "cc/pipeline-route-replay: $(field "$tmp/r$pipe_n.json" compiles) compiles, replay $(field "$tmp/c.json" compiles)"
+  else
+    fail cc/pipeline-route-replay "not replayed or not accepted (replayed=$(field "$tmp/c.json" replayed), fix=$(field "$tmp/c.json" fix))"
+  fi
+else
+  fail cc/pipeline-route-replay "the pipeline-route case wrote no sidecar"
 fi
 # --strict fails instead of backing out
 "$BPFGATE" cc --clang clang-14 --strict --no-sidecar $CFLAGS_BPF -c "$src" -o "$tmp/strict.o" >/dev/null 2>&1

@@ -20,6 +20,9 @@ static void usage(void)
 	       "  --report json       print the whole search as JSON on stdout\n"
 	       "  --budget SECONDS    time budget of the search (default 120)\n"
 	       "  --no-sidecar        do not read or write OUT.bpfgate\n"
+	       "  --fix-route R       how a pass run is backed out: plugin (clang -fpass-plugin),\n"
+	       "                      pipeline (opt -passes= the -O2 pipeline minus entries, llc),\n"
+	       "                      auto (default: the plugin when built, else the pipeline)\n"
 	       "  -v                  progress lines on stderr\n"
 	       "exit: 0 object written and accepted, 1 rejected, 2 bad usage or compile error\n");
 }
@@ -77,11 +80,25 @@ int cmd_cc(int argc, char **argv)
 			json = 1;
 		} else if (!strcmp(a, "--budget") && has_val) {
 			o.budget_s = atof(argv[++i]);
+		} else if ((!strcmp(a, "--fix-route") && has_val) || !strncmp(a, "--fix-route=", 12)) {
+			const char *v = a[11] == '=' ? a + 12 : argv[++i];
+
+			if (!strcmp(v, "auto")) {
+				o.fix_route = BG_CC_ROUTE_AUTO;
+			} else if (!strcmp(v, "plugin")) {
+				o.fix_route = BG_CC_ROUTE_PLUGIN;
+			} else if (!strcmp(v, "pipeline")) {
+				o.fix_route = BG_CC_ROUTE_PIPELINE;
+			} else {
+				free(rest);
+				return cli_error("cc", "--fix-route takes pipeline, plugin or auto (not '%s')", v);
+			}
 		} else if (!strcmp(a, "--no-sidecar")) {
 			o.no_sidecar = 1;
 		} else if (!strcmp(a, "-v") || !strcmp(a, "--verbose")) {
 			verbose = 1;
-		} else if (!strcmp(a, "--clang") || !strcmp(a, "--verifier") || !strcmp(a, "--budget")) {
+		} else if (!strcmp(a, "--clang") || !strcmp(a, "--verifier") || !strcmp(a, "--budget") ||
+			   !strcmp(a, "--fix-route")) {
 			free(rest);
 			return cli_error("cc", "%s needs a value", a);
 		} else {

@@ -20,6 +20,11 @@ extern "C" {
 #define BG_CC_VERIFIER_KERNEL  (1u << 0)
 #define BG_CC_VERIFIER_BPFGATE (1u << 1)
 
+/* How a pass run is backed out when no knob or -mcpu choice helps. */
+#define BG_CC_ROUTE_AUTO     0  /* the pass plugin when built, else the pipeline */
+#define BG_CC_ROUTE_PLUGIN   1  /* clang -fpass-plugin skipping chosen runs */
+#define BG_CC_ROUTE_PIPELINE 2  /* opt -passes='<printed -O2 pipeline minus entries>' + llc */
+
 struct bg_cc_opts {
 	size_t sz;              /* sizeof(struct bg_cc_opts) */
 	const char *clang;      /* clang to run; NULL: $BPFGATE_CLANG or the newest installed */
@@ -28,6 +33,7 @@ struct bg_cc_opts {
 	double budget_s;        /* time budget of the search (0: 120 s) */
 	int no_sidecar;         /* neither read nor write OUT.bpfgate */
 	FILE *progress;         /* one line per step, or NULL */
+	int fix_route;          /* BG_CC_ROUTE_* */
 };
 
 struct bg_cc_result;

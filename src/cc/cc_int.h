@@ -19,6 +19,7 @@ struct cc_variant {
 	const char *skip;                /* pass-plugin skip list, or NULL */
 	bool emit_ir;                    /* -S -emit-llvm instead of an object */
 	bool deps;                       /* keep the user's -MD/-MF flags */
+	const char *pipe_drop;           /* build through the pipeline route minus these entries */
 };
 
 /* The verdict of one program by the verifiers that judged it. */
@@ -92,6 +93,9 @@ struct bg_cc_result {
 	bool replayed;
 	size_t insns_before, insns_after;
 	char written[512];
+	int fix_route;                   /* BG_CC_ROUTE_* asked for */
+	const char *route_used;          /* "plugin", "pipeline" or NULL: how runs were backed out */
+	struct cc_pipe *pipe;            /* the pipeline route's state (pipeline.c), or NULL */
 };
 
 double cc_now(void);

@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,6 +14,7 @@
 #include <unistd.h>
 #include <bpfgate/bpfgate.h>
 #include "cc/cc_int.h"
+#include "cc/pipeline.h"
 #include "cc/spawn.h"
 
 extern int bg_verify(const struct bg_program *prog, const struct bg_verify_opts *opts,
@@ -227,6 +229,8 @@ static bool sidecar_replay(struct bg_cc_result *s)
 		return false;
 	if (!strncmp(fix, "skip pass run(s) ", 17)) {
 		v.skip = strdup(fix + 17);
+	} else if (!strncmp(fix, "pipeline without ", 17)) {
+		v.pipe_drop = strdup(fix + 17);
 	} else {
 		for (tok = strtok_r(fix, " ", &save); tok && v.nextra < CC_MAX_EXTRA;
 		     tok = strtok_r(NULL, " ", &save))
@@ -247,6 +251,7 @@ static bool sidecar_replay(struct bg_cc_result *s)
 	for (int i = 0; i < v.nextra; i++)
 		free((void *)v.extra[i]);
 	free((void *)v.skip);
+	free((void *)v.pipe_drop);
 	return s->replayed;
 }
 
@@ -371,6 +376,8 @@ int bg_cc_build(int argc, char **argv, const struct bg_cc_opts *opts, struct bg_
 	s->budget_s = opts && opts->budget_s > 0 ? opts->budget_s : 120;
 	s->strict = opts && opts->strict;
 	s->progress = opts ? opts->progress : NULL;
+	if (opts && opts->sz >= offsetof(struct bg_cc_opts, fix_route) + sizeof(opts->fix_route))
+		s->fix_route = opts->fix_route;
 	s->verifiers = opts && opts->verifiers ? opts->verifiers
 					      : BG_CC_VERIFIER_KERNEL | BG_CC_VERIFIER_BPFGATE;
 	if (opts && opts->no_sidecar)
@@ -424,5 +431,6 @@ void bg_cc_result__free(struct bg_cc_result *s)
 	free(s->args);
 	free(s->dep_args);
 	free(s->stderr_text);
+	cc_pipe_free(s->pipe);
 	free(s);
 }

@@ -3,9 +3,12 @@
  *  2. target choices: -mcpu=v3 (32-bit compares and ALU on subregisters, so
  *     a check on a zero-extended copy disappears), -mcpu=v4 on clang >= 18;
  *  3. the other known knobs, one at a time;
- *  4. surgery with the pass plugin: skip the culprit run of (pass, function),
- *     then also its later runs (InstCombine runs ~8 times per function and a
- *     later run redoes what an earlier one was stopped from doing), then all.
+ *  4. surgery: skip the culprit run of (pass, function), then also its
+ *     later runs (InstCombine runs ~8 times per function and a later run
+ *     redoes what an earlier one was stopped from doing), then bisect again.
+ *     Two routes (--fix-route): the pass plugin skips runs inside clang; the
+ *     textual pipeline (pipeline.c) drops entries from opt's -O2 pipeline,
+ *     for every function. auto: the plugin when it was built.
  * Every candidate is compiled and judged by the same verifiers; the first
  * that every verifier accepts wins. The search stops at the time budget. */
 #include <stdio.h>
@@ -14,6 +17,7 @@
 #include <unistd.h>
 #include <limits.h>
 #include "cc/cc_int.h"
+#include "cc/pipeline.h"
 
 /* Knobs of stock LLVM (present in clang 14 and 19) and the pass each tames. */
 static const struct knob {
@@ -122,11 +126,57 @@ static bool try_flag(struct bg_cc_result *s, const char *flag, bool mllvm)
 	return attempt(s, &v, what);
 }
 
+/* Back out pass runs through the textual pipeline instead of the plugin:
+ * asked for, or (auto) when no plugin was built for this clang. */
+static bool pipeline_route(const struct bg_cc_result *s)
+{
+	return s->fix_route == BG_CC_ROUTE_PIPELINE ||
+	       (s->fix_route == BG_CC_ROUTE_AUTO && !cc_plugin_path(s));
+}
+
+/* A plugin skip list ("Name@unit#k,Name@unit") as pipeline entries
+ * ("name#k,name"); false when a pass has no pipeline name. */
+static bool spec_to_entries(const char *spec, char *out, size_t sz)
+{
+	size_t o = 0;
+
+	out[0] = 0;
+	for (const char *p = spec; *p;) {
+		size_t len = strcspn(p, ","), nl = strcspn(p, "@,");
+		const char *hash = memchr(p, '#', len);
+		char cls[160], one[192];
+
+		snprintf(cls, sizeof(cls), "%.*s", (int)nl, p);
+		if (!cc_pipe_entry(cls, hash ? atoi(hash + 1) : 0, one, sizeof(one)))
+			return false;
+		o += snprintf(out + o, o < sz ? sz - o : 0, "%s%s", o ? "," : "", one);
+		p += len;
+		if (*p == ',')
+			p++;
+	}
+	return o < sz;
+}
+
 static bool try_skip(struct bg_cc_result *s, const char *spec)
 {
 	struct cc_variant v = {.skip = spec};
-	char what[256];
+	static char entries[1024];
+	char what[1100];
 
+	if (pipeline_route(s)) {
+		if (cc_pipe_why(s))
+			return false; /* said once, by the attempt that set it up */
+		if (!spec_to_entries(spec, entries, sizeof(entries))) {
+			cc_progress(s, "pipeline route: no pipeline name for a pass of %s", spec);
+			return false;
+		}
+		v.skip = NULL;
+		v.pipe_drop = entries;
+		s->route_used = "pipeline";
+		snprintf(what, sizeof(what), "pipeline without %s", entries);
+		return attempt(s, &v, what);
+	}
+	s->route_used = "plugin";
 	snprintf(what, sizeof(what), "skip pass run(s) %s", spec);
 	return attempt(s, &v, what);
 }
@@ -175,7 +225,7 @@ static bool surgery_rounds(struct bg_cc_result *s)
 	char one[1024];
 	size_t o = 0;
 
-	if (!cc_plugin_path(s)) {
+	if (!pipeline_route(s) && !cc_plugin_path(s)) {
 		cc_progress(s, "no pass plugin for clang %d: cannot skip single pass runs", s->clang_major);
 		return false;
 	}
@@ -190,9 +240,17 @@ static bool surgery_rounds(struct bg_cc_result *s)
 		add_culprit(s, spec, sizeof(spec), true);
 		if (try_skip(s, spec))
 			return true;
-		s->bisect_skip = spec;
-		if (cc_bisect(s) != 0)
-			break;
+		if (pipeline_route(s)) {
+			char drop[1024], entry[192];
+
+			if (!spec_to_entries(spec, drop, sizeof(drop)) ||
+			    cc_pipe_bisect(s, drop, entry, sizeof(entry)) != 0)
+				break;
+		} else {
+			s->bisect_skip = spec;
+			if (cc_bisect(s) != 0)
+				break;
+		}
 		if (s->culprit > 0)
 			o += snprintf(s->chain + o, sizeof(s->chain) - o, "%s(%ld) %s on %s run %d",
 				      o ? ", " : "", s->culprit, s->culprit_name, s->culprit_unit,

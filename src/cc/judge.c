@@ -12,6 +12,7 @@
 #include <time.h>
 #include <bpfgate/bpfgate.h>
 #include "cc/cc_int.h"
+#include "cc/pipeline.h"
 #include "cc/spawn.h"
 #include "kern/klog.h"
 
@@ -48,6 +49,8 @@ int cc_compile(struct bg_cc_result *s, const struct cc_variant *v, const char *o
 	const char *argv[256];
 	int n = 0, rc;
 
+	if (v->pipe_drop)
+		return cc_pipe_compile(s, v->pipe_drop, v->bisect_limit, out_path, err_text);
 	argv[n++] = s->clang;
 	for (int i = 0; i < s->nargs && n < 200; i++)
 		argv[n++] = s->args[i];

@@ -123,6 +123,7 @@ static void print_json(const struct bg_cc_result *s, FILE *f)
 	}
 	bg_json_arr_end(&j);
 	bg_json_kstr(&j, "fix", s->fix[0] ? s->fix : NULL);
+	bg_json_kstr(&j, "fix_route", s->route_used);
 	bg_json_kbool(&j, "replayed", s->replayed);
 	bg_json_kbool(&j, "unsafe_source", s->unsafe_source);
 	bg_json_kuint(&j, "insns_before", s->insns_before);
