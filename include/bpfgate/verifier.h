@@ -154,6 +154,18 @@ BG_API size_t bg_verify_states__insn_cnt(const struct bg_verify_states *st);
 BG_API size_t bg_verify_states__cnt(const struct bg_verify_states *st, size_t pc);
 BG_API const struct bg_astate *bg_verify_states__get(const struct bg_verify_states *st, size_t pc,
 						     size_t i);
+/* Stack claims of state i at pc: the 8-byte slots (of every frame in the
+ * state) that hold known-zero bytes or a spilled register. */
+struct bg_aslot {
+	uint8_t frame;             /* as BG_AVAL_STACK's frame */
+	uint8_t init;              /* initialised bytes (bit b: byte off + b) */
+	uint8_t zero;              /* bytes known to be zero (subset of init) */
+	uint8_t spill_size;        /* 0 none; else a register spilled in bytes [off, off+size) */
+	int32_t off;               /* slot start from the frame pointer (-8, -16, ...) */
+	struct bg_aval spill;      /* the spilled register (scalars: its low spill_size bytes) */
+};
+BG_API const struct bg_aslot *bg_verify_states__slots(const struct bg_verify_states *st,
+						      size_t pc, size_t i, size_t *n);
 /* States joined because a slot had max_per_insn already. */
 BG_API size_t bg_verify_states__merged(const struct bg_verify_states *st);
 /* Does a concrete 64-bit value lie in the numeric part (value / offset)? */

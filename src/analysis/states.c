@@ -29,6 +29,7 @@ struct vs_slot {
 	uint32_t n, cap;
 	struct bg_astate *st;
 	uint64_t *h;
+	uint32_t *soff, *sn;      /* stack claims of state i: pool[soff[i] .. + sn[i]) */
 };
 
 struct bg_verify_states {
@@ -37,6 +38,10 @@ struct bg_verify_states {
 	struct vs_slot *at;
 	size_t max_per, merged;
 	int err;
+	struct bg_aslot *pool;    /* stack claims of all stored states */
+	size_t npool, cappool;
+	struct bg_aslot *cur;     /* the state being observed */
+	size_t ncur, capcur;
 };
 
 /* ---------------------------------------------------------- conversion */
@@ -122,14 +127,54 @@ static void conv_state(const struct as_state *s, bool global_root, struct bg_ast
 		conv_reg(s, &f->r[i], &o->r[i]);
 }
 
-static uint64_t hash_state(const struct bg_astate *a)
+static uint64_t hash_bytes(uint64_t h, const void *data, size_t n)
 {
-	const unsigned char *p = (const unsigned char *)a;
-	uint64_t h = 1469598103934665603ull;
+	const unsigned char *p = data;
 
-	for (size_t i = 0; i < sizeof(*a); i++)
+	for (size_t i = 0; i < n; i++)
 		h = (h ^ p[i]) * 1099511628211ull;
 	return h;
+}
+
+static uint64_t hash_state(const struct bg_astate *a, const struct bg_aslot *sl, size_t n)
+{
+	return hash_bytes(hash_bytes(1469598103934665603ull, a, sizeof(*a)), sl, n * sizeof(*sl));
+}
+
+/* Slots with a claim (known-zero bytes or a spilled register) of every frame. */
+static int conv_slots(struct bg_verify_states *st, const struct as_state *s)
+{
+	st->ncur = 0;
+	for (uint32_t f = 0; f < s->nframes; f++) {
+		const struct as_frame *fr = &s->fr[f];
+		for (uint32_t k = 0; k < fr->nslots; k++) {
+			const struct as_slot *sl = &fr->slots[k];
+			bool spill = sl->kind == SK_SPILL && sl->spill_size;
+			if (!sl->zero && !spill)
+				continue;
+			if (st->ncur == st->capcur) {
+				size_t cap = st->capcur ? st->capcur * 2 : 16;
+				struct bg_aslot *n = realloc(st->cur, cap * sizeof(*n));
+				if (!n)
+					return -ENOMEM;
+				st->cur = n;
+				st->capcur = cap;
+			}
+			struct bg_aslot *o = &st->cur[st->ncur++];
+			memset(o, 0, sizeof(*o));
+			o->frame = (uint8_t)f;
+			o->init = sl->init;
+			o->zero = sl->zero;
+			o->off = -8 * ((int32_t)sl->idx + 1);
+			if (spill) {
+				o->spill_size = sl->spill_size;
+				conv_reg(s, &sl->spill, &o->spill);
+			} else {
+				o->spill.map = -1;
+			}
+		}
+	}
+	return 0;
 }
 
 /* ---------------------------------------------------------------- join */
@@ -184,22 +229,41 @@ static bool state_compat(const struct bg_astate *a, const struct bg_astate *b)
 
 /* -------------------------------------------------------------- storage */
 
-static int slot_push(struct vs_slot *sl, const struct bg_astate *a, uint64_t h)
+static int grow(void **p, size_t cap, size_t elem)
+{
+	void *n = realloc(*p, cap * elem);
+	if (!n)
+		return -ENOMEM;
+	*p = n;
+	return 0;
+}
+
+static int slot_push(struct bg_verify_states *st, struct vs_slot *sl, const struct bg_astate *a,
+		     uint64_t h)
 {
 	if (sl->n == sl->cap) {
 		uint32_t cap = sl->cap ? sl->cap * 2 : 2;
-		struct bg_astate *ns = realloc(sl->st, cap * sizeof(*ns));
-		if (!ns)
+		if (grow((void **)&sl->st, cap, sizeof(*sl->st)) || grow((void **)&sl->h, cap, sizeof(*sl->h)) ||
+		    grow((void **)&sl->soff, cap, sizeof(*sl->soff)) ||
+		    grow((void **)&sl->sn, cap, sizeof(*sl->sn)))
 			return -ENOMEM;
-		sl->st = ns;
-		uint64_t *nh = realloc(sl->h, cap * sizeof(*nh));
-		if (!nh)
-			return -ENOMEM;
-		sl->h = nh;
 		sl->cap = cap;
 	}
+	if (st->npool + st->ncur > st->cappool) {
+		size_t cap = st->cappool ? st->cappool : 256;
+		while (cap < st->npool + st->ncur)
+			cap *= 2;
+		if (grow((void **)&st->pool, cap, sizeof(*st->pool)))
+			return -ENOMEM;
+		st->cappool = cap;
+	}
+	if (st->ncur)
+		memcpy(st->pool + st->npool, st->cur, st->ncur * sizeof(*st->cur));
 	sl->st[sl->n] = *a;
-	sl->h[sl->n++] = h;
+	sl->h[sl->n] = h;
+	sl->soff[sl->n] = (uint32_t)st->npool;
+	sl->sn[sl->n++] = (uint32_t)st->ncur;
+	st->npool += st->ncur;
 	return 0;
 }
 
@@ -225,7 +289,8 @@ static void slot_merge(struct bg_verify_states *st, struct vs_slot *sl, const st
 		for (int i = 0; i < 11; i++)
 			aval_join(&d->r[i], &a->r[i]);
 	}
-	sl->h[k] = hash_state(d);
+	sl->sn[k] = 0; /* a joined state makes no stack claims */
+	sl->h[k] = hash_state(d, NULL, 0);
 	st->merged++;
 }
 
@@ -237,16 +302,21 @@ static void observe(void *arg, size_t pc, const struct as_state *s, bool global_
 	if (pc >= st->ninsn || st->err || !s->nframes)
 		return;
 	conv_state(s, global_root, &a);
-	uint64_t h = hash_state(&a);
+	if (conv_slots(st, s)) {
+		st->err = -ENOMEM;
+		return;
+	}
+	uint64_t h = hash_state(&a, st->cur, st->ncur);
 	struct vs_slot *sl = &st->at[pc];
 	for (uint32_t i = 0; i < sl->n; i++)
-		if (sl->h[i] == h && !memcmp(&sl->st[i], &a, sizeof(a)))
+		if (sl->h[i] == h && !memcmp(&sl->st[i], &a, sizeof(a)) && sl->sn[i] == st->ncur &&
+		    (!st->ncur || !memcmp(st->pool + sl->soff[i], st->cur, st->ncur * sizeof(*st->cur))))
 			return;
 	if (sl->n >= st->max_per) {
 		slot_merge(st, sl, &a);
 		return;
 	}
-	if (slot_push(sl, &a, h))
+	if (slot_push(st, sl, &a, h))
 		st->err = -ENOMEM;
 }
 
@@ -303,8 +373,12 @@ void bg_verify_states__free(struct bg_verify_states *st)
 	for (size_t i = 0; i < st->ninsn; i++) {
 		free(st->at[i].st);
 		free(st->at[i].h);
+		free(st->at[i].soff);
+		free(st->at[i].sn);
 	}
 	free(st->at);
+	free(st->pool);
+	free(st->cur);
 	bg_verify_result__fini(&st->res);
 	free(st);
 }
@@ -329,6 +403,18 @@ const struct bg_astate *bg_verify_states__get(const struct bg_verify_states *st,
 	if (!st || pc >= st->ninsn || i >= st->at[pc].n)
 		return NULL;
 	return &st->at[pc].st[i];
+}
+
+const struct bg_aslot *bg_verify_states__slots(const struct bg_verify_states *st, size_t pc,
+					       size_t i, size_t *n)
+{
+	if (n)
+		*n = 0;
+	if (!st || pc >= st->ninsn || i >= st->at[pc].n)
+		return NULL;
+	if (n)
+		*n = st->at[pc].sn[i];
+	return st->pool + st->at[pc].soff[i];
 }
 
 size_t bg_verify_states__merged(const struct bg_verify_states *st)

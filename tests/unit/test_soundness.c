@@ -36,7 +36,8 @@
 #define MAX_CONSIST 64
 
 /* Totals over the whole run. */
-static size_t n_progs, n_states, n_regs, n_unchecked, n_violations, n_rejected, n_merged;
+static size_t n_insns, n_covered;
+static size_t n_progs, n_states, n_regs, n_slots, n_unchecked, n_violations, n_rejected, n_merged;
 
 struct consist {
 	int key;               /* map index or function insn */
@@ -61,6 +62,7 @@ struct sound {
 	size_t ncons;
 	size_t violations;
 	char first[1024];
+	uint8_t *seen;         /* executed slots */
 };
 
 /* ---------- one register against one abstract value ---------- */
@@ -199,31 +201,28 @@ static int relation_bad(const struct bg_astate *st, const uint64_t regs[11])
 /* ---------- the hook ---------- */
 
 /* A concrete value as the analysis would name it: "pkt+34 (data_end-data 60)". */
-static const char *concrete(struct sound *s, const struct bg_aval *a, uint64_t v)
+static void concrete(struct sound *s, const struct bg_aval *a, uint64_t v, char *buf, size_t sz)
 {
-	static char buf[160];
 	uint64_t meta = 0, data = 0, end = 0;
 
 	bg_vm__pkt_pointers(s->vm, &meta, &data, &end);
 	if (a && a->kind == BG_AVAL_PKT)
-		snprintf(buf, sizeof(buf), "pkt%+" PRId64 " (data_end-data %" PRId64 ")",
-			 (int64_t)(v - data), (int64_t)(end - data));
+		snprintf(buf, sz, "pkt%+" PRId64 " (data_end-data %" PRId64 ")", (int64_t)(v - data),
+			 (int64_t)(end - data));
 	else if (a && a->kind == BG_AVAL_PKT_META)
-		snprintf(buf, sizeof(buf), "pkt_meta%+" PRId64 " (data-data_meta %" PRId64 ")",
+		snprintf(buf, sz, "pkt_meta%+" PRId64 " (data-data_meta %" PRId64 ")",
 			 (int64_t)(v - meta), (int64_t)(data - meta));
 	else if (a && a->kind == BG_AVAL_CTX)
-		snprintf(buf, sizeof(buf), "ctx%+" PRId64, (int64_t)(v - s->ctx_base));
+		snprintf(buf, sz, "ctx%+" PRId64, (int64_t)(v - s->ctx_base));
 	else if (a && a->kind == BG_AVAL_STACK)
-		snprintf(buf, sizeof(buf), "fp0%+" PRId64, (int64_t)(v - s->fp0));
+		snprintf(buf, sz, "fp0%+" PRId64, (int64_t)(v - s->fp0));
 	else
-		snprintf(buf, sizeof(buf), "0x%" PRIx64 " (%" PRId64 ")", v, (int64_t)v);
-	return buf;
+		snprintf(buf, sz, "0x%" PRIx64 " (%" PRId64 ")", v, (int64_t)v);
 }
 
-static void report(struct sound *s, size_t pc, const struct bg_astate *best, int reg,
-		   const uint64_t regs[11], const char *what)
+static void report(struct sound *s, size_t pc, const char *what, const char *detail)
 {
-	char dis[128] = "?", av[256] = "-";
+	char dis[128] = "?";
 
 	s->violations++;
 	n_violations++;
@@ -231,11 +230,8 @@ static void report(struct sound *s, size_t pc, const struct bg_astate *best, int
 		return;
 	if (pc < s->ninsns)
 		bg_insn_format(&s->insns[pc], dis, sizeof(dis));
-	if (best && reg >= 0)
-		bg_aval__fmt(&best->r[reg], av, sizeof(av));
-	snprintf(s->first, sizeof(s->first),
-		 "packet %s: insn %zu (%s): %s: r%d = %s not in %s", s->pkt, pc, dis, what, reg,
-		 concrete(s, best && reg >= 0 ? &best->r[reg] : NULL, reg >= 0 ? regs[reg] : 0), av);
+	snprintf(s->first, sizeof(s->first), "packet %s: insn %zu (%s): %s: %s", s->pkt, pc, dis,
+		 what, detail);
 }
 
 static bool tail_call_at(struct sound *s, size_t pc)
@@ -246,12 +242,121 @@ static bool tail_call_at(struct sound *s, size_t pc)
 	       in->imm == BPF_FUNC_tail_call;
 }
 
+/* Stack claims of a state: known-zero bytes are zero, spilled registers hold
+ * values in their abstract value. Returns the index of the first bad slot or -1. */
+static long slots_bad(struct sound *s, const struct bg_aslot *sl, size_t n, size_t frame_off,
+		      uint64_t *val)
+{
+	size_t k;
+
+	for (k = 0; k < n; k++) {
+		size_t f = sl[k].frame + frame_off;
+		uint8_t b[8];
+		uint64_t v = 0;
+		int i;
+		bool unchecked;
+
+		if (f >= 8 || sl[k].off < -STACK_SIZE || sl[k].off > -8)
+			return (long)k;
+		memcpy(b, (const void *)(uintptr_t)(s->fp0 - f * STACK_SIZE + (uint64_t)(int64_t)sl[k].off), 8);
+		for (i = 0; i < 8; i++)
+			if ((sl[k].zero >> i & 1) && b[i]) {
+				*val = b[i];
+				return (long)k;
+			}
+		if (!sl[k].spill_size)
+			continue;
+		for (i = sl[k].spill_size - 1; i >= 0; i--)
+			v = v << 8 | b[i];
+		*val = v;
+		if (!reg_ok(s, &sl[k].spill, v, frame_off, &unchecked))
+			return (long)k;
+	}
+	return -1;
+}
+
+struct verdict {
+	int bad;               /* registers / slots outside the claims */
+	int reg;               /* first bad register, or -1 */
+	long slot;             /* first bad slot, or -1 */
+	uint64_t slot_val;
+};
+
+static struct verdict judge(struct sound *s, size_t pc, size_t i, const uint64_t regs[11],
+			    size_t off)
+{
+	const struct bg_astate *a = bg_verify_states__get(s->st, pc, i);
+	struct verdict v = { 0, -1, -1, 0 };
+	const struct bg_aslot *sl;
+	size_t nsl;
+	int r;
+
+	for (r = 0; r < 11; r++) {
+		bool unchecked;
+
+		if (!reg_ok(s, &a->r[r], regs[r], off, &unchecked)) {
+			v.bad++;
+			if (v.reg < 0)
+				v.reg = r;
+		}
+	}
+	if (!v.bad && (r = relation_bad(a, regs)) >= 0) {
+		v.bad = 1;
+		v.reg = r;
+	}
+	sl = bg_verify_states__slots(s->st, pc, i, &nsl);
+	if (!v.bad && (v.slot = slots_bad(s, sl, nsl, off, &v.slot_val)) >= 0)
+		v.bad = 1;
+	return v;
+}
+
+static void count_checked(struct sound *s, size_t pc, size_t i, const uint64_t regs[11], size_t off)
+{
+	const struct bg_astate *a = bg_verify_states__get(s->st, pc, i);
+	size_t nsl;
+	int r;
+
+	for (r = 0; r < 11; r++) {
+		bool unchecked;
+
+		reg_ok(s, &a->r[r], regs[r], off, &unchecked);
+		n_regs += a->r[r].kind != BG_AVAL_UNINIT && !unchecked;
+		n_unchecked += unchecked;
+	}
+	bg_verify_states__slots(s->st, pc, i, &nsl);
+	n_slots += nsl;
+}
+
+static void report_state(struct sound *s, size_t pc, size_t i, const uint64_t regs[11],
+			 const struct verdict *v, size_t n)
+{
+	const struct bg_astate *a = bg_verify_states__get(s->st, pc, i);
+	const char *what = n > 1 ? "outside every state (closest shown)" : "outside the state";
+	char cv[160], av[256], detail[512];
+
+	if (v->reg >= 0) {
+		concrete(s, &a->r[v->reg], regs[v->reg], cv, sizeof(cv));
+		bg_aval__fmt(&a->r[v->reg], av, sizeof(av));
+		snprintf(detail, sizeof(detail), "r%d = %s not in %s", v->reg, cv, av);
+	} else {
+		size_t nsl;
+		const struct bg_aslot *sl = bg_verify_states__slots(s->st, pc, i, &nsl) + v->slot;
+
+		bg_aval__fmt(&sl->spill, av, sizeof(av));
+		snprintf(detail, sizeof(detail),
+			 "stack frame %u fp%+d: concrete 0x%" PRIx64 ", claimed zero mask 0x%02x, spill of %u bytes %s",
+			 sl->frame, sl->off, v->slot_val, sl->zero, sl->spill_size,
+			 sl->spill_size ? av : "-");
+	}
+	report(s, pc, what, detail);
+}
+
 static void hook(void *cookie, size_t pc, const uint64_t regs[11])
 {
 	struct sound *s = cookie;
-	const struct bg_astate *best = NULL;
-	int best_bad = 12, best_reg = -1;
-	size_t i, n, depth;
+	struct verdict best = { 12, -1, -1, 0 };
+	size_t i, n, depth, best_i = 0;
+	char cv[160];
 
 	if (s->stopped)
 		return;
@@ -264,21 +369,26 @@ static void hook(void *cookie, size_t pc, const uint64_t regs[11])
 		return;
 	}
 	s->prev_pc = pc;
+	if (pc < s->ninsns && !s->seen[pc]) {
+		s->seen[pc] = 1;
+		n_covered++;
+	}
 	if (regs[10] > s->fp0 || (s->fp0 - regs[10]) % STACK_SIZE) {
-		report(s, pc, NULL, 10, regs, "frame pointer is not a frame");
+		concrete(s, NULL, regs[10], cv, sizeof(cv));
+		report(s, pc, "frame pointer is not a frame", cv);
 		return;
 	}
 	depth = (s->fp0 - regs[10]) / STACK_SIZE;
 	n_states++;
 	n = bg_verify_states__cnt(s->st, pc);
 	if (!n) {
-		report(s, pc, NULL, -1, regs, "instruction the analysis never reached");
+		report(s, pc, "executed, but the analysis never reached it", "-");
 		return;
 	}
 	for (i = 0; i < n; i++) {
 		const struct bg_astate *a = bg_verify_states__get(s->st, pc, i);
-		int bad = 0, first = -1, r;
 		size_t off = 0;
+		struct verdict v;
 
 		/* a global function's frames count from its own entry */
 		if (a->flags & BG_ASTATE_GLOBAL_ROOT) {
@@ -288,41 +398,22 @@ static void hook(void *cookie, size_t pc, const uint64_t regs[11])
 		} else if (a->frame != depth) {
 			continue;
 		}
-		for (r = 0; r < 11; r++) {
-			bool unchecked;
-
-			if (!reg_ok(s, &a->r[r], regs[r], off, &unchecked)) {
-				bad++;
-				if (first < 0)
-					first = r;
-			}
-		}
-		if (!bad && (r = relation_bad(a, regs)) >= 0) {
-			bad = 1;
-			first = r;
-		}
-		if (!bad) {
-			for (r = 0; r < 11; r++) {
-				bool unchecked;
-
-				reg_ok(s, &a->r[r], regs[r], off, &unchecked);
-				n_regs += a->r[r].kind != BG_AVAL_UNINIT && !unchecked;
-				n_unchecked += unchecked;
-			}
+		v = judge(s, pc, i, regs, off);
+		if (!v.bad) {
+			count_checked(s, pc, i, regs, off);
 			return;
 		}
-		if (bad < best_bad) {
-			best_bad = bad;
-			best = a;
-			best_reg = first;
+		if (v.bad < best.bad) {
+			best = v;
+			best_i = i;
 		}
 	}
-	if (!best) {
-		report(s, pc, NULL, 10, regs, "no state of this call depth");
+	if (best.bad == 12) {
+		snprintf(cv, sizeof(cv), "call depth %zu", depth);
+		report(s, pc, "no state of this call depth", cv);
 		return;
 	}
-	report(s, pc, best, best_reg, regs,
-	       n > 1 ? "outside every state (closest shown)" : "outside the state");
+	report_state(s, pc, best_i, regs, &best, n);
 }
 
 /* ---------- one program ---------- */
@@ -378,6 +469,9 @@ static void sound_prog(const char *objname, struct bg_program *p)
 	s.prog = p;
 	s.st = st;
 	s.insns = bg_program__insns(p, &s.ninsns);
+	s.seen = calloc(s.ninsns + 1, 1);
+	for (i = 0; i < s.ninsns; i++)
+		n_insns += s.insns[i].kind != BG_K_LD_IMM64_HI;
 	vo.hook = hook;
 	vo.hook_cookie = &s;
 	s.vm = bg_vm__new(p, &vo);
@@ -413,6 +507,7 @@ static void sound_prog(const char *objname, struct bg_program *p)
 		T_PASS(name);
 	bg_vm__free(s.vm);
 	bg_verify_states__free(st);
+	free(s.seen);
 }
 
 static void sound_object(const char *path, const char *shortname)
@@ -469,8 +564,10 @@ int main(void)
 	T_CHECK(n_progs > 0, "soundness ran programs", "no accepted packet program in %s or %s", ex,
 		corpus);
 	printf("# %zu programs, %zu instruction states checked, %zu violations"
-	       " (%zu registers checked, %zu kernel-object pointers unchecked, %zu rejected programs"
-	       " skipped, %zu states merged)\n",
-	       n_progs, n_states, n_violations, n_regs, n_unchecked, n_rejected, n_merged);
+	       " (%zu registers and %zu stack slots checked, %zu kernel-object pointers unchecked,"
+	       " %zu rejected programs skipped, %zu states merged)\n",
+	       n_progs, n_states, n_violations, n_regs, n_slots, n_unchecked, n_rejected, n_merged);
+	printf("# %zu of %zu instructions of these programs executed (%.1f%%)\n", n_covered, n_insns,
+	       n_insns ? 100.0 * (double)n_covered / (double)n_insns : 0.0);
 	T_EXIT();
 }
