@@ -211,7 +211,7 @@ ringbuf_reserve        allocn | map asz0 any            | acq             | 5.8
 ringbuf_submit         void  | rbm any                  | rel=1           | 5.8
 ringbuf_discard        void  | rbm any                  | rel=1           | 5.8
 ringbuf_query          int   | map any                  |                 | 5.8
-csum_level             int   | ctx any                  |                 | 5.7
+csum_level             int   | ctx any                  |                 | 5.8
 skc_to_tcp6_sock       btfn:tcp6_sock | bskc            |                 | 5.9
 skc_to_tcp_sock        btfn:tcp_sock | bskc             |                 | 5.9
 skc_to_tcp_timewait_sock btfn:tcp_timewait_sock | bskc  |                 | 5.9

@@ -15,6 +15,9 @@ Each case:
   # section: SEC                    overrides prog-type for this case
   # xfail: REASON                   we knowingly differ from the kernel here
   # kernel: skip REASON             the kernel cannot judge it here
+  # profile: VER accept|reject [REGEX]  bpfgate's verdict for kernel profile VER
+  #                                 (`check --kernel`, repeatable); the 6.18
+  #                                 verdict of that run must equal the default's
   asm lines; `name:` labels and `goto name`; `call bpf_xxx` (helper by name);
   `%[map]` / `%[cfg]` for ld_imm64 of a map / global.
 The runner compiles each file with clang-19 into one object (one naked
@@ -78,8 +81,10 @@ def parse(path):
             k, v = m.group(1), m.group(2).strip()
             if k == "case":
                 cur = {"name": v, "asm": [], "line": ln, "expect": None, "message": None,
-                       "section": None, "xfail": None, "kernel": None, "facts": []}
+                       "section": None, "xfail": None, "kernel": None, "facts": [], "profiles": []}
                 cases.append(cur)
+            elif k == "profile" and cur is not None:
+                cur["profiles"].append(v)
             elif cur is None:
                 if k == "map":
                     head["maps"].append(v)
@@ -132,6 +137,7 @@ def case_c(case, head, hids):
             continue
         a = re.sub(r"\bgoto\s+(\w+)\b", lambda mm: "goto %s_%%=" % mm.group(1) if mm.group(1) in labels else mm.group(0), a)
         a = re.sub(r"\bgotol\s+(\w+)\b", lambda mm: "gotol %s_%%=" % mm.group(1) if mm.group(1) in labels else mm.group(0), a)
+        a = re.sub(r"\bmay_goto\s+(\w+)\b", lambda mm: "may_goto %s_%%=" % mm.group(1) if mm.group(1) in labels else mm.group(0), a)
         m = re.match(r"^call\s+(bpf_\w+)$", a)
         if m and m.group(1) in hids:
             a = "call %d" % hids[m.group(1)]
@@ -228,7 +234,55 @@ def main():
                 failed += judge(tname, c, ours.get(c["name"]), theirs.get(c["name"]) if theirs else None)
                 for fact in c["facts"]:
                     failed += check_fact(tname, c, fact, objs)
+            failed += judge_profiles(tname, cases, ours, objs)
     return 1 if failed else 0
+
+
+def judge_profiles(tname, cases, ours, objs):
+    """`# profile:` lines: one `check --kernel V1,V2,...,6.18` run per file."""
+    want = [c for c in cases if c["profiles"]]
+    if not want:
+        return 0
+    vers = []
+    for c in want:
+        for p in c["profiles"]:
+            v = p.split()[0]
+            if v not in vers:
+                vers.append(v)
+    if "6.18" not in vers:
+        vers.append("6.18")
+    multi, err = run_json(["check", "--json", "--kernel", ",".join(vers)] + objs)
+    if multi is None:
+        print("FAIL %s/profiles: bpfgate check --kernel failed: %s" % (tname, err))
+        return 1
+    failed = 0
+    for c in want:
+        rec = multi.get(c["name"])
+        kern = rec.get("kernels", {}) if rec else {}
+        base = ours.get(c["name"]) or {}
+        if kern.get("6.18", {}).get("verdict") != base.get("verdict"):
+            print("FAIL %s/%s@6.18: --kernel run says %s, the default run %s" % (
+                tname, c["name"], kern.get("6.18", {}).get("verdict"), base.get("verdict")))
+            failed += 1
+        for p in c["profiles"]:
+            f = p.split(None, 2)
+            name = "%s/%s@%s" % (tname, c["name"], f[0])
+            exp = {"accept": "accepted", "reject": "rejected"}.get(f[1] if len(f) > 1 else "")
+            got = kern.get(f[0])
+            if not exp or not got:
+                print("FAIL %s: bad profile line %r or no verdict for it" % (name, p))
+                failed += 1
+                continue
+            msg = got.get("message") or ""
+            if got["verdict"] != exp:
+                print("FAIL %s: %s (%s), expected %s" % (name, got["verdict"], msg, exp))
+                failed += 1
+            elif len(f) > 2 and exp == "rejected" and not re.search(f[2], msg):
+                print("FAIL %s: message %r does not match /%s/" % (name, msg, f[2]))
+                failed += 1
+            else:
+                print("PASS %s: %s%s" % (name, got["verdict"], (" (%s)" % msg[-90:]) if msg else ""))
+    return failed
 
 
 def label_slot(case, label):

@@ -9,26 +9,33 @@
 #include <bpfgate/bpfgate.h>
 #include "cli.h"
 #include "core/json.h"
+#include "platform/profiles.h"
 
 #define MAX_PROGS 256
 #define MAX_OBJS 256
+#define MAX_KERNELS 16
 
 struct check_args {
 	const char *objs[MAX_OBJS];
 	int nobjs;
 	const char *progs[MAX_PROGS];
 	int nprogs;
-	const char *btf, *dot, *profile;
+	const char *btf, *dot;
 	bool json, sarif, verbose, unpriv, quiet;
 	uint64_t max_steps;
 	int used_prog[MAX_PROGS];
+	/* --kernel LIST / --profile LIST: judged profiles (multi: print per kernel) */
+	const char *kernels;
+	const struct bg_kernel_profile *kern[MAX_KERNELS];
+	int nkern;
+	bool multi;
 };
 
 static void usage(FILE *f)
 {
 	fprintf(f,
 		"usage: bpfgate check OBJ... [--prog NAME]... [--btf FILE] [-v] [--dot FILE]\n"
-		"                     [--json | --sarif] [--profile 6.18] [--unpriv] [--max-steps N]\n"
+		"                     [--json | --sarif] [--kernel LIST] [--unpriv] [--max-steps N]\n"
 		"Statically verify every program of each object (polynomial-time abstract\n"
 		"interpretation); print accepted/rejected and, for a rejection, where and why.\n"
 		"  --prog NAME     only this program (repeatable)\n"
@@ -37,10 +44,40 @@ static void usage(FILE *f)
 		"  --dot FILE      write the CFG (blocks, branches, source lines) as Graphviz\n"
 		"  --json          one JSON array of per-program records\n"
 		"  --sarif         SARIF 2.1.0 log, results at source lines\n"
-		"  --profile V     kernel profile (default 6.18)\n"
+		"  --kernel LIST   judge for these kernel profiles in one run, side by side:\n"
+		"                  comma-separated (6.18,6.12,6.6,6.1,5.15,5.10,5.4,4.19) or\n"
+		"                  'all'; default: the running kernel's profile (6.18).\n"
+		"                  Exit 1 when any listed kernel rejects. --profile is an alias.\n"
+		"                  An older profile gates availability only: helpers, kfuncs,\n"
+		"                  program/attach/map types, instruction set (jmp32, atomics,\n"
+		"                  ISA v4, may_goto...), loops before 5.3, program size; an\n"
+		"                  older verifier's weaker range tracking is NOT modelled, so it\n"
+		"                  may still reject a program bpfgate accepts for it.\n"
 		"  --unpriv        model unprivileged loading\n"
 		"  --max-steps N   resource limit; beyond it the verdict is 'too complex'\n"
 		"exit status: 0 all accepted, 1 a program rejected, 2 bad input\n");
+}
+
+static int parse_kernels(struct check_args *a)
+{
+	if (!a->kernels) {
+		a->nkern = 1; /* kern[0] NULL: the default profile, classic output */
+		return 0;
+	}
+	char bad[64] = "";
+	int n = bg_profile_parse_list(a->kernels, a->kern, MAX_KERNELS, bad);
+	if (n < 0) {
+		unsigned np = 0;
+		const struct bg_kernel_profile *all = bg_profiles(&np);
+		char known[256] = "";
+		for (unsigned i = 0; i < np; i++)
+			snprintf(known + strlen(known), sizeof(known) - strlen(known), "%s%s", i ? ", " : "",
+				 all[i].name);
+		return cli_error("check", "unknown kernel profile %s (known: %s, all)", bad, known);
+	}
+	a->nkern = n;
+	a->multi = true;
+	return 0;
 }
 
 static int parse(int argc, char **argv, struct check_args *a)
@@ -59,7 +96,7 @@ static int parse(int argc, char **argv, struct check_args *a)
 		} else if (!strcmp(s, "--unpriv")) {
 			a->unpriv = true;
 		} else if (!strcmp(s, "--prog") || !strcmp(s, "--btf") || !strcmp(s, "--dot") ||
-			   !strcmp(s, "--profile") || !strcmp(s, "--max-steps")) {
+			   !strcmp(s, "--profile") || !strcmp(s, "--kernel") || !strcmp(s, "--max-steps")) {
 			if (!next)
 				return cli_error("check", "%s needs an argument", s);
 			i++;
@@ -71,8 +108,8 @@ static int parse(int argc, char **argv, struct check_args *a)
 				a->btf = next;
 			} else if (!strcmp(s, "--dot")) {
 				a->dot = next;
-			} else if (!strcmp(s, "--profile")) {
-				a->profile = next;
+			} else if (!strcmp(s, "--profile") || !strcmp(s, "--kernel")) {
+				a->kernels = next;
 			} else {
 				char *end;
 				a->max_steps = strtoull(next, &end, 10);
@@ -91,9 +128,7 @@ static int parse(int argc, char **argv, struct check_args *a)
 		return cli_error("check", "no object given (see --help)");
 	if (a->json && a->sarif)
 		return cli_error("check", "--json and --sarif are exclusive");
-	if (a->profile && strcmp(a->profile, "6.18"))
-		return cli_error("check", "unknown profile %s (known: 6.18)", a->profile);
-	return 0;
+	return parse_kernels(a);
 }
 
 static bool selected(struct check_args *a, const char *name)
@@ -166,8 +201,9 @@ static void json_line(struct bg_json *j, const struct bg_line *l)
 	bg_json_kstr(j, "source", l->text);
 }
 
-static void print_json(struct bg_json *j, const char *path, const struct bg_program *p,
-		       const struct bg_verify_result *r)
+/* The per-program record without its closing brace (kernels may follow). */
+static void print_json_open(struct bg_json *j, const char *path, const struct bg_program *p,
+			    const struct bg_verify_result *r)
 {
 	size_t n = 0;
 	bg_program__insns(p, &n);
@@ -206,17 +242,27 @@ static void print_json(struct bg_json *j, const char *path, const struct bg_prog
 		bg_json_arr_end(j);
 		bg_json_obj_end(j);
 	}
+}
+
+static void print_json(struct bg_json *j, const char *path, const struct bg_program *p,
+		       const struct bg_verify_result *r)
+{
+	print_json_open(j, path, p, r);
 	bg_json_obj_end(j);
 }
 
+/* kernel: the profile judged with --kernel (rule id "check/kernel"), or NULL. */
 static void sarif_result(struct bg_json *j, const char *path, const struct bg_program *p,
-			 const struct bg_verify_result *r)
+			 const struct bg_verify_result *r, const char *kernel)
 {
 	const struct bg_diag *d = &r->diag;
-	char text[1400];
-	snprintf(text, sizeof(text), "%s: %s", bg_program__name(p), d->message ? d->message : "rejected");
+	char text[1400], rule[128];
+	snprintf(text, sizeof(text), "%s%s%s%s: %s", kernel ? "[kernel " : "", kernel ? kernel : "",
+		 kernel ? "] " : "", bg_program__name(p), d->message ? d->message : "rejected");
+	snprintf(rule, sizeof(rule), "%s%s%s", d->check ? d->check : "rejected", kernel ? "/" : "",
+		 kernel ? kernel : "");
 	bg_json_obj_begin(j);
-	bg_json_kstr(j, "ruleId", d->check ? d->check : "rejected");
+	bg_json_kstr(j, "ruleId", rule);
 	bg_json_kstr(j, "level", "error");
 	bg_json_key(j, "message");
 	bg_json_obj_begin(j);
@@ -248,6 +294,8 @@ static void sarif_result(struct bg_json *j, const char *path, const struct bg_pr
 	bg_json_kstr(j, "program", bg_program__name(p));
 	bg_json_kstr(j, "section", bg_program__section(p));
 	bg_json_kuint(j, "insn", d->insn);
+	if (kernel)
+		bg_json_kstr(j, "kernel", kernel);
 	bg_json_obj_end(j);
 	bg_json_obj_end(j);
 }
@@ -315,6 +363,98 @@ struct sink {
 	int worst;
 };
 
+/* ---- several kernels: one verdict per profile, side by side ---- */
+
+static const char *kname(const struct check_args *a, int k)
+{
+	return a->kern[k] ? a->kern[k]->name : "6.18";
+}
+
+/* The worst verdict over the judged kernels (rejected > unavailable > accepted). */
+static int worst_of(const struct bg_verify_result *r, int n)
+{
+	int w = 0;
+	for (int k = 1; k < n; k++) {
+		if (r[w].verdict == BG_VERDICT_REJECTED)
+			break;
+		if (r[k].verdict == BG_VERDICT_REJECTED ||
+		    (r[k].verdict == BG_VERDICT_UNAVAILABLE && r[w].verdict == BG_VERDICT_ACCEPTED))
+			w = k;
+	}
+	return w;
+}
+
+static bool same_diag(const struct bg_verify_result *x, const struct bg_verify_result *y)
+{
+	return x->verdict == y->verdict && x->diag.insn == y->diag.insn && x->diag.message &&
+	       y->diag.message && !strcmp(x->diag.message, y->diag.message);
+}
+
+static void print_text_multi(const struct check_args *a, const char *path, const struct bg_program *p,
+			     const struct bg_verify_result *r)
+{
+	size_t n = 0;
+	bg_program__insns(p, &n);
+	printf("%s: %s (section %s, %s, %zu insns):", path, bg_program__name(p), bg_program__section(p),
+	       bg_program__type_name(p), n);
+	for (int k = 0; k < a->nkern; k++)
+		printf("%s %s %s", k ? "," : "", kname(a, k),
+		       r[k].verdict == BG_VERDICT_ACCEPTED ? "ok" : bg_verdict_name(r[k].verdict));
+	printf("\n");
+	for (int k = 0; k < a->nkern; k++) {
+		if (r[k].verdict == BG_VERDICT_ACCEPTED)
+			continue;
+		bool seen = false;
+		for (int j = 0; j < k && !seen; j++)
+			seen = same_diag(&r[j], &r[k]);
+		if (seen)
+			continue;
+		printf("  %s", kname(a, k));
+		for (int j = k + 1; j < a->nkern; j++)
+			if (same_diag(&r[j], &r[k]))
+				printf(", %s", kname(a, j));
+		printf(": ");
+		const struct bg_diag *d = &r[k].diag;
+		print_loc(stdout, d->line);
+		printf("%s [%s]\n", d->message ? d->message : "?", d->check ? d->check : "?");
+		if (d->line && d->line->text && d->line->text[0]) {
+			const char *t = d->line->text;
+			while (*t == ' ' || *t == '\t')
+				t++;
+			printf("  %5u | %s\n", d->line->line, t);
+		}
+	}
+}
+
+static void json_kernel(struct bg_json *j, const char *name, const struct bg_verify_result *r)
+{
+	bg_json_key(j, name);
+	bg_json_obj_begin(j);
+	bg_json_kstr(j, "verdict", bg_verdict_name(r->verdict));
+	if (r->verdict != BG_VERDICT_ACCEPTED) {
+		bg_json_kstr(j, "message", r->diag.message);
+		bg_json_kstr(j, "check", r->diag.check);
+		bg_json_kuint(j, "insn", r->diag.insn);
+		json_line(j, r->diag.line);
+	}
+	bg_json_kdouble(j, "seconds", r->seconds);
+	bg_json_kuint(j, "steps", r->steps);
+	bg_json_obj_end(j);
+}
+
+static void print_json_multi(const struct check_args *a, struct bg_json *j, const char *path,
+			     const struct bg_program *p, const struct bg_verify_result *r)
+{
+	int w = worst_of(r, a->nkern);
+	print_json_open(j, path, p, &r[w]);
+	bg_json_key(j, "kernels");
+	bg_json_obj_begin(j);
+	for (int k = 0; k < a->nkern; k++)
+		json_kernel(j, kname(a, k), &r[k]);
+	bg_json_obj_end(j);
+	bg_json_obj_end(j);
+}
+
 static int check_object(struct check_args *a, const char *path, struct sink *out)
 {
 	char err[512] = "";
@@ -329,29 +469,49 @@ static int check_object(struct check_args *a, const char *path, struct sink *out
 		const struct bg_program *p = bg_object__prog(obj, i);
 		if (!selected(a, bg_program__name(p)))
 			continue;
-		struct bg_verify_opts vo = { .sz = sizeof(vo), .profile = a->profile, .unprivileged = a->unpriv,
-					     .trace = a->verbose ? stderr : NULL, .max_steps = a->max_steps };
-		if (a->verbose)
-			fprintf(stderr, "=== %s: %s\n", path, bg_program__name(p));
-		struct bg_verify_result r;
-		int e = bg_verify(p, &vo, &r);
+		struct bg_verify_result r[MAX_KERNELS];
+		int nk = 0, e = 0;
+		for (; nk < a->nkern; nk++) {
+			struct bg_verify_opts vo = { .sz = sizeof(vo),
+						     .profile = a->kern[nk] ? a->kern[nk]->name : NULL,
+						     .unprivileged = a->unpriv,
+						     .trace = a->verbose ? stderr : NULL,
+						     .max_steps = a->max_steps };
+			if (a->verbose)
+				fprintf(stderr, "=== %s: %s%s%s\n", path, bg_program__name(p),
+					a->multi ? " on kernel " : "", a->multi ? kname(a, nk) : "");
+			e = bg_verify(p, &vo, &r[nk]);
+			if (e)
+				break;
+		}
 		if (e) {
 			cli_error("check", "%s: %s: internal error: %s", path, bg_program__name(p), strerror(-e));
 			rc = EXIT_BAD;
+			for (int k = 0; k < nk; k++)
+				bg_verify_result__fini(&r[k]);
 			continue;
 		}
-		if (a->json)
-			print_json(&out->j, path, p, &r);
-		else if (a->sarif) {
-			if (r.verdict == BG_VERDICT_REJECTED)
-				sarif_result(&out->j, path, p, &r);
-		} else if (!a->quiet || r.verdict != BG_VERDICT_ACCEPTED)
-			print_text(path, p, &r);
+		int w = worst_of(r, nk);
+		if (a->json && a->multi) {
+			print_json_multi(a, &out->j, path, p, r);
+		} else if (a->json) {
+			print_json(&out->j, path, p, &r[0]);
+		} else if (a->sarif) {
+			for (int k = 0; k < nk; k++)
+				if (r[k].verdict == BG_VERDICT_REJECTED)
+					sarif_result(&out->j, path, p, &r[k], a->multi ? kname(a, k) : NULL);
+		} else if (!a->quiet || r[w].verdict != BG_VERDICT_ACCEPTED) {
+			if (a->multi)
+				print_text_multi(a, path, p, r);
+			else
+				print_text(path, p, &r[0]);
+		}
 		if (out->dot)
-			dot_program(out->dot, p, &r);
-		if (r.verdict == BG_VERDICT_REJECTED && rc == EXIT_OK)
+			dot_program(out->dot, p, &r[0]);
+		if (r[w].verdict == BG_VERDICT_REJECTED && rc == EXIT_OK)
 			rc = EXIT_REJECTED;
-		bg_verify_result__fini(&r);
+		for (int k = 0; k < nk; k++)
+			bg_verify_result__fini(&r[k]);
 	}
 	bg_object__free(obj);
 	return rc;

@@ -206,11 +206,19 @@ static int arg_mem_of_map(struct vctx *v, struct as_state *s, size_t pc, int reg
 		if (o % 8 == 0 && o < 0) {
 			struct as_slot *sl = as_slot_get(f, (-o - 1) / 8, false);
 			uint64_t c;
-			if (sl && sl->kind == SK_SPILL && sl->spill.type == T_SCALAR &&
+			/* the kernel wants a scalar spill of exactly the key size */
+			if (sl && sl->kind == SK_SPILL && sl->spill.type == T_SCALAR && sl->spill_size == size &&
 			    bg_scalar_is_const(&sl->spill.v, &c)) {
 				ci->key_const = true;
 				ci->key_val = c & 0xffffffffu;
-			} else if (sl && (sl->zero & 0x0f) == 0x0f) {
+			} else if (sl && sl->kind != SK_SPILL && (sl->zero & 0x0f) == 0x0f) {
+				ci->key_const = true;
+				ci->key_val = 0;
+			}
+		} else if (o % 8 == -4) {
+			/* unaligned zero store: the kernel's STACK_ZERO bytes */
+			struct as_slot *sl = as_slot_get(f, (-o - 1) / 8, false);
+			if (sl && (sl->kind != SK_SPILL || sl->spill_size <= 4) && (sl->zero & 0xf0) == 0xf0) {
 				ci->key_const = true;
 				ci->key_val = 0;
 			}
@@ -464,7 +472,8 @@ static int ret_value(struct vctx *v, struct as_state *s, size_t pc, struct call_
 		if (ci->map->readonly)
 			r0->flags |= RF_RDONLY;
 		if ((mt == BPF_MAP_TYPE_ARRAY || mt == BPF_MAP_TYPE_PERCPU_ARRAY) && ci->key_const &&
-		    ci->key_val < ci->map->max_entries && ci->id == BPF_FUNC_map_lookup_elem)
+		    ci->key_val < ci->map->max_entries && ci->id == BPF_FUNC_map_lookup_elem &&
+		    bg_profile_has(v->prof, BG_KF_CONST_KEY_LOOKUP))
 			r0->flags &= (uint8_t)~RF_NULL;
 		return 0;
 	}

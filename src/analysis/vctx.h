@@ -11,6 +11,7 @@
 #include "analysis/state.h"
 #include "platform/ctx.h"
 #include "platform/helpers.h"
+#include "platform/profiles.h"
 
 /* Analysis contexts: one per call string (main, and each call site of each
  * subprogram or callback reached from a context). */
@@ -90,6 +91,9 @@ struct vctx {
 	/* observer of the state before every analysed instruction (states.c), or NULL */
 	void (*visit)(void *arg, size_t pc, const struct as_state *s, bool global_root);
 	void *visit_arg;
+	/* kernel profile judged (kgate.c); kgate: older than the running one */
+	const struct bg_kernel_profile *prof;
+	bool kgate;
 };
 
 /* Record the first error at insn pc with a check name and message (printf

@@ -32,6 +32,7 @@
 #include "analysis/names.h"
 #include "analysis/btfarg.h"
 #include "analysis/vctx.h"
+#include "analysis/kgate.h"
 
 #define DEFAULT_MAX_STEPS 40000000ull
 #define DEFAULT_UNROLL 2048u
@@ -757,7 +758,9 @@ static int process_state(struct vctx *v, uint32_t ctx, uint32_t block, struct as
 			trace_insn(v, &s, pc);
 		if (v->visit)
 			v->visit(v->visit_arg, pc, &s, ctx_global_root(v, ctx));
-		if (pc == last) {
+		if (kgate_insn(v, &s, pc)) {
+			r = -1;
+		} else if (pc == last) {
 			r = terminator(v, ctx, block, &s, pc);
 		} else if (v->insns[pc].kind == BG_K_CALL) {
 			int32_t cb;
@@ -998,6 +1001,8 @@ static int setup(struct vctx *v, const struct bg_program *prog, const struct bg_
 	if (e && atoi(e) > 0)
 		v->kdisj = (uint32_t)atoi(e);
 	as_names_set(prog);
+	if (kgate_setup(v))
+		return -EINVAL;
 	call_prepare(v);
 	if (!v->insns || !v->n)
 		return verr(v, NULL, 0, "bad_insn", "program has no instructions");
@@ -1026,6 +1031,8 @@ static int setup(struct vctx *v, const struct bg_program *prog, const struct bg_
 	thresholds(v);
 	cfg_branch_live(&v->g);
 	cfg_counted_loops(&v->g);
+	if (kgate_program(v))
+		return -1;
 	return check_reachable(v);
 }
 

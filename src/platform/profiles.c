@@ -3,6 +3,7 @@
 #include "platform/profiles.h"
 
 #include <pthread.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "platform/helpers.h"
@@ -21,7 +22,18 @@ static const struct {
 	{ BG_KF_LOCAL_OBJ, BG_KVER(6, 2) },       { BG_KF_ITERATORS, BG_KVER(6, 4) },
 	{ BG_KF_ISA_V4, BG_KVER(6, 6) },          { BG_KF_EXCEPTIONS, BG_KVER(6, 7) },
 	{ BG_KF_MAY_GOTO, BG_KVER(6, 9) },        { BG_KF_ARENA, BG_KVER(6, 9) },
-	{ BG_KF_LOAD_ACQ_STORE_REL, BG_KVER(6, 15) },
+	{ BG_KF_LOAD_ACQ_STORE_REL, BG_KVER(6, 15) }, { BG_KF_GLOBAL_DATA, BG_KVER(5, 2) },
+	{ BG_KF_BTF_KSYM, BG_KVER(5, 10) },       { BG_KF_PSEUDO_FUNC, BG_KVER(5, 13) },
+	{ BG_KF_CONST_KEY_LOOKUP, BG_KVER(6, 14) },
+};
+
+static const char *const feat_names[] = {
+	"bpf-to-bpf calls", "jmp32 instructions", "bpf_spin_lock", "1M instruction limit",
+	"bounded loops", "global functions", "ring buffers", "tail calls from subprograms",
+	"atomic fetch operations", "kfunc calls", "bpf_timer", "bpf_loop", "dynptrs", "kptrs",
+	"local objects", "open-coded iterators", "ISA v4 instructions", "exceptions", "may_goto",
+	"arena", "load-acquire/store-release", "global data", "kernel symbols (ksym)",
+	"callback functions (ld_imm64 func)", "non-NULL array lookups with a constant key",
 };
 
 /* features of a version, as a constant expression is not possible from the
@@ -30,10 +42,19 @@ static const struct {
 	{ .name = n, .version = BG_KVER(a, b), .max_processed_insns = 1000000,           \
 	  .max_prog_insns = 1000000, .max_call_depth = 8, .stack_size = 512,             \
 	  .max_tail_calls = 33 }
+/* before 5.2: BPF_MAXINSNS (4096) instructions per program for everyone and
+ * 131072 processed instructions (BPF_COMPLEXITY_LIMIT_INSNS); MAX_TAIL_CALL_CNT
+ * was 32 until 5.17 */
+#define PROFILE_OLD(n, a, b)                                                             \
+	{ .name = n, .version = BG_KVER(a, b), .max_processed_insns = 131072,            \
+	  .max_prog_insns = 4096, .max_call_depth = 8, .stack_size = 512,                \
+	  .max_tail_calls = 32 }
 
+/* newest first; profiles[0] is the running kernel's */
 static struct bg_kernel_profile profiles[] = {
-	PROFILE("6.18", 6, 18), PROFILE("6.1", 6, 1), PROFILE("5.15", 5, 15),
-	PROFILE("5.10", 5, 10), PROFILE("5.4", 5, 4),
+	PROFILE("6.18", 6, 18), PROFILE("6.12", 6, 12), PROFILE("6.6", 6, 6),
+	PROFILE("6.1", 6, 1),   PROFILE("5.15", 5, 15), PROFILE("5.10", 5, 10),
+	PROFILE("5.4", 5, 4),   PROFILE_OLD("4.19", 4, 19),
 };
 #define NPROFILES (sizeof(profiles) / sizeof(profiles[0]))
 
@@ -50,8 +71,11 @@ static pthread_once_t profiles_once = PTHREAD_ONCE_INIT;
 
 static void fill_profiles(void)
 {
-	for (unsigned i = 0; i < NPROFILES; i++)
+	for (unsigned i = 0; i < NPROFILES; i++) {
 		profiles[i].features = features_of(profiles[i].version);
+		if (profiles[i].version < BG_KVER(5, 17))
+			profiles[i].max_tail_calls = 32;
+	}
 }
 
 static void init_profiles(void)
@@ -93,4 +117,143 @@ const struct bg_kernel_profile *bg_profile_by_version(uint32_t version)
 		if (profiles[i].version <= version)
 			return &profiles[i];
 	return &profiles[NPROFILES - 1];
+}
+
+/* ---- what a profile changes: availability tables (kversions.def) ---- */
+
+static const struct {
+	uint32_t id, since;
+	const char *name;
+} prog_since[] = {
+#define BG_PROG_SINCE(id_, name_, since_) { id_, since_, #name_ },
+#include "platform/kversions.def"
+#undef BG_PROG_SINCE
+}, attach_since[] = {
+#define BG_ATTACH_SINCE(id_, name_, since_) { id_, since_, #name_ },
+#include "platform/kversions.def"
+#undef BG_ATTACH_SINCE
+}, map_since[] = {
+#define BG_MAP_SINCE(id_, name_, since_) { id_, since_, #name_ },
+#include "platform/kversions.def"
+#undef BG_MAP_SINCE
+};
+
+#define NELEM(a) (sizeof(a) / sizeof((a)[0]))
+/* rows are in id order starting at the first id, but look up by value */
+#define SINCE_LOOKUP(tab, idv)                                                           \
+	do {                                                                             \
+		for (unsigned i_ = 0; i_ < NELEM(tab); i_++)                             \
+			if ((tab)[i_].id == (idv))                                       \
+				return (tab)[i_].since;                                  \
+		return 0;                                                                \
+	} while (0)
+
+uint32_t bg_prog_type_since(uint32_t prog_type)
+{
+	SINCE_LOOKUP(prog_since, prog_type);
+}
+
+uint32_t bg_attach_type_since(uint32_t attach_type)
+{
+	SINCE_LOOKUP(attach_since, attach_type);
+}
+
+uint32_t bg_map_type_since(uint32_t map_type)
+{
+	SINCE_LOOKUP(map_since, map_type);
+}
+
+bool bg_attach_type_required(uint32_t prog_type)
+{
+	/* the kernel checks expected_attach_type at load only for these types
+	 * (libbpf leaves it out for the others when the kernel is older) */
+	static const uint32_t req[] = { 9 /* cgroup_sock */, 18 /* cgroup_sock_addr */,
+					21 /* sk_reuseport */, 25 /* cgroup_sockopt */, 26 /* tracing */,
+					28 /* ext */, 29 /* lsm */, 30 /* sk_lookup */, 32 /* netfilter */ };
+	for (unsigned i = 0; i < NELEM(req); i++)
+		if (req[i] == prog_type)
+			return true;
+	return false;
+}
+
+const char *bg_map_type_name(uint32_t map_type)
+{
+	for (unsigned i = 0; i < NELEM(map_since); i++)
+		if (map_since[i].id == map_type)
+			return map_since[i].name;
+	return NULL;
+}
+
+static int feat_index(uint64_t feat)
+{
+	if (!feat || (feat & (feat - 1)))
+		return -1;
+	return __builtin_ctzll(feat);
+}
+
+uint32_t bg_feature_since(uint64_t feat)
+{
+	for (unsigned i = 0; i < NELEM(feat_since); i++)
+		if (feat_since[i].feat == feat)
+			return feat_since[i].since;
+	return 0;
+}
+
+const char *bg_feature_name(uint64_t feat)
+{
+	int i = feat_index(feat);
+	return i >= 0 && (unsigned)i < NELEM(feat_names) ? feat_names[i] : "feature";
+}
+
+const char *bg_kver_str(uint32_t kver, char *buf)
+{
+	snprintf(buf, 16, "%u.%u", (kver >> 16) & 0xffff, (kver >> 8) & 0xff);
+	return buf;
+}
+
+static int add_unique(const struct bg_kernel_profile **out, int n, unsigned max,
+		      const struct bg_kernel_profile *p)
+{
+	for (int i = 0; i < n; i++)
+		if (out[i] == p)
+			return n;
+	if ((unsigned)n < max)
+		out[n++] = p;
+	return n;
+}
+
+int bg_profile_parse_list(const char *spec, const struct bg_kernel_profile **out, unsigned max,
+			  char *bad_buf)
+{
+	init_profiles();
+	int n = 0;
+	const char *s = spec ? spec : "";
+	while (*s) {
+		size_t len = strcspn(s, ",");
+		char name[64];
+		if (len >= sizeof(name))
+			len = sizeof(name) - 1;
+		memcpy(name, s, len);
+		name[len] = 0;
+		s += strcspn(s, ",");
+		if (*s == ',')
+			s++;
+		if (!name[0])
+			continue;
+		if (!strcmp(name, "all")) {
+			for (unsigned i = 0; i < NPROFILES; i++)
+				n = add_unique(out, n, max, &profiles[i]);
+			continue;
+		}
+		const struct bg_kernel_profile *p = bg_profile_by_name(name);
+		if (!p) {
+			if (bad_buf)
+				snprintf(bad_buf, 64, "%s", name);
+			return -1;
+		}
+		n = add_unique(out, n, max, p);
+	}
+	if (!n && bad_buf)
+		snprintf(bad_buf, 64, "%s", "(empty list)");
+	return n ? n : -1;
 }

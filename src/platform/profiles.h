@@ -31,6 +31,12 @@ enum bg_kfeat {
 	BG_KF_MAY_GOTO = 1ull << 18,       /* 6.9 */
 	BG_KF_ARENA = 1ull << 19,          /* 6.9: arena maps, addr_space_cast */
 	BG_KF_LOAD_ACQ_STORE_REL = 1ull << 20, /* 6.15: load-acquire / store-release */
+	/* added by s2prof (multi-kernel check) */
+	BG_KF_GLOBAL_DATA = 1ull << 21,    /* 5.2: ld_imm64 of a map value (.data/.rodata/.bss) */
+	BG_KF_BTF_KSYM = 1ull << 22,       /* 5.10: ld_imm64 of a kernel symbol by BTF id */
+	BG_KF_PSEUDO_FUNC = 1ull << 23,    /* 5.13: ld_imm64 of a BPF function (callbacks) */
+	BG_KF_CONST_KEY_LOOKUP = 1ull << 24, /* 6.14: array lookup with a constant in-range key */
+					     /* is not NULL (no NULL check needed) */
 };
 
 struct bg_kernel_profile {
@@ -44,7 +50,8 @@ struct bg_kernel_profile {
 	uint32_t max_tail_calls;     /* MAX_TAIL_CALL_CNT */
 };
 
-/* "6.18", "6.1", "5.15", "5.10", "5.4" (also "default", "running"); NULL when unknown. */
+/* "6.18", "6.12", "6.6", "6.1", "5.15", "5.10", "5.4", "4.19" (also "default",
+ * "running"); NULL when unknown. */
 const struct bg_kernel_profile *bg_profile_by_name(const char *name);
 /* The newest profile not newer than version (never NULL: the oldest one). */
 const struct bg_kernel_profile *bg_profile_by_version(uint32_t version);
@@ -52,6 +59,27 @@ const struct bg_kernel_profile *bg_profile_by_version(uint32_t version);
 const struct bg_kernel_profile *bg_profile_default(void);
 /* All profiles, newest first. */
 const struct bg_kernel_profile *bg_profiles(unsigned *n);
+/* added by s2prof: what a profile changes besides feature bits, as tables
+ * (src/platform/kversions.def). 0: the id is unknown to bpfgate. */
+uint32_t bg_prog_type_since(uint32_t prog_type);     /* enum bpf_prog_type */
+uint32_t bg_attach_type_since(uint32_t attach_type); /* enum bpf_attach_type */
+uint32_t bg_map_type_since(uint32_t map_type);       /* enum bpf_map_type */
+const char *bg_map_type_name(uint32_t map_type);     /* "ringbuf", or NULL */
+/* Does the kernel check the expected attach type of prog_type at load? (For
+ * the other types libbpf drops it when the kernel does not know it.) */
+bool bg_attach_type_required(uint32_t prog_type);
+/* The release that introduced a feature bit (one bit), 0 if unknown. */
+uint32_t bg_feature_since(uint64_t feat);
+/* A short name of a feature bit for messages ("bounded loops", "ISA v4"...). */
+const char *bg_feature_name(uint64_t feat);
+/* "5.17" for BG_KVER(5, 17) into buf (at least 16 bytes); returns buf. */
+const char *bg_kver_str(uint32_t kver, char *buf);
+/* Parse a comma-separated list of profile names ("5.10,6.1", "all": every
+ * profile, newest first) into out[max]; returns the count, or -1 with *bad
+ * pointing at the first unknown name (copied into bad_buf[64]). Duplicates
+ * are dropped. */
+int bg_profile_parse_list(const char *spec, const struct bg_kernel_profile **out, unsigned max,
+			  char *bad_buf);
 static inline bool bg_profile_has(const struct bg_kernel_profile *p, uint64_t feat)
 {
 	return p && (p->features & feat) == feat;

@@ -6,6 +6,7 @@
 #include <linux/bpf.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "platform/ctx.h"
 #include "platform/helpers.h"
@@ -284,8 +285,77 @@ static void test_profiles(void)
 			bg_profile_has(bg_profile_by_name("5.4"), BG_KF_BOUNDED_LOOPS),
 		"platform/profiles/features", "feature bits");
 	T_CHECK(bg_profile_by_version(BG_KVER(6, 5)) == bg_profile_by_name("6.1") &&
-			bg_profile_by_version(BG_KVER(4, 19)) == bg_profile_by_name("5.4"),
+			bg_profile_by_version(BG_KVER(4, 19)) == bg_profile_by_name("4.19") &&
+			bg_profile_by_version(BG_KVER(4, 9)) == &p[n - 1],
 		"platform/profiles/by-version", "nearest profile");
+}
+
+/* s2prof: what a profile changes, as data (kversions.def, helper `since`) */
+static void test_since_tables(void)
+{
+	unsigned n, bad = 0;
+	const struct bg_helper_proto *h = bg_helpers(&n);
+	uint32_t prev = 0, first_bad = 0;
+	for (unsigned i = 0; i < n; i++) {
+		/* helper ids are assigned in merge order: versions never decrease */
+		if (h[i].since < prev && !bad++)
+			first_bad = h[i].id;
+		if (h[i].since > prev)
+			prev = h[i].since;
+	}
+	T_CHECK(n > 200 && bad == 0, "platform/since/helpers-monotonic", "%u out of order, first id %u", bad,
+		first_bad);
+	const struct bg_helper_proto *k = bg_kfuncs(&n);
+	bad = 0;
+	for (unsigned i = 0; i < n; i++)
+		bad += k[i].since < bg_feature_since(BG_KF_KFUNCS) || k[i].since > BG_KVER(6, 18);
+	T_CHECK(bad == 0, "platform/since/kfuncs-after-5.13", "%u kfuncs", bad);
+	struct {
+		const char *en, *test;
+		uint32_t (*fn)(uint32_t);
+		uint32_t first;
+	} e[] = { { "bpf_prog_type", "platform/since/prog-types", bg_prog_type_since, 1 },
+		  { "bpf_attach_type", "platform/since/attach-types", bg_attach_type_since, 0 },
+		  { "bpf_map_type", "platform/since/map-types", bg_map_type_since, 1 } };
+	struct btf *vm = btf__load_vmlinux_btf();
+	for (unsigned t = 0; t < 3; t++) {
+		/* every value of the running kernel's enum has a row, in order */
+		unsigned cnt = 0;
+		int id = vm ? btf__find_by_name_kind(vm, e[t].en, BTF_KIND_ENUM) : -1;
+		if (id > 0) { /* the value of __MAX_* (the enum has aliases) */
+			const struct btf_type *bt = btf__type_by_id(vm, id);
+			cnt = (unsigned)btf_enum(bt)[btf_vlen(bt) - 1].val;
+		}
+		uint32_t last = 0;
+		bad = 0;
+		for (uint32_t v = e[t].first; v < cnt; v++) {
+			uint32_t s = e[t].fn(v);
+			bad += !s || s < last || s > BG_KVER(6, 18);
+			last = s ? s : last;
+		}
+		T_CHECK(cnt > 20 && bad == 0, e[t].test, "%s: %u values, %u bad", e[t].en, cnt, bad);
+	}
+	btf__free(vm);
+	T_CHECK(bg_map_type_since(BPF_MAP_TYPE_RINGBUF) == BG_KVER(5, 8) &&
+			bg_prog_type_since(BPF_PROG_TYPE_TRACING) == BG_KVER(5, 5) &&
+			bg_helper_by_id(BPF_FUNC_loop)->since == BG_KVER(5, 17) &&
+			bg_kfunc_by_name("bpf_iter_num_new")->since == BG_KVER(6, 4),
+		"platform/since/known-facts", "ringbuf 5.8, tracing 5.5, bpf_loop 5.17, iter_num 6.4");
+	const struct bg_kernel_profile *l[16];
+	char bad_name[64] = "";
+	unsigned np;
+	bg_profiles(&np);
+	T_CHECK(bg_profile_parse_list("5.10,6.1,5.10", l, 16, bad_name) == 2 && l[0] == bg_profile_by_name("5.10") &&
+			bg_profile_parse_list("all", l, 16, bad_name) == (int)np && l[0] == bg_profile_default() &&
+			bg_profile_parse_list("6.1,7.7", l, 16, bad_name) == -1 && !strcmp(bad_name, "7.7") &&
+			bg_profile_parse_list("", l, 16, bad_name) == -1,
+		"platform/profiles/parse-list", "lists");
+	char kb[16];
+	T_CHECK(!strcmp(bg_kver_str(BG_KVER(5, 17), kb), "5.17") && bg_profile_by_name("4.19")->max_prog_insns == 4096 &&
+			!bg_profile_has(bg_profile_by_name("4.19"), BG_KF_BOUNDED_LOOPS) &&
+			bg_profile_has(bg_profile_by_name("6.6"), BG_KF_ISA_V4) &&
+			!bg_profile_has(bg_profile_by_name("6.6"), BG_KF_MAY_GOTO),
+		"platform/profiles/limits", "4.19 limits and features");
 }
 
 static void test_policies(void)
@@ -430,6 +500,7 @@ int main(void)
 	test_map_helpers();
 	test_kfuncs_in_btf();
 	test_profiles();
+	test_since_tables();
 	test_policies();
 	test_ctx_rules();
 	test_ctx_offsets_uapi();

@@ -1,0 +1,68 @@
+#!/usr/bin/env bash
+# bpfgate check --kernel: several kernel profiles in one run (text side by
+# side, JSON `kernels`, SARIF rule ids per kernel, exit codes, bad lists).
+# The verdicts themselves are data tests (tests/data/check/kernels.t).
+. "$(dirname "$0")/lib/common.sh"
+T=$(mktemp -d); trap 'rm -rf "$T"' EXIT
+rb=$BG_EXAMPLES/kprobe_openat.bpf.o
+ok=$BG_EXAMPLES/socket_dns.bpf.o
+[ -f "$rb" ] && [ -f "$ok" ] || { skip check_kernels "no examples built ($rb)"; exit 0; }
+
+"$BPFGATE" check "$rb" --kernel 6.18,5.10,5.4 >"$T/out" 2>&1; rc=$?
+[ $rc = 1 ] && grep -q "6.18 ok, 5.10 ok, 5.4 rejected" "$T/out" \
+  && grep -q "^  5.4: .*map open_events of type ringbuf is not available before 5.8" "$T/out" \
+  && pass check_kernels_text_side_by_side || fail check_kernels_text_side_by_side "rc=$rc $(head -3 "$T/out")"
+
+"$BPFGATE" check "$rb" --kernel 6.18,5.10 >"$T/out" 2>&1; rc=$?
+[ $rc = 0 ] && pass check_kernels_all_ok_exit0 || fail check_kernels_all_ok_exit0 "rc=$rc $(head -2 "$T/out")"
+
+"$BPFGATE" check "$rb" --profile 5.4 >"$T/out" 2>&1; rc=$?
+[ $rc = 1 ] && grep -q "5.4 rejected" "$T/out" && pass check_kernels_profile_alias || fail check_kernels_profile_alias "rc=$rc"
+
+"$BPFGATE" check "$rb" --kernel 5.4,4.19 >"$T/out" 2>&1
+grep -q "^  5.4, 4.19: " "$T/out" && pass check_kernels_same_reason_grouped || fail check_kernels_same_reason_grouped "$(cat "$T/out" | head -4)"
+
+"$BPFGATE" check "$rb" "$ok" --kernel all --json >"$T/j" 2>/dev/null; rc=$?
+python3 - "$T/j" "$BPFGATE" <<'PY' && [ $rc = 1 ] && pass check_kernels_json || fail check_kernels_json "rc=$rc"
+import json, subprocess, sys
+recs = json.load(open(sys.argv[1]))
+assert len(recs) == 2, recs
+for r in recs:
+    for k in ("object", "program", "section", "type", "verdict", "kernels"):
+        assert k in r, k
+    ks = r["kernels"]
+    assert list(ks)[0] == "6.18" and "4.19" in ks and len(ks) >= 8, list(ks)
+rb = [r for r in recs if r["program"] == "kprobe_openat"][0]
+assert rb["verdict"] == "rejected" and rb["kernels"]["5.10"]["verdict"] == "accepted"
+assert rb["kernels"]["5.4"]["check"] == "kernel_version" and "ringbuf" in rb["kernels"]["5.4"]["message"]
+assert rb["kernels"]["6.18"]["verdict"] == "accepted"
+ok = [r for r in recs if r["program"] != "kprobe_openat"][0]
+assert ok["verdict"] == "accepted" and all(v["verdict"] == "accepted" for v in ok["kernels"].values())
+PY
+
+"$BPFGATE" check "$rb" --kernel 6.18,5.4,4.19 --sarif >"$T/s" 2>/dev/null; rc=$?
+python3 - "$T/s" <<'PY' && [ $rc = 1 ] && pass check_kernels_sarif || fail check_kernels_sarif "rc=$rc"
+import json, sys
+res = json.load(open(sys.argv[1]))["runs"][0]["results"]
+ids = sorted(r["ruleId"] for r in res)
+assert ids == ["kernel_version/4.19", "kernel_version/5.4"], ids
+assert all(r["properties"]["kernel"] in ("5.4", "4.19") for r in res)
+assert res[0]["locations"][0]["physicalLocation"]["region"]["startLine"] > 0
+PY
+
+"$BPFGATE" check "$rb" --kernel 5.10,7.3 >/dev/null 2>"$T/e"; rc=$?
+[ $rc = 2 ] && grep -q "unknown kernel profile 7.3 (known: 6.18, 6.12" "$T/e" && pass check_kernels_unknown_exit2 \
+  || fail check_kernels_unknown_exit2 "rc=$rc $(cat "$T/e")"
+"$BPFGATE" check "$rb" --kernel , >/dev/null 2>&1; rc=$?
+[ $rc = 2 ] && pass check_kernels_empty_list_exit2 || fail check_kernels_empty_list_exit2 "rc=$rc"
+"$BPFGATE" check --help | grep -q "NOT modelled" && pass check_kernels_help_says_not_modelled \
+  || fail check_kernels_help_says_not_modelled "--help does not state the limits"
+
+# the default run and an explicit --kernel 6.18 agree on every example
+bad=0; n=0
+for o in "$BG_EXAMPLES"/*.bpf.o; do
+  a=$("$BPFGATE" check --json "$o" 2>/dev/null | python3 -c 'import json,sys; print(" ".join(r["verdict"] for r in json.load(sys.stdin)))')
+  b=$("$BPFGATE" check --json --kernel 6.18 "$o" 2>/dev/null | python3 -c 'import json,sys; print(" ".join(r["kernels"]["6.18"]["verdict"] for r in json.load(sys.stdin)))')
+  n=$((n+1)); [ "$a" = "$b" ] || bad=$((bad+1))
+done
+[ $bad = 0 ] && [ $n -gt 0 ] && pass check_kernels_default_is_6.18 || fail check_kernels_default_is_6.18 "$bad of $n objects differ"

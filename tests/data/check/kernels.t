@@ -1,0 +1,239 @@
+# Multi-kernel verdicts (`bpfgate check --kernel ...`): each case's
+# `# expect:` is the running kernel's (6.18) verdict, checked against bpf();
+# each `# profile: VER accept|reject [REGEX]` is the verdict bpfgate must give
+# for that kernel profile (availability of helpers, kfuncs, map and program
+# types, instruction set, loops), with REGEX matched against its message.
+# prog-type: socket
+# map: rb ringbuf entries=4096
+# map: arr array key=4 value=8 entries=4
+# c: static __attribute__((noinline)) int loop_cb(__u32 i, void *ctx) { return 0; }
+# c: const volatile int cfg = 1;
+# c: extern int bpf_iter_num_new(struct bpf_iter_num *it, int start, int end) __ksym;
+# c: extern int *bpf_iter_num_next(struct bpf_iter_num *it) __ksym;
+# c: extern void bpf_iter_num_destroy(struct bpf_iter_num *it) __ksym;
+
+# case: uses_bpf_loop
+# expect: accept
+# profile: 6.1 accept
+# profile: 5.15 reject helper bpf_loop \(id 181\) is not available before 5.17
+# profile: 5.10 reject ld_imm64 of a function .*before 5.13
+r1 = 4
+r2 = %[loop_cb] ll
+r3 = 0
+r4 = 0
+call bpf_loop
+r0 = 0
+exit
+
+# case: uses_ringbuf
+# expect: accept
+# profile: 5.10 accept
+# profile: 5.4 reject map rb of type ringbuf is not available before 5.8
+r1 = %[rb] ll
+r2 = 8
+r3 = 0
+call bpf_ringbuf_reserve
+if r0 == 0 goto out
+r1 = 0
+*(u64 *)(r0 + 0) = r1
+r1 = r0
+r2 = 0
+call bpf_ringbuf_submit
+out:
+r0 = 0
+exit
+
+# case: isa_v4_movsx
+# expect: accept
+# profile: 6.6 accept
+# profile: 6.1 reject movsx \(ISA v4 instructions\) is not available before 6.6
+r1 = -1
+r0 = (s8)r1
+r0 = 0
+exit
+
+# case: isa_v4_sdiv
+# expect: accept
+# profile: 6.6 accept
+# profile: 6.1 reject sdiv .*before 6.6
+r0 = -7
+r1 = 2
+r0 s/= r1
+r0 = 0
+exit
+
+# case: isa_v4_bswap
+# expect: accept
+# profile: 6.6 accept
+# profile: 5.15 reject bswap .*before 6.6
+r0 = 258
+r0 = bswap16 r0
+r0 = 0
+exit
+
+# case: isa_v4_ldsx
+# expect: accept
+# profile: 6.6 accept
+# profile: 6.1 reject sign-extending load .*before 6.6
+r1 = -1
+*(u64 *)(r10 - 8) = r1
+r0 = *(s8 *)(r10 - 8)
+r0 = 0
+exit
+
+# case: isa_v4_gotol
+# expect: accept
+# profile: 6.6 accept
+# profile: 6.1 reject gotol .*before 6.6
+r0 = 0
+r1 = 1
+if r1 == 0 goto skip
+gotol done
+skip:
+r0 = 1
+done:
+r0 = 0
+exit
+
+# case: may_goto_loop
+# expect: accept
+# profile: 6.12 accept
+# profile: 6.6 reject may_goto .*before 6.9
+r0 = 0
+l:
+may_goto out
+r0 += 1
+goto l
+out:
+r0 = 0
+exit
+
+# case: iter_num_loop
+# expect: accept
+# profile: 6.6 accept
+# profile: 6.1 reject kfunc bpf_iter_num_new is not available before 6.4
+# profile: 5.10 reject kfunc call \(kfunc calls\) is not available before 5.13
+r1 = r10
+r1 += -8
+r2 = 0
+r3 = 10
+call bpf_iter_num_new
+next:
+r1 = r10
+r1 += -8
+call bpf_iter_num_next
+if r0 == 0 goto done
+goto next
+done:
+r1 = r10
+r1 += -8
+call bpf_iter_num_destroy
+r0 = 0
+exit
+
+# case: counted_back_edge
+# expect: accept
+# profile: 5.4 accept
+# profile: 4.19 reject back-edge from insn 2 to 1 \(bounded loops\) is not available before 5.3
+r0 = 0
+l:
+r0 += 1
+if r0 < 10 goto l
+r0 = 0
+exit
+
+# case: jmp32_branch
+# expect: accept
+# profile: 5.4 accept
+# profile: 4.19 reject 32-bit conditional jump \(jmp32 instructions\) is not available before 5.1
+r0 = 7
+if w0 > 5 goto big
+r0 = 0
+big:
+r0 = 0
+exit
+
+# case: atomic_fetch_add
+# expect: accept
+# profile: 5.15 accept
+# profile: 5.10 reject atomic operation other than add .*before 5.12
+r1 = 0
+*(u64 *)(r10 - 8) = r1
+r1 = 1
+r1 = atomic_fetch_add((u64 *)(r10 - 8), r1)
+r0 = 0
+exit
+
+# case: atomic_plain_add
+# expect: accept
+# profile: 4.19 accept
+r1 = 0
+*(u64 *)(r10 - 8) = r1
+r1 = 1
+lock *(u64 *)(r10 - 8) += r1
+r0 = 0
+exit
+
+# case: global_data_read
+# expect: accept
+# profile: 5.4 accept
+# profile: 4.19 reject direct map value access \(global data\) is not available before 5.2
+r1 = %[cfg] ll
+r0 = *(u32 *)(r1 + 0)
+r0 = 0
+exit
+
+# case: const_key_lookup_no_null_check
+# expect: accept
+# profile: 6.12 reject map_value_or_null
+# profile: 6.1 reject
+r1 = 0
+*(u32 *)(r10 - 8) = r1
+r2 = r10
+r2 += -8
+r1 = %[arr] ll
+call bpf_map_lookup_elem
+r0 = *(u64 *)(r0 + 0)
+r0 = 0
+exit
+
+# case: const_key_unaligned_zero
+# expect: accept
+# profile: 6.12 reject map_value_or_null
+r1 = 0
+*(u32 *)(r10 - 4) = r1
+r2 = r10
+r2 += -4
+r1 = %[arr] ll
+call bpf_map_lookup_elem
+r0 = *(u64 *)(r0 + 0)
+r0 = 0
+exit
+
+# case: const_key_spill_too_wide
+# expect: reject
+# message: map_value_or_null
+r1 = 0
+*(u64 *)(r10 - 8) = r1
+r2 = r10
+r2 += -8
+r1 = %[arr] ll
+call bpf_map_lookup_elem
+r0 = *(u64 *)(r0 + 0)
+r0 = 0
+exit
+
+# case: sk_lookup_prog_type
+# section: sk_lookup
+# expect: accept
+# profile: 5.10 accept
+# profile: 5.4 reject program type sk_lookup is not available before 5.9
+r0 = 1
+exit
+
+# case: old_helpers_everywhere
+# expect: accept
+# profile: 4.19 accept
+call bpf_get_prandom_u32
+r0 = 0
+exit
