@@ -63,6 +63,11 @@ struct sound {
 	size_t violations;
 	char first[1024];
 	uint8_t *seen;         /* executed slots */
+	struct {               /* keys the program looked up in hash maps */
+		int map;
+		uint8_t key[64];
+	} keys[32];
+	size_t nkeys;
 };
 
 /* ---------- one register against one abstract value ---------- */
@@ -351,6 +356,47 @@ static void report_state(struct sound *s, size_t pc, size_t i, const uint64_t re
 	report(s, pc, what, detail);
 }
 
+static bool is_hash(uint32_t t)
+{
+	return t == BPF_MAP_TYPE_HASH || t == BPF_MAP_TYPE_PERCPU_HASH ||
+	       t == BPF_MAP_TYPE_LRU_HASH || t == BPF_MAP_TYPE_LRU_PERCPU_HASH;
+}
+
+/* At bpf_map_lookup_elem on a hash map: remember the key (the next pass
+ * puts it in the map, so the "found" branches run too). */
+static void record_key(struct sound *s, size_t pc, const uint64_t regs[11])
+{
+	const struct bg_insn *in = &s->insns[pc];
+	const struct bg_object *obj = bg_program__object(s->prog);
+	const struct bg_map_def *d;
+	size_t i, n = bg_vm__region_cnt(s->vm);
+	int map = -1;
+
+	if (in->kind != BG_K_CALL || in->pseudo != BG_CALL_HELPER ||
+	    in->imm != BPF_FUNC_map_lookup_elem || s->nkeys >= 32)
+		return;
+	for (i = 0; i < s->ncons; i++)
+		if (s->cons[i].kind == BG_AVAL_MAP_PTR && s->cons[i].value == regs[1])
+			map = s->cons[i].key;
+	d = map >= 0 ? bg_object__map(obj, (size_t)map) : NULL;
+	if (!d || !is_hash(d->type) || d->key_size > 64)
+		return;
+	for (i = 0; i < n; i++) { /* the key must be readable memory of the run */
+		struct bg_vm_region_info r;
+
+		if (!bg_vm__region(s->vm, i, &r) && regs[2] >= r.lo && regs[2] + d->key_size <= r.hi)
+			break;
+	}
+	if (i == n)
+		return;
+	for (i = 0; i < s->nkeys; i++)
+		if (s->keys[i].map == map &&
+		    !memcmp(s->keys[i].key, (const void *)(uintptr_t)regs[2], d->key_size))
+			return;
+	s->keys[s->nkeys].map = map;
+	memcpy(s->keys[s->nkeys++].key, (const void *)(uintptr_t)regs[2], d->key_size);
+}
+
 static void hook(void *cookie, size_t pc, const uint64_t regs[11])
 {
 	struct sound *s = cookie;
@@ -401,6 +447,7 @@ static void hook(void *cookie, size_t pc, const uint64_t regs[11])
 		v = judge(s, pc, i, regs, off);
 		if (!v.bad) {
 			count_checked(s, pc, i, regs, off);
+			record_key(s, pc, regs);
 			return;
 		}
 		if (v.bad < best.bad) {
@@ -443,15 +490,62 @@ static const char *unmodelled(const struct bg_vm_fault *f)
 	}
 }
 
+/* Fill every writable array map value (up to 64 entries each) and global
+ * variable section with pseudo-random bytes, and insert the hash keys the
+ * program looked up. Returns the number of values written. */
+static size_t randomize_maps(struct bg_vm *vm, const struct bg_object *obj, const struct sound *s)
+{
+	static uint8_t val[4096];
+	uint64_t x = 0x9e3779b97f4a7c15ull;
+	size_t m, changed = 0;
+
+	for (m = 0; m < s->nkeys; m++) {
+		const struct bg_map_def *d = bg_object__map(obj, (size_t)s->keys[m].map);
+		uint32_t j;
+
+		if (!d || d->value_size > sizeof(val))
+			continue;
+		for (j = 0; j < d->value_size; j++) {
+			x ^= x << 13;
+			x ^= x >> 7;
+			x ^= x << 17;
+			val[j] = (uint8_t)x;
+		}
+		if (!bg_vm__map_update(vm, (size_t)s->keys[m].map, s->keys[m].key, val, 0))
+			changed++;
+	}
+
+	for (m = 0; obj && m < bg_object__map_cnt(obj) && m < bg_vm__map_cnt(vm); m++) {
+		const struct bg_map_def *d = bg_object__map(obj, m);
+		uint32_t k, j;
+
+		if (d->readonly || d->value_size > sizeof(val) || d->key_size != 4 ||
+		    (d->type != BPF_MAP_TYPE_ARRAY && d->type != BPF_MAP_TYPE_PERCPU_ARRAY))
+			continue;
+		for (k = 0; k < d->max_entries && k < 64; k++) {
+			for (j = 0; j < d->value_size; j++) {
+				x ^= x << 13;
+				x ^= x >> 7;
+				x ^= x << 17;
+				val[j] = (uint8_t)x;
+			}
+			if (!bg_vm__map_update(vm, m, &k, val, 0))
+				changed++;
+		}
+	}
+	return changed;
+}
+
 static void sound_prog(const char *objname, struct bg_program *p)
 {
 	struct bg_verify_states_opts so = { .sz = sizeof(so) };
 	struct bg_verify_states *st;
 	struct bg_vm_opts vo = { .sz = sizeof(vo) };
 	struct sound s;
-	char name[512], fault[768] = "";
+	char name[512], fault[768] = "", pktname[96];
 	const char *xfail = NULL;
 	size_t i;
+	int pass;
 
 	snprintf(name, sizeof(name), "sound/%s/%s", objname, bg_program__name(p));
 	st = bg_verify_states__new(p, &so);
@@ -481,20 +575,30 @@ static void sound_prog(const char *objname, struct bg_program *p)
 		return;
 	}
 	n_progs++;
-	for (i = 0; i < test_npkts; i++) {
-		uint64_t r0;
-		int err;
+	/* pass 0: maps as the program leaves them; pass 1: every writable array
+	 * value (and global variable) random first, and the keys the program
+	 * looked up in hash maps present with random values - the analysis may
+	 * assume nothing about them, and other branches run */
+	for (pass = 0; pass < 2; pass++) {
+		if (pass == 1 && !randomize_maps(s.vm, bg_program__object(p), &s))
+			break;
+		for (i = 0; i < test_npkts; i++) {
+			uint64_t r0;
+			int err;
 
-		s.pkt = test_pkts[i].name;
-		s.started = s.stopped = false;
-		bg_vm__set_packet(s.vm, test_pkts[i].b, test_pkts[i].len);
-		err = bg_vm__run(s.vm, &r0);
-		if (err && !fault[0]) {
-			const struct bg_vm_fault *f = bg_vm__fault(s.vm);
+			snprintf(pktname, sizeof(pktname), "%s%s", test_pkts[i].name,
+				 pass ? " (random map values)" : "");
+			s.pkt = pktname;
+			s.started = s.stopped = false;
+			bg_vm__set_packet(s.vm, test_pkts[i].b, test_pkts[i].len);
+			err = bg_vm__run(s.vm, &r0);
+			if (err && !fault[0]) {
+				const struct bg_vm_fault *f = bg_vm__fault(s.vm);
 
-			xfail = unmodelled(f);
-			snprintf(fault, sizeof(fault), "packet %s: insn %zu: %s", s.pkt, f ? f->pc : 0,
-				 f ? f->msg : strerror(-err));
+				xfail = unmodelled(f);
+				snprintf(fault, sizeof(fault), "packet %s: insn %zu: %s", s.pkt,
+					 f ? f->pc : 0, f ? f->msg : strerror(-err));
+			}
 		}
 	}
 	if (s.violations)
@@ -505,6 +609,15 @@ static void sound_prog(const char *objname, struct bg_program *p)
 		T_FAIL(name, "sanitizer fault on an accepted program: %s", fault);
 	else
 		T_PASS(name);
+	if (getenv("BG_SOUND_VERBOSE")) {
+		size_t c = 0, t = 0;
+
+		for (i = 0; i < s.ninsns; i++) {
+			c += s.seen[i];
+			t += s.insns[i].kind != BG_K_LD_IMM64_HI;
+		}
+		printf("# %s: %zu of %zu instructions executed\n", name, c, t);
+	}
 	bg_vm__free(s.vm);
 	bg_verify_states__free(st);
 	free(s.seen);
@@ -550,6 +663,7 @@ int main(void)
 
 	bg_set_print(NULL);
 	test_make_packets();
+	test_make_extra_packets();
 	ex = test_examples_dir(exdir, sizeof(exdir));
 	test_walk(ex, "examples/", 0, sound_object);
 	corpus = corpus_dir(cdir, sizeof(cdir));
