@@ -117,8 +117,10 @@ int cc_bisect(struct bg_cc_result *s)
 	s->before = lo_out;
 	scan_passes(s->stderr_text, hi, s->culprit_name, sizeof(s->culprit_name), s->culprit_unit,
 		    sizeof(s->culprit_unit), &s->culprit_occurrence);
-	/* new-PM IR passes are named "XxxPass" and run "on fn", codegen passes "on function (fn)" */
-	s->culprit_is_ir = !strstr(s->culprit_unit, "function (");
+	/* new-PM IR passes are named "XxxPass" and run "on fn", codegen passes "on function (fn)";
+	 * the IR passes of the codegen pipeline (legacy pass manager, e.g. "Loop Strength
+	 * Reduction" on a loop) are named in words: neither route can skip them, knobs can */
+	s->culprit_is_ir = !strstr(s->culprit_unit, "function (") && !strchr(s->culprit_name, ' ');
 	return 0;
 }
 

@@ -43,6 +43,7 @@ static const struct knob {
 	{"Peephole Optimizations", "-disable-peephole"},
 	{"Machine Copy Propagation Pass", "-disable-copyprop"},
 	{"PostRA Machine Sink", "-disable-postra-machine-sink"},
+	{"Loop Strength Reduction", "-disable-lsr"},
 };
 #define NKNOBS (sizeof(knobs) / sizeof(knobs[0]))
 
