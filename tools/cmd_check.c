@@ -158,7 +158,7 @@ static void print_loc(FILE *f, const struct bg_line *l)
 static void print_text(const char *path, const struct bg_program *p, const struct bg_verify_result *r)
 {
 	size_t n = 0;
-	bg_program__insns(p, &n);
+	bg_program__raw(p, &n); /* slots; also for a malformed program (no decoded insns) */
 	printf("%s: %s (section %s, %s, %zu insns): %s", path, bg_program__name(p),
 	       bg_program__section(p), bg_program__type_name(p), n, bg_verdict_name(r->verdict));
 	printf(" [%.2f ms, %llu steps]\n", r->seconds * 1e3, (unsigned long long)r->steps);
@@ -206,7 +206,7 @@ static void print_json_open(struct bg_json *j, const char *path, const struct bg
 			    const struct bg_verify_result *r)
 {
 	size_t n = 0;
-	bg_program__insns(p, &n);
+	bg_program__raw(p, &n);
 	bg_json_obj_begin(j);
 	bg_json_kstr(j, "object", path);
 	bg_json_kstr(j, "program", bg_program__name(p));
@@ -458,7 +458,9 @@ static void print_json_multi(const struct check_args *a, struct bg_json *j, cons
 static int check_object(struct check_args *a, const char *path, struct sink *out)
 {
 	char err[512] = "";
-	struct bg_open_opts oo = { .sz = sizeof(oo), .btf_path = a->btf };
+	/* keep_malformed: a program whose code does not decode is rejected (as
+	 * the kernel rejects it) with the loader's message; the others are judged */
+	struct bg_open_opts oo = { .sz = sizeof(oo), .btf_path = a->btf, .keep_malformed = 1 };
 	struct bg_object *obj = bg_object__open(path, &oo, err, sizeof(err));
 	if (!obj) {
 		cli_error("check", "%s", err[0] ? err : strerror(errno));

@@ -556,7 +556,10 @@ typedef void (*emit_fn)(const struct rec *r, void *arg);
 static int process_object(const struct opts *o, const char *path, emit_fn emit, void *arg)
 {
 	char err[512] = "";
-	struct bg_object *obj = bg_object__open(path, NULL, err, sizeof(err));
+	/* a malformed program is still a program: the kernel judges its raw
+	 * code, bpfgate's verifier rejects it with the loader's message */
+	struct bg_open_opts oo = {.sz = sizeof(oo), .keep_malformed = 1};
+	struct bg_object *obj = bg_object__open(path, &oo, err, sizeof(err));
 
 	if (!obj) {
 		if (!o->quiet)

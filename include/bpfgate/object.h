@@ -117,8 +117,9 @@ BG_API uint32_t bg_program__prog_flags(const struct bg_program *prog);
 /* Final instructions: raw (loadable) and decoded (one entry per slot). */
 BG_API const struct bg_raw_insn *bg_program__raw(const struct bg_program *prog, size_t *n);
 BG_API const struct bg_insn *bg_program__insns(const struct bg_program *prog, size_t *n);
-/* With bg_open_opts.keep_malformed: "insn N: why" when the program's code does
- * not decode (then bg_program__insns() is NULL), else NULL. */
+/* With bg_open_opts.keep_malformed: "FILE: insn N (section S offset 0xO, opcode
+ * 0xC): why" when the program's code does not decode (then bg_program__insns()
+ * is NULL; bg_verify() rejects it with this message), else NULL. */
 BG_API const char *bg_program__decode_error(const struct bg_program *prog);
 /* Source position of slot i, or NULL when there is no line info for it
  * (the nearest preceding line info entry applies, as in the kernel log). */

@@ -985,6 +985,31 @@ static bool want_cb(const struct bg_insn *in)
 	return call_is_cb(in);
 }
 
+/* A program the loader kept raw because its code does not decode
+ * (bg_open_opts.keep_malformed): rejected, as the kernel rejects it, with
+ * the loader's message (file, section offset, instruction). The decoder is
+ * run again on the raw code only to learn the slot, for the source line. */
+static int reject_malformed(struct vctx *v, const struct bg_program *prog, const char *why)
+{
+	size_t n = 0, bad = 0;
+	const struct bg_raw_insn *raw = bg_program__raw(prog, &n);
+	struct bg_insn *tmp = calloc(n ? n : 1, sizeof(*tmp));
+
+	if (!tmp)
+		return -ENOMEM;
+	if (raw && n)
+		bg_prog_decode(raw, n, tmp, &bad, NULL);
+	free(tmp);
+	v->diag.message = strdup(why);
+	if (!v->diag.message)
+		return -ENOMEM;
+	v->failed = true;
+	v->diag.insn = bad;
+	v->diag.check = "bad_insn";
+	v->diag.line = bad < n ? bg_program__line(prog, bad) : NULL;
+	return -1;
+}
+
 static int setup(struct vctx *v, const struct bg_program *prog, const struct bg_verify_opts *opts)
 {
 	v->prog = prog;
@@ -1004,6 +1029,8 @@ static int setup(struct vctx *v, const struct bg_program *prog, const struct bg_
 	if (kgate_setup(v))
 		return -EINVAL;
 	call_prepare(v);
+	if (!v->insns && bg_program__decode_error(prog))
+		return reject_malformed(v, prog, bg_program__decode_error(prog));
 	if (!v->insns || !v->n)
 		return verr(v, NULL, 0, "bad_insn", "program has no instructions");
 	size_t nf = bg_program__func_cnt(prog);

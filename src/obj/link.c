@@ -336,24 +336,58 @@ static int build_line_info(struct bg_object *obj, struct bg_program *prog)
 	return 0;
 }
 
+/* Where slot `slot` of prog comes from: the section of the function piece
+ * holding it and the byte offset there (subprograms may live elsewhere). */
+static void slot_origin(const struct bg_object *obj, const struct bg_program *prog, size_t slot,
+			const char **sec, size_t *off)
+{
+	*sec = prog->sec_name;
+	*off = slot * sizeof(struct bg_raw_insn);
+	for (size_t i = 0; i < prog->npieces; i++) {
+		const struct obj_func *f = &obj->funcs[prog->pieces[i].func];
+
+		if (slot >= prog->pieces[i].at && slot - prog->pieces[i].at < f->len) {
+			*sec = obj->secs[f->sec].name;
+			*off = (f->start + slot - prog->pieces[i].at) * sizeof(struct bg_raw_insn);
+			return;
+		}
+	}
+}
+
+/* Decode the final code. A slot that does not decode fails the open with
+ * "FILE: program P (section S): insn N (section T offset 0xO, opcode 0xC): why";
+ * with keep_malformed the open goes on and the program keeps, as its decode
+ * error, "FILE: insn N (section T offset 0xO, opcode 0xC): why" and its raw
+ * code only (the kernel oracle can still load it). */
 static int decode(struct bg_object *obj, struct bg_program *prog)
 {
-	const char *why = NULL;
-	size_t bad = 0;
+	const char *why = NULL, *sec;
+	size_t bad = 0, off;
+	char *where;
+	int err;
 
 	prog->insns = calloc(prog->n, sizeof(*prog->insns));
 	if (!prog->insns)
 		return -ENOMEM;
 	if (!bg_prog_decode(prog->raw, prog->n, prog->insns, &bad, &why))
 		return 0;
-	if (!obj->opts.keep_malformed)
-		return obj_err(obj, "program %s (section %s): insn %zu: %s", prog->name,
-			       prog->sec_name, bad, why ? why : "invalid instruction");
-	/* kept for the kernel oracle: raw code only, the reason recorded */
 	free(prog->insns);
 	prog->insns = NULL;
-	prog->decode_error = obj_asprintf("insn %zu: %s", bad, why ? why : "invalid instruction");
-	return prog->decode_error ? 0 : -ENOMEM;
+	if (bad >= prog->n) /* the decoder names a slot of the program */
+		bad = prog->n ? prog->n - 1 : 0;
+	slot_origin(obj, prog, bad, &sec, &off);
+	where = obj_asprintf("insn %zu (section %s offset 0x%zx, opcode 0x%02x): %s", bad, sec, off,
+			     prog->n ? prog->raw[bad].code : 0, why ? why : "invalid instruction");
+	if (!where)
+		return -ENOMEM;
+	if (obj->opts.keep_malformed) {
+		prog->decode_error = obj_asprintf("%s: %s", obj->path, where);
+		err = prog->decode_error ? 0 : -ENOMEM;
+	} else {
+		err = obj_err(obj, "program %s (section %s): %s", prog->name, prog->sec_name, where);
+	}
+	free(where);
+	return err;
 }
 
 static int build_prog(struct bg_object *obj, int entry)

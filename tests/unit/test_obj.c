@@ -543,6 +543,22 @@ static void test_malformed(int v)
 			bg_program__raw(bad, NULL) && bg_program__insns(good, NULL) &&
 			!bg_program__decode_error(good),
 		tn("malformed", v, "kept"), "bad %p good %p", (void *)bad, (void *)good);
+	/* the kept reason says where: the file, the slot, its section offset and opcode */
+	T_CHECK(bad && bg_program__decode_error(bad) &&
+			strstr(bg_program__decode_error(bad), path) &&
+			strstr(bg_program__decode_error(bad),
+			       ": insn 0 (section socket offset 0x0, opcode 0x05): jump or call target "
+			       "outside the program"),
+		tn("malformed", v, "reason"), "%s",
+		bad && bg_program__decode_error(bad) ? bg_program__decode_error(bad) : "(none)");
+	T_CHECK(strstr(err, "(section socket offset 0x0, opcode 0x05)"),
+		tn("malformed", v, "strict-offset"), "%s", err);
+	bad = obj ? bg_object__find_prog(obj, "calls_bad") : NULL;
+	T_CHECK(bad && bg_program__decode_error(bad) &&
+			strstr(bg_program__decode_error(bad), "(section .text offset 0x") &&
+			strstr(bg_program__decode_error(bad), ", opcode 0xff): unknown opcode"),
+		tn("malformed", v, "subprog-reason"), "%s",
+		bad && bg_program__decode_error(bad) ? bg_program__decode_error(bad) : "(none)");
 	bg_object__free(obj);
 }
 

@@ -18,4 +18,17 @@ int good(struct __sk_buff *skb)
 	return skb->len;
 }
 
+/* the bad slot is in a subprogram: the message names its section (.text) */
+static __attribute__((noinline)) int sub_bad(int x)
+{
+	asm volatile(".8byte 0x00000000000000ff" ::: "memory");
+	return x + 1;
+}
+
+SEC("socket")
+int calls_bad(struct __sk_buff *skb)
+{
+	return sub_bad(skb->len);
+}
+
 char LICENSE[] SEC("license") = "GPL";
