@@ -599,8 +599,13 @@ static int access_ctx(struct vctx *v, struct as_state *s, size_t pc, int reg, co
 		const char *tn = NULL;
 		bool isp = false;
 		if (size == 8 && btf_ctx_arg(v->prog, off, &tn, &isp) && isp && tn) {
+			uint32_t at = bg_program__attach_type(v->prog);
 			out->type = T_BTF_ID;
 			out->btf = tn;
+			/* the kernel trusts the arguments of tp_btf, iterators, LSM and
+			 * struct_ops, not those of fentry/fexit/fmod_ret (24..26) */
+			if (v->prog_type == 26 /* BPF_PROG_TYPE_TRACING */ && at >= 24 && at <= 26)
+				out->flags = RF_UNTRUSTED;
 			break;
 		}
 		as_reg_scalar(out, bg_scalar_load((uint8_t)size, sign));
@@ -1097,6 +1102,28 @@ int xfer_insn(struct vctx *v, struct as_state *s, size_t pc)
 
 /* ---------------------------------------------------------- branches */
 
+/* The kernel's reg_not_null(): only for these does it decide a comparison
+ * with 0. ctx, stack and packet pointers are never NULL at run time, but the
+ * kernel still explores the "== 0" outcome (and rejects what is wrong
+ * there), so must we; pointers walked from BTF pointers and the arguments of
+ * fentry/fexit programs (not trusted) may really be NULL. */
+static bool ptr_not_null(const struct as_reg *r)
+{
+	switch (r->type) {
+	case T_SOCK:
+	case T_TCP_SOCK:
+	case T_SOCK_COMMON:
+	case T_MAP_VALUE:
+	case T_MEM:
+	case T_RINGBUF_MEM:
+		return true;
+	case T_BTF_ID:
+		return r->ref || !(r->flags & RF_UNTRUSTED);
+	default:
+		return false;
+	}
+}
+
 struct null_arg {
 	bool is_null;
 	struct as_state *s;
@@ -1289,7 +1316,7 @@ int xfer_branch(struct vctx *v, struct as_state *s, size_t pc, bool taken, bool 
 			bool eq_holds = (op == BG_JMP_JEQ) == taken;
 			if (ptr->flags & RF_NULL)
 				return null_refine(v, s, preg, eq_holds);
-			if (eq_holds && ptr->type != T_SCALAR)
+			if (eq_holds && ptr_not_null(ptr))
 				*dead = true; /* a non-NULL pointer is never 0 */
 			return 0;
 		}

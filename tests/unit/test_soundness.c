@@ -634,7 +634,7 @@ static void sound_object(const char *path, const char *shortname)
 	for (i = 0; i < bg_object__prog_cnt(obj); i++) {
 		struct bg_program *p = bg_object__prog(obj, i);
 
-		if (wanted(bg_program__type(p)))
+		if (wanted(bg_program__type(p)) || getenv("BG_SOUND_ANYTYPE"))
 			sound_prog(shortname, p);
 	}
 	bg_object__free(obj);
