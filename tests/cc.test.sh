@@ -86,8 +86,28 @@ run_case() {
       else fail "$t" "expected exit 1 with unsafe_source (exit $rc, unsafe=$(field "$tmp/r$n.json" unsafe_source))"; fi ;;
   esac
 }
+# the decision is recorded and replayed (second build of the same source is
+# fast), and --strict fails instead of backing out: one job in the queue
+serial_checks() {
+  local src="$data/phi_ctx.c" out="$tmp/replay.o"
+  exec >"$tmp/res.serial"
+  "$BPFGATE" cc --clang clang-14 --report json $CFLAGS_BPF -c "$src" -o "$out" >"$tmp/a.json" 2>/dev/null
+  "$BPFGATE" cc --clang clang-14 --report json $CFLAGS_BPF -c "$src" -o "$out" >"$tmp/b.json" 2>/dev/null
+  if [ -s "$out.bpfgate" ] && [ "$(field "$tmp/b.json" replayed)" = True ] && \
+     [ "$(field "$tmp/b.json" compiles)" -lt "$(field "$tmp/a.json" compiles)" ]; then
+    pass "cc/sidecar-replay: $(field "$tmp/a.json" compiles) compiles, replay $(field "$tmp/b.json" compiles)"
+  else
+    fail cc/sidecar-replay "not replayed (sidecar $(wc -c < "$out.bpfgate" 2>/dev/null) bytes, replayed=$(field "$tmp/b.json" replayed))"
+  fi
+  "$BPFGATE" cc --clang clang-14 --strict --no-sidecar $CFLAGS_BPF -c "$src" -o "$tmp/strict.o" >/dev/null 2>&1
+  [ $? -eq 1 ] && [ ! -e "$tmp/strict.o" ] && pass cc/strict || fail cc/strict "expected exit 1 and no object"
+}
 # two cases at a time (each is a chain of compiles and kernel loads)
-n=0
+# the longest jobs first: the serial checks and the textual pipeline route
+# forced on a case the plugin route fixes too
+serial_checks &
+n=1; pipe_n=1
+run_case "$data/phi_ctx.c" 14 "$n" pipeline &
 for src in "$data"/*.c; do
   clangs=$(grep -o 'cc-test: .*' "$src" | head -1 | sed -n 's/.*clangs=\([^ ]*\).*/\1/p')
   for v in ${clangs//,/ }; do
@@ -97,22 +117,11 @@ for src in "$data"/*.c; do
     run_case "$src" "$v" "$n" &
   done
 done
-# the textual pipeline route, forced on a case the plugin route fixes too
-n=$((n + 1)); pipe_n=$n
-run_case "$data/phi_ctx.c" 14 "$n" pipeline &
 wait
 for k in $(seq 1 "$n"); do cat "$tmp/res.$k" 2>/dev/null; cat "$tmp/row.$k" >> "$BG_BUILD/cc-table.tsv" 2>/dev/null; done
+cat "$tmp/res.serial"
+src="$data/phi_ctx.c"
 
-# the decision is recorded and replayed: second build of the same source is fast
-src="$data/phi_ctx.c"; out="$tmp/replay.o"
-"$BPFGATE" cc --clang clang-14 --report json $CFLAGS_BPF -c "$src" -o "$out" >"$tmp/a.json" 2>/dev/null
-"$BPFGATE" cc --clang clang-14 --report json $CFLAGS_BPF -c "$src" -o "$out" >"$tmp/b.json" 2>/dev/null
-if [ -s "$out.bpfgate" ] && [ "$(field "$tmp/b.json" replayed)" = True ] && \
-   [ "$(field "$tmp/b.json" compiles)" -lt "$(field "$tmp/a.json" compiles)" ]; then
-  pass "cc/sidecar-replay: $(field "$tmp/a.json" compiles) compiles, replay $(field "$tmp/b.json" compiles)"
-else
-  fail cc/sidecar-replay "not replayed (sidecar $(wc -c < "$out.bpfgate" 2>/dev/null) bytes, replayed=$(field "$tmp/b.json" replayed))"
-fi
 # the pipeline route's decision is replayed from its sidecar
 "$BPFGATE" cc --fix-route nonsense -c x.c >/dev/null 2>&1; [ $? -eq 2 ] && pass cc/fix-route-bad-value || fail cc/fix-route-bad-value "exit not 2"
 out="$tmp/phi_ctx-14-pipeline.o"
@@ -127,6 +136,3 @@ if [ -s "$out.bpfgate" ]; then
 else
   fail cc/pipeline-route-replay "the pipeline-route case wrote no sidecar"
 fi
-# --strict fails instead of backing out
-"$BPFGATE" cc --clang clang-14 --strict --no-sidecar $CFLAGS_BPF -c "$src" -o "$tmp/strict.o" >/dev/null 2>&1
-[ $? -eq 1 ] && [ ! -e "$tmp/strict.o" ] && pass cc/strict || fail cc/strict "expected exit 1 and no object"
