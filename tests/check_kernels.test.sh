@@ -58,6 +58,25 @@ PY
 "$BPFGATE" check --help | grep -q "NOT modelled" && pass check_kernels_help_says_not_modelled \
   || fail check_kernels_help_says_not_modelled "--help does not state the limits"
 
+# program size: 4096 instructions before 5.2, 1M since
+python3 -c 'print("r0 = 0\n" * 4100 + "exit")' > "$T/big.s"
+"$BPFGATE" asm "$T/big.s" -o "$T/big.o" --section socket --name big >/dev/null 2>&1
+"$BPFGATE" check "$T/big.o" --kernel 5.4,4.19 >"$T/out" 2>&1; rc=$?
+[ $rc = 1 ] && grep -q "5.4 ok, 4.19 rejected" "$T/out" && grep -q "program too large: 4101 instructions, kernel 4.19 allows 4096" "$T/out" \
+  && pass check_kernels_size_limit || fail check_kernels_size_limit "rc=$rc $(head -3 "$T/out")"
+
+# tail calls in a program with bpf-to-bpf calls: refused before 5.10 (checked
+# before the arguments, which are not valid here: 5.10 rejects for them)
+printf 'r6 = r1\ncall f\nr1 = r6\nr2 = 0\nr3 = 0\ncall 12\nr0 = 0\nexit\nf:\nr0 = 0\nexit\n' > "$T/tc.s"
+"$BPFGATE" asm "$T/tc.s" -o "$T/tc.o" --section socket --name tc_sub >/dev/null 2>&1
+"$BPFGATE" check "$T/tc.o" --kernel 5.10,5.4 --json >"$T/j" 2>/dev/null
+python3 - "$T/j" <<'PY' && pass check_kernels_tailcall_subprog || fail check_kernels_tailcall_subprog "$(head -c 600 "$T/j")"
+import json, sys
+k = json.load(open(sys.argv[1]))[0]["kernels"]
+assert "tail call in a program with bpf-to-bpf calls" in k["5.4"]["message"] and k["5.4"]["insn"] == 5
+assert k["5.10"]["verdict"] == "rejected" and "tail call" not in k["5.10"]["message"]
+PY
+
 # the default run and an explicit --kernel 6.18 agree on every example
 "$BPFGATE" check --json "$BG_EXAMPLES"/*.bpf.o >"$T/a" 2>/dev/null
 "$BPFGATE" check --json --kernel 6.18 "$BG_EXAMPLES"/*.bpf.o >"$T/b" 2>/dev/null

@@ -2,7 +2,9 @@
 # `# expect:` is the running kernel's (6.18) verdict, checked against bpf();
 # each `# profile: VER accept|reject [REGEX]` is the verdict bpfgate must give
 # for that kernel profile (availability of helpers, kfuncs, map and program
-# types, instruction set, loops), with REGEX matched against its message.
+# types, instruction set, loops; before 5.6 global functions are verified
+# as static ones, as libbpf loads them there), with REGEX matched against its
+# message.
 # prog-type: socket
 # map: rb ringbuf entries=4096
 # map: arr array key=4 value=8 entries=4
@@ -11,6 +13,7 @@
 # c: extern int bpf_iter_num_new(struct bpf_iter_num *it, int start, int end) __ksym;
 # c: extern int *bpf_iter_num_next(struct bpf_iter_num *it) __ksym;
 # c: extern void bpf_iter_num_destroy(struct bpf_iter_num *it) __ksym;
+# c: __attribute__((noinline)) int gderef(int *p) { return *p; }
 
 # case: uses_bpf_loop
 # expect: accept
@@ -235,5 +238,18 @@ exit
 # expect: accept
 # profile: 4.19 accept
 call bpf_get_prandom_u32
+r0 = 0
+exit
+
+# case: global_func_deref
+# expect: reject
+# message: mem_or_null|invalid mem access
+# profile: 5.10 reject
+# profile: 5.4 accept
+r1 = 0
+*(u64 *)(r10 - 8) = r1
+r1 = r10
+r1 += -8
+call %[gderef]
 r0 = 0
 exit
