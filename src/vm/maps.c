@@ -218,12 +218,12 @@ uint8_t *vm_map_lookup(struct bg_vm *vm, struct vm_map *m, const void *key)
 {
 	uint8_t *v;
 
-	if (vm_map_is_array(m)) {
+	if (m->array) { /* array types (map_init allocates every one; array_set: has refs) */
 		uint32_t idx = array_index(m, key);
 
-		if (idx >= m->max_entries || !m->array)
+		if (idx >= m->max_entries)
 			return NULL;
-		if (has_refs(m) && !m->array_set[idx])
+		if (m->array_set && !m->array_set[idx])
 			return NULL;
 		v = m->array + (size_t)idx * m->vsz;
 		if (m->region >= 0) {

@@ -50,7 +50,9 @@ int vm_fault(struct bg_vm *vm, enum bg_vm_fault_kind k, uint64_t addr, uint32_t 
 
 int vm_add_region(struct bg_vm *vm, uint64_t lo, uint64_t hi, int kind, bool writable, int map)
 {
-	if (vm->nregions == vm->cap_regions) {
+	struct vm_region *g;
+
+	if (__builtin_expect(vm->nregions == vm->cap_regions, 0)) {
 		size_t cap = vm->cap_regions ? vm->cap_regions * 2 : 16;
 		struct vm_region *n = realloc(vm->regions, cap * sizeof(*n));
 
@@ -59,7 +61,13 @@ int vm_add_region(struct bg_vm *vm, uint64_t lo, uint64_t hi, int kind, bool wri
 		vm->regions = n;
 		vm->cap_regions = cap;
 	}
-	vm->regions[vm->nregions] = (struct vm_region){ lo, hi, (uint8_t)kind, writable, map, vm->gen };
+	g = &vm->regions[vm->nregions];
+	g->lo = lo;
+	g->hi = hi;
+	g->kind = (uint8_t)kind;
+	g->writable = writable;
+	g->map = map;
+	g->gen = vm->gen;
 	return (int)vm->nregions++;
 }
 
@@ -927,11 +935,10 @@ void vm_pkt_update(struct bg_vm *vm)
 
 static void reset_run(struct bg_vm *vm)
 {
-	size_t i;
-
 	vm->nregions = vm->nfixed;
 	vm->last_region = 0;
-	vm->gen++;
+	if (++vm->gen == 0) /* 0 marks lookups outside a run (bg_vm__map_lookup) */
+		vm->gen = 1;
 	vm->icount = 0;
 	vm->may_goto_left = VM_MAX_LOOPS;
 	vm->tail_calls = 0;
@@ -946,9 +953,7 @@ static void reset_run(struct bg_vm *vm)
 	/* frame 0 starts uninitialized; deeper frames are cleared when entered */
 	if (vm->sanitize)
 		memset(vm->shadow + (VM_MAX_FRAMES - 1) * VM_STACK_SIZE, 0, VM_STACK_SIZE);
-	for (i = 0; i < vm->nmaps; i++)
-		if (vm->maps[i].region >= 0 && (size_t)vm->maps[i].region >= vm->nfixed)
-			vm->maps[i].region = -1;
+	/* maps' own regions (global data) are fixed: registered before nfixed */
 }
 
 int bg_vm__run(struct bg_vm *vm, uint64_t *r0)
