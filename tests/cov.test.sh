@@ -150,6 +150,53 @@ else
   [ $? = 2 ] && pass cov/uprobe-bad-option || fail cov/uprobe-bad-option "exit not 2"
 fi
 
+# USDT: bgwork:step(x, k, 7) behind a semaphore, arguments read through
+# libbpf's usdt.bpf.h specs (stack operands at -O0, registers at -O2, one
+# constant); 3 rounds: 15 probe hits, k < 0 six times, then x < -2 six, else 3
+sex="$BG_EXAMPLES/usdt_step.bpf.o"
+ssrc="$BG_ROOT/examples/usdt_step.bpf.c"
+sline() { grep -n "L:$1 " "$ssrc" | cut -d: -f1; }
+check_usdt_counts() { # tracefile, label
+  local f=$1 ok=1 why=""
+  for spec in usdt-const=15 usdt-down=6 usdt-x-low=9 usdt-low=6 usdt-other=3; do
+    local m=${spec%=*} want=${spec#*=} got
+    got=$(da "$f" "$(sline "$m")")
+    [ "$got" = "$want" ] || { ok=0; why="$why $m: DA $got, want $want;"; }
+  done
+  for spec in "usdt-const=0 15" "usdt-k-neg=6 9" "usdt-x-low=3 6"; do
+    local m=${spec%=*} want=${spec#*=} got
+    got=$(branch_pair "$f" "$(sline "$m")")
+    [ "$got" = "$want" ] || { ok=0; why="$why branch $m: $got, want $want;"; }
+  done
+  [ "$(fnda "$f" usdt_step)" = 15 ] || { ok=0; why="$why FNDA usdt_step $(fnda "$f" usdt_step), want 15;"; }
+  [ $ok = 1 ] && pass "cov/$2" || fail "cov/$2" "$why"
+}
+if [ ! -f "$sex" ]; then
+  fail cov/usdt "$sex not built"
+elif ! printf '#include <sys/sdt.h>\n' | gcc -E - >/dev/null 2>&1; then
+  skip cov/usdt "no <sys/sdt.h> (Debian package systemtap-sdt-dev, installed by scripts/deps.sh)"
+elif [ ! -e /sys/bus/event_source/devices/uprobe/type ]; then
+  skip cov/usdt "no uprobe PMU in /sys/bus/event_source/devices"
+else
+  for opt in O0 O2; do
+    gcc -$opt -g -o "$tmp/usdt-$opt" "$BG_ROOT/tests/data/cov/usdt_work.c" 2>"$tmp/err" || { fail "cov/usdt-build-$opt" "$(tail -2 "$tmp/err")"; continue; }
+    "$BPFGATE" cov run "$sex" -o "$tmp/s-$opt.info" --usdt "usdt_step=$tmp/usdt-$opt:bgwork:step" -- "$tmp/usdt-$opt" 3 >"$tmp/out" 2>"$tmp/err"
+    src=$?
+    if [ $src = 1 ] && grep -q "perf_event_open: \(Operation not permitted\|Permission denied\|No such device\|Operation not supported\)" "$tmp/out"; then
+      skip "cov/usdt-$opt" "uprobes refused here: $(grep -m1 perf_event_open "$tmp/out")"
+      continue
+    fi
+    # the workload exits 0 only when every probe site ran: the semaphore was raised
+    [ $src = 0 ] && ! grep -q "exited with status" "$tmp/err" && pass "cov/usdt-run-$opt: semaphore raised" \
+      || fail "cov/usdt-run-$opt" "exit $src: $(cat "$tmp/out" "$tmp/err" | head -3)"
+    check_usdt_counts "$tmp/s-$opt.info" "usdt-exact-counts-$opt: $(grep -m1 -a -o 'Arguments: .*' <(readelf -n "$tmp/usdt-$opt") || true)"
+  done
+  "$tmp/usdt-O0" 1; [ $? = 1 ] && pass cov/usdt-semaphore-down-unattached || fail cov/usdt-semaphore-down-unattached "probe fired without a tracer"
+  "$BPFGATE" cov run "$sex" -o "$tmp/sx.info" --usdt "usdt_step=$tmp/usdt-O0:bgwork:nope" -- /bin/true >"$tmp/out" 2>&1
+  [ $? = 1 ] && grep -q "no USDT probe bgwork:nope" "$tmp/out" && pass cov/usdt-missing-probe \
+    || fail cov/usdt-missing-probe "$(head -2 "$tmp/out")"
+fi
+
 # every example and corpus program the kernel accepts stays accepted when instrumented
 objs=("$BG_EXAMPLES"/*.o)
 [ -d "$BG_CORPUS/c14" ] && objs+=($(find "$BG_CORPUS/c14" -name '*.o' | sort))

@@ -47,6 +47,24 @@ static int perf_open(struct perf_event_attr *attr)
 	return (int)syscall(__NR_perf_event_open, attr, -1, 0, -1, PERF_FLAG_FD_CLOEXEC);
 }
 
+/* Attach through a BPF link carrying a cookie (USDT spec ids); the link
+ * holds a reference to the perf event, so closing the link detaches. */
+static int attach_perf_cookie(int prog_fd, struct perf_event_attr *attr, uint64_t cookie, char *err)
+{
+	LIBBPF_OPTS(bpf_link_create_opts, o, .perf_event.bpf_cookie = cookie);
+	int pfd = perf_open(attr), lfd;
+
+	if (pfd < 0) {
+		snprintf(err, 512, "perf_event_open: %s", strerror(errno));
+		return -1;
+	}
+	lfd = bpf_link_create(prog_fd, pfd, BPF_PERF_EVENT, &o);
+	if (lfd < 0)
+		snprintf(err, 512, "BPF_LINK_CREATE (perf event with cookie): %s", strerror(-lfd));
+	close(pfd);
+	return lfd < 0 ? -1 : lfd;
+}
+
 static int attach_perf(int prog_fd, struct perf_event_attr *attr, char *err)
 {
 	int pfd = perf_open(attr);
@@ -81,7 +99,8 @@ static enum probe_kind probe_kind(const char *sec)
 	return PK_OTHER;
 }
 
-static int attach_uprobe(int prog_fd, const struct bg_uprobe_target *t, bool ret, char *err)
+/* cookie < 0: none (PERF_EVENT_IOC_SET_BPF) */
+static int attach_uprobe(int prog_fd, const struct bg_uprobe_target *t, bool ret, int64_t cookie, char *err)
 {
 	static const char *dev = "/sys/bus/event_source/devices/uprobe";
 	char path[128];
@@ -108,7 +127,69 @@ static int attach_uprobe(int prog_fd, const struct bg_uprobe_target *t, bool ret
 	attr.config = (ret ? 1ull << bit : 0) | (t->ref_ctr ? t->ref_ctr << ref_shift : 0);
 	attr.config1 = (uint64_t)(uintptr_t)t->path;
 	attr.config2 = t->offset;
-	return attach_perf(prog_fd, &attr, err);
+	return cookie < 0 ? attach_perf(prog_fd, &attr, err) : attach_perf_cookie(prog_fd, &attr, (uint64_t)cookie, err);
+}
+
+/* The map a <bpf/usdt.bpf.h> program reads argument specs from
+ * (__bpf_usdt_specs, named by its first 15 characters), among the maps the
+ * loaded program uses; -1 when it has none (it reads no arguments). */
+static int usdt_specs_map(int prog_fd, char *err)
+{
+	struct bpf_prog_info pi;
+	struct bpf_map_info mi;
+	uint32_t ids[64], len = sizeof(pi);
+	int found = -1;
+
+	memset(&pi, 0, sizeof(pi));
+	pi.nr_map_ids = 64;
+	pi.map_ids = (uint64_t)(uintptr_t)ids;
+	if (bpf_obj_get_info_by_fd(prog_fd, &pi, &len))
+		return -1;
+	for (uint32_t i = 0; i < pi.nr_map_ids && i < 64 && found < 0; i++) {
+		int fd = bpf_map_get_fd_by_id(ids[i]);
+
+		len = sizeof(mi);
+		memset(&mi, 0, sizeof(mi));
+		if (fd >= 0 && !bpf_obj_get_info_by_fd(fd, &mi, &len) && !strcmp(mi.name, "__bpf_usdt_spec")) {
+			if (mi.value_size != sizeof(struct bg_usdt_spec) || mi.max_entries < MAX_SITES) {
+				snprintf(err, 512, "__bpf_usdt_specs: value size %u, %u entries (want %zu, >= %d)",
+					 mi.value_size, mi.max_entries, sizeof(struct bg_usdt_spec), MAX_SITES);
+				close(fd);
+				return -2;
+			}
+			found = fd;
+		} else if (fd >= 0) {
+			close(fd);
+		}
+	}
+	return found;
+}
+
+/* USDT sites: with a specs map, site i gets spec i and attach cookie i. */
+static int attach_usdt(int prog_fd, const struct bg_uprobe_target *t, int n, int *fds, char *err)
+{
+	int specs = usdt_specs_map(prog_fd, err), i;
+
+	if (specs == -2)
+		return -1;
+	for (i = 0; i < n; i++) {
+		uint32_t key = (uint32_t)i;
+
+		if (specs >= 0 && bpf_map_update_elem(specs, &key, &t[i].spec, 0)) {
+			snprintf(err, 512, "__bpf_usdt_specs update: %s", strerror(errno));
+			break;
+		}
+		fds[i] = attach_uprobe(prog_fd, &t[i], false, specs >= 0 ? i : -1, err);
+		if (fds[i] < 0)
+			break;
+	}
+	if (specs >= 0)
+		close(specs);
+	if (i == n)
+		return n;
+	while (i--)
+		close(fds[i]);
+	return -1;
 }
 
 /* uprobe, uretprobe and usdt: target from the command line or the section.
@@ -139,14 +220,10 @@ static int attach_user(const struct bg_program *p, int prog_fd, const char *targ
 		snprintf(err, 512, "%s: %d probe sites, at most %d are attached", target, n, MAX_SITES);
 		n = -1;
 	}
-	for (int i = 0; i < n; i++) {
-		fds[i] = attach_uprobe(prog_fd, &t[i], k == PK_URETPROBE, err);
-		if (fds[i] < 0) {
-			while (i--)
-				close(fds[i]);
-			n = -1;
-		}
-	}
+	if (n > 0 && k == PK_USDT)
+		n = attach_usdt(prog_fd, t, n, fds, err);
+	else if (n > 0 && (fds[0] = attach_uprobe(prog_fd, t, k == PK_URETPROBE, -1, err)) < 0)
+		n = -1;
 	free(t);
 	return n < 0 ? -1 : n;
 }

@@ -270,7 +270,7 @@ int bg_uprobe__resolve(const char *spec, struct bg_uprobe_target *t, char *err, 
  * says), then "provider\0name\0args\0". */
 struct sdt_note {
 	uint64_t pc, base, sema;
-	const char *provider, *name;
+	const char *provider, *name, *args;
 };
 
 static bool parse_sdt(const char *desc, size_t len, bool is64, struct sdt_note *n)
@@ -297,7 +297,12 @@ static bool parse_sdt(const char *desc, size_t len, bool is64, struct sdt_note *
 	if (!nul)
 		return false;
 	n->name = (const char *)nul + 1;
-	return (size_t)(n->name - desc) < len && memchr(n->name, 0, len - (size_t)(n->name - desc));
+	if ((size_t)(n->name - desc) >= len || !(nul = memchr(n->name, 0, len - (size_t)(n->name - desc))))
+		return false;
+	n->args = (const char *)nul + 1; /* absent in notes of probes without arguments */
+	if ((size_t)(n->args - desc) >= len || !memchr(n->args, 0, len - (size_t)(n->args - desc)))
+		n->args = "";
+	return true;
 }
 
 /* The address .stapsdt.base actually has: notes record the one it had when
@@ -323,7 +328,9 @@ struct sdt_want {
 	const char *provider, *name;
 	struct bg_uprobe_target *t;
 	size_t max, cnt;
-	int bad;
+	int bad;     /* 1: malformed note or address, 2: arguments not understood (err) */
+	char *err;
+	size_t errsz;
 };
 
 static void scan_notes(struct elf_file *f, Elf_Scn *scn, uint64_t base, struct sdt_want *w)
@@ -354,6 +361,8 @@ static void scan_notes(struct elf_file *f, Elf_Scn *scn, uint64_t base, struct s
 			t->ref_ctr = n.sema ? vaddr_to_off(f, n.sema) : 0;
 			if (!t->offset || (n.sema && !t->ref_ctr))
 				w->bad = 1;
+			else if (!w->bad && bg_usdt__parse_args(n.args, &t->spec, w->err, w->errsz))
+				w->bad = 2;
 		}
 		w->cnt++;
 	}
@@ -364,7 +373,7 @@ int bg_usdt__resolve(const char *spec, struct bg_uprobe_target *t, size_t max, c
 {
 	char bin[PATH_MAX], path[PATH_MAX], prov[256];
 	const char *rest, *c;
-	struct sdt_want w = {.t = t, .max = max};
+	struct sdt_want w = {.t = t, .max = max, .err = err, .errsz = errsz};
 	struct elf_file f;
 	uint64_t base;
 	int rc;
@@ -395,4 +404,112 @@ int bg_usdt__resolve(const char *spec, struct bg_uprobe_target *t, size_t max, c
 	if (!w.cnt)
 		return fail(err, errsz, -ENOENT, "%s: no USDT probe %s", path, rest);
 	return (int)w.cnt;
+}
+
+/* struct pt_regs of x86-64, by register name (64/32/16/8-bit names). */
+static const struct {
+	const char *names[4];
+	int16_t off;
+} x86_regs[] = {
+	{{"r15", "r15d", "r15w", "r15b"}, 0}, {{"r14", "r14d", "r14w", "r14b"}, 8},
+	{{"r13", "r13d", "r13w", "r13b"}, 16}, {{"r12", "r12d", "r12w", "r12b"}, 24},
+	{{"rbp", "ebp", "bp", "bpl"}, 32},	{{"rbx", "ebx", "bx", "bl"}, 40},
+	{{"r11", "r11d", "r11w", "r11b"}, 48}, {{"r10", "r10d", "r10w", "r10b"}, 56},
+	{{"r9", "r9d", "r9w", "r9b"}, 64},	{{"r8", "r8d", "r8w", "r8b"}, 72},
+	{{"rax", "eax", "ax", "al"}, 80},	{{"rcx", "ecx", "cx", "cl"}, 88},
+	{{"rdx", "edx", "dx", "dl"}, 96},	{{"rsi", "esi", "si", "sil"}, 104},
+	{{"rdi", "edi", "di", "dil"}, 112},	{{"rip", "eip", NULL, NULL}, 128},
+	{{"rsp", "esp", "sp", "spl"}, 152},
+};
+
+static int reg_offset(const char *name, size_t len)
+{
+	for (size_t i = 0; i < sizeof(x86_regs) / sizeof(x86_regs[0]); i++)
+		for (int k = 0; k < 4; k++)
+			if (x86_regs[i].names[k] && strlen(x86_regs[i].names[k]) == len &&
+			    !strncmp(x86_regs[i].names[k], name, len))
+				return x86_regs[i].off;
+	return -1;
+}
+
+/* One operand: "$IMM", "%REG", "OFF(%REG)" or "(%REG)". */
+static int parse_operand(const char *op, size_t len, struct bg_usdt_arg *a)
+{
+	char buf[64], *end;
+	const char *paren;
+	long long v = 0;
+	int r;
+
+	if (!len || len >= sizeof(buf))
+		return -EINVAL;
+	memcpy(buf, op, len);
+	buf[len] = 0;
+	if (buf[0] == '$') {
+		errno = 0;
+		v = strtoll(buf + 1, &end, 0);
+		if (errno || end == buf + 1 || *end)
+			return -EINVAL;
+		a->type = BG_USDT_ARG_CONST;
+		a->val_off = (uint64_t)v;
+		return 0;
+	}
+	if (buf[0] == '%') {
+		r = reg_offset(buf + 1, len - 1);
+		a->type = BG_USDT_ARG_REG;
+	} else {
+		paren = strchr(buf, '(');
+		if (!paren || paren[1] != '%' || buf[len - 1] != ')')
+			return -EINVAL;
+		if (paren != buf) {
+			errno = 0;
+			v = strtoll(buf, &end, 0);
+			if (errno || end != paren)
+				return -EINVAL;
+		}
+		r = reg_offset(paren + 2, (size_t)(buf + len - 1 - (paren + 2)));
+		a->type = BG_USDT_ARG_REG_DEREF;
+		a->val_off = (uint64_t)v;
+	}
+	if (r < 0 || r == 128) /* %rip-relative operands need the load address */
+		return -EINVAL;
+	a->reg_off = (int16_t)r;
+	return 0;
+}
+
+int bg_usdt__parse_args(const char *args, struct bg_usdt_spec *spec, char *err, size_t errsz)
+{
+	const char *p = args;
+
+	memset(spec, 0, sizeof(*spec));
+	while (*p) {
+		struct bg_usdt_arg *a = &spec->args[spec->arg_cnt];
+		const char *start, *at;
+		size_t len;
+		long size;
+		char *end;
+
+		while (*p == ' ')
+			p++;
+		if (!*p)
+			break;
+		start = p;
+		len = strcspn(p, " ");
+		p += len;
+		if (spec->arg_cnt == BG_USDT_MAX_ARGS) {
+			snprintf(err, errsz, "USDT probe with more than %d arguments", BG_USDT_MAX_ARGS);
+			return -EINVAL;
+		}
+		size = strtol(start, &end, 10);
+		at = end;
+		if (at >= p || *at != '@' || !(labs(size) == 1 || labs(size) == 2 || labs(size) == 4 || labs(size) == 8) ||
+		    parse_operand(at + 1, (size_t)(p - at - 1), a)) {
+			snprintf(err, errsz, "USDT argument '%.*s' not understood (x86-64 SIZE@$IMM, SIZE@%%REG, SIZE@OFF(%%REG))",
+				 (int)len, start);
+			return -EINVAL;
+		}
+		a->is_signed = size < 0;
+		a->bitshift = (int8_t)(64 - 8 * labs(size));
+		spec->arg_cnt++;
+	}
+	return 0;
 }

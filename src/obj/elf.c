@@ -157,6 +157,7 @@ static int read_symbols(struct bg_object *obj)
 		y->shndx = sym.st_shndx;
 		y->type = GELF_ST_TYPE(sym.st_info);
 		y->bind = GELF_ST_BIND(sym.st_info);
+		y->vis = GELF_ST_VISIBILITY(sym.st_other);
 		if (y->shndx >= obj->nsecs && y->shndx != SHN_ABS && y->shndx != SHN_COMMON)
 			return obj_err(obj, "symbol %zu (%s): section index %u out of range", i,
 				       y->name, y->shndx);

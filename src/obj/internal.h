@@ -72,6 +72,7 @@ struct obj_sym {
 	uint64_t value, size;
 	uint32_t shndx;
 	uint8_t type, bind;
+	uint8_t vis;          /* STV_*: hidden globals are static to the kernel (libbpf) */
 };
 
 /* A function (program or subprogram) of a code section. */
@@ -81,6 +82,7 @@ struct obj_func {
 	size_t start, len;    /* slots */
 	bool global;
 	uint32_t btf_id;      /* FUNC type id from .BTF.ext func_info, 0 when none */
+	bool hidden;          /* a global with STV_HIDDEN: treated as static (global false) */
 };
 
 enum ext_kind { EXT_KFUNC = 1, EXT_KSYM, EXT_KCONFIG };

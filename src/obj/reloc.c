@@ -28,12 +28,16 @@ static int func_cmp(const void *a, const void *b)
 	return x->start < y->start ? -1 : x->start > y->start;
 }
 
+/* A global function with hidden visibility (libbpf's __hidden, e.g. the
+ * helpers of <bpf/usdt.bpf.h>) is static to the kernel, as libbpf makes it:
+ * verified in the context of each call, not alone from its prototype. */
 static int add_func(struct bg_object *obj, size_t *cap, const char *name, uint32_t sec,
-		    size_t start, size_t len, bool global)
+		    size_t start, size_t len, bool global, bool hidden)
 {
 	if (obj_grow((void **)&obj->funcs, cap, obj->nfuncs, sizeof(*obj->funcs)))
 		return -ENOMEM;
-	obj->funcs[obj->nfuncs++] = (struct obj_func){name, sec, start, len, global, 0};
+	obj->funcs[obj->nfuncs++] =
+	    (struct obj_func){name, sec, start, len, global && !hidden, 0, global && hidden};
 	return 0;
 }
 
@@ -81,6 +85,12 @@ static void set_func_btf_ids(struct bg_object *obj)
 		for (size_t j = 0; e && j < e->nfuncs; j++)
 			if (e->funcs[j].insn == f->start)
 				f->btf_id = e->funcs[j].type_id;
+		if (f->hidden && f->btf_id && obj->btf) {
+			struct btf_type *t = (struct btf_type *)btf__type_by_id(obj->btf, f->btf_id);
+
+			if (t && btf_is_func(t) && btf_vlen(t) == BTF_FUNC_GLOBAL)
+				t->info = (uint32_t)BTF_KIND_FUNC << 24 | BTF_FUNC_STATIC; /* kind, vlen = linkage */
+		}
 	}
 }
 
@@ -102,7 +112,7 @@ int obj_funcs_collect(struct bg_object *obj)
 		err = check_func_sym(obj, y, s);
 		if (!err)
 			err = add_func(obj, &cap, y->name, y->shndx, y->value / 8, y->size / 8,
-				       y->bind != STB_LOCAL);
+				       y->bind != STB_LOCAL, y->vis == STV_HIDDEN);
 		if (err) {
 			free(has);
 			return err;
@@ -114,7 +124,7 @@ int obj_funcs_collect(struct bg_object *obj)
 
 		/* a code section without function symbols is one function */
 		if (s->kind == SEC_CODE && s->nslots && !has[si] &&
-		    (err = add_func(obj, &cap, s->name, si, 0, s->nslots, true))) {
+		    (err = add_func(obj, &cap, s->name, si, 0, s->nslots, true, false))) {
 			free(has);
 			return err;
 		}

@@ -135,8 +135,45 @@ static void usdt_absent(void)
 	T_CHECK(rc == -EINVAL, "usdt/refuse-bad-spec", "rc %d: %s", rc, err);
 }
 
+/* Operands as gcc writes them into .note.stapsdt, decoded into libbpf's
+ * spec layout: pt_regs offsets of x86-64 (di 112, si 104, bp 32, ax 80). */
+static void usdt_args(void)
+{
+	struct bg_usdt_spec sp;
+	char err[256] = "";
+	int rc = bg_usdt__parse_args("-8@%rdi -4@%esi 8@-16(%rbp) -4@$7 1@(%rax) 2@%r9w", &sp, err, sizeof(err));
+	const struct bg_usdt_arg *a = sp.args;
+
+	T_CHECK(rc == 0 && sp.arg_cnt == 6, "usdt/args-count", "rc %d (%s), %d args", rc, err, sp.arg_cnt);
+	T_CHECK(a[0].type == BG_USDT_ARG_REG && a[0].reg_off == 112 && a[0].is_signed && a[0].bitshift == 0,
+		"usdt/args-reg64", "type %u reg %d signed %u shift %d", a[0].type, a[0].reg_off, a[0].is_signed,
+		a[0].bitshift);
+	T_CHECK(a[1].type == BG_USDT_ARG_REG && a[1].reg_off == 104 && a[1].is_signed && a[1].bitshift == 32,
+		"usdt/args-reg32", "type %u reg %d shift %d", a[1].type, a[1].reg_off, a[1].bitshift);
+	T_CHECK(a[2].type == BG_USDT_ARG_REG_DEREF && a[2].reg_off == 32 && a[2].val_off == (uint64_t)-16 &&
+		    !a[2].is_signed,
+		"usdt/args-deref", "type %u reg %d off %" PRId64, a[2].type, a[2].reg_off, (int64_t)a[2].val_off);
+	T_CHECK(a[3].type == BG_USDT_ARG_CONST && a[3].val_off == 7 && a[3].bitshift == 32, "usdt/args-const",
+		"type %u val %" PRIu64, a[3].type, a[3].val_off);
+	T_CHECK(a[4].type == BG_USDT_ARG_REG_DEREF && a[4].reg_off == 80 && a[4].val_off == 0 && a[4].bitshift == 56,
+		"usdt/args-deref-no-offset", "type %u reg %d", a[4].type, a[4].reg_off);
+	T_CHECK(a[5].type == BG_USDT_ARG_REG && a[5].reg_off == 64 && a[5].bitshift == 48, "usdt/args-r9w",
+		"reg %d shift %d", a[5].reg_off, a[5].bitshift);
+	rc = bg_usdt__parse_args("", &sp, err, sizeof(err));
+	T_CHECK(rc == 0 && sp.arg_cnt == 0, "usdt/args-none", "rc %d", rc);
+	static const char *const bad[] = {"8@%xmm0", "3@%rax", "8@8(%rip)", "8@(%rax,%rbx,8)", "%rax", "8@$x", "8@"};
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		char name[64];
+
+		snprintf(name, sizeof(name), "usdt/args-refuse/%s", bad[i]);
+		rc = bg_usdt__parse_args(bad[i], &sp, err, sizeof(err));
+		T_CHECK(rc == -EINVAL && strstr(err, "not understood"), name, "rc %d: %s", rc, err);
+	}
+}
+
 int main(void)
 {
+	usdt_args();
 	resolves_own_function();
 	bad_input();
 	library_lookup();
