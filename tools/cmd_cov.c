@@ -40,6 +40,8 @@ static void usage(void)
 	       "a PATH without '/' is searched in $PATH (or the library directories for .so).\n"
 	       "Sections without a target (SEC(\"uprobe\"), SEC(\"usdt\")) take it from\n"
 	       "--uprobe PROG=... / --usdt PROG=... (these also override a section's target).\n"
+	       "USDT arguments (BPF_USDT of <bpf/usdt.bpf.h>) are decoded from the probe notes\n"
+	       "and handed to the program as libbpf does; semaphores are raised while attached.\n"
 	       "User probes are system-wide: every process running the binary counts.\n"
 	       "exit: 0 success, 1 a program could not be instrumented or run, 2 bad input\n");
 }
