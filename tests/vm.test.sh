@@ -149,6 +149,65 @@ else
     && pass run/oob-no-sanitize || fail run/oob-no-sanitize "rc=$rc $out"
 fi
 
+# ---- the loop's region cache keeps the sanitizer exact ----
+# A first access to a map value caches its region; the next element, a ringbuf
+# record after submit and an atomic add past the value must still be reported
+# (sanitizing on and off).
+cat >"$T/cache.bpf.c" <<'EOF'
+#include <linux/bpf.h>
+#include <bpf/bpf_helpers.h>
+struct { __uint(type, BPF_MAP_TYPE_ARRAY); __uint(max_entries, 4);
+	 __type(key, __u32); __type(value, __u64); } arr SEC(".maps");
+struct { __uint(type, BPF_MAP_TYPE_RINGBUF); __uint(max_entries, 4096); } rb SEC(".maps");
+SEC("xdp")
+int next_elem(struct xdp_md *ctx)
+{
+	__u32 k = 0;
+	volatile __u64 *p = bpf_map_lookup_elem(&arr, &k);
+	if (!p)
+		return 0;
+	p[0] = 1;
+	p[1] = 2; /* element 1: another region */
+	return 2;
+}
+SEC("xdp")
+int after_submit(struct xdp_md *ctx)
+{
+	volatile __u64 *r = bpf_ringbuf_reserve(&rb, 8, 0);
+	if (!r)
+		return 0;
+	*r = 1;
+	bpf_ringbuf_submit((void *)r, 0);
+	*r = 2; /* the record is gone */
+	return 2;
+}
+SEC("xdp")
+int atomic_past(struct xdp_md *ctx)
+{
+	__u32 k = 3;
+	__u64 *p = bpf_map_lookup_elem(&arr, &k);
+	if (!p)
+		return 0;
+	__sync_fetch_and_add(p, 1);
+	__sync_fetch_and_add(p + 1, 1); /* past the last element */
+	return 2;
+}
+char LICENSE[] SEC("license") = "GPL";
+EOF
+if [ -z "$CL" ]; then
+  skip run/cache "no clang"
+elif ! "$CL" -O2 -g -target bpf -I/usr/include/x86_64-linux-gnu -c "$T/cache.bpf.c" -o "$T/cache.bpf.o" 2>"$T/cc.err"; then
+  fail run/cache "compile: $(head -3 "$T/cc.err")"
+else
+  for prog in next_elem after_submit atomic_past; do
+    for mode in "" --no-sanitize; do
+      out=$("$BPFGATE" run "$T/cache.bpf.o" --prog $prog --packet "$T/tcp.bin" $mode 2>&1); rc=$?
+      [ $rc -eq 1 ] && [[ "$out" == *"of 8 bytes at"* ]] && [[ "$out" == *cache.bpf.c:* ]] \
+        && pass "run/cache/$prog${mode:+-nosan}" || fail "run/cache/$prog${mode:+-nosan}" "rc=$rc $out"
+    done
+  done
+fi
+
 # ---- helper programs (tests/data/vm/progs) ----
 if [ -n "$CL" ]; then
   mkdir -p "$T/progs"
