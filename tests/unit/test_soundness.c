@@ -1,10 +1,13 @@
 /* Soundness of the static verifier against concrete runs.
  *
- * For every packet program (XDP, tc, socket filter, cgroup_skb) of the
- * examples ($BG_EXAMPLES) and of the corpus ($BG_CORPUS: variants c19v4 and
- * c14; BG_SOUND_ALL=1 walks every variant) that bpfgate check accepts, the
- * interpreter runs it on the crafted packets of test_progs.h with a
- * per-instruction hook. At every executed instruction the registers of the
+ * For every program of the examples ($BG_EXAMPLES) and of the corpus
+ * ($BG_CORPUS: variants c19v4 and c14; BG_SOUND_ALL=1 walks every variant)
+ * that bpfgate check accepts and whose type the interpreter runs faithfully
+ * (packet types on the crafted packets of test_progs.h; kprobe, tracepoint,
+ * raw_tp on zero and random ctx bytes; cgroup hooks on a zero ctx), the
+ * interpreter runs it with a per-instruction hook, twice: maps as the program
+ * leaves them, then with random array values / globals and the hash keys it
+ * looked up present. At every executed instruction the registers of the
  * current frame must lie in one of the abstract states the analysis kept for
  * that slot (bg_verify_states): scalars inside the intervals and the tnum;
  * pointers of the claimed region with the offset in range (ctx from r1 at
@@ -12,11 +15,12 @@
  * map values from a value region of the same map); packet pointers with
  * their base relation (ptr - delta is data for base 0, the same for
  * registers sharing a base) and the proven room (end - base >= range);
- * linked scalars with their constant distance. And the sanitizer must not
- * report a fault on an accepted program. A violation is a soundness bug:
- * reported with program, packet, pc, register, concrete and abstract value.
- * Programs whose runs stop in something the interpreter does not model
- * (kfuncs, unimplemented helpers) are XFAIL with the reason. */
+ * linked scalars with their constant distance; and the state's stack claims
+ * (known-zero bytes, spilled registers) against the concrete stack. The
+ * sanitizer must not report a fault on an accepted program. A violation is a
+ * soundness bug: reported with program, input, pc, register or stack slot,
+ * concrete and abstract value. Runs that stop in something the interpreter
+ * does not model (kfuncs, unimplemented helpers) are XFAIL with the reason. */
 #include <errno.h>
 #include <inttypes.h>
 #include <limits.h>
@@ -235,7 +239,7 @@ static void report(struct sound *s, size_t pc, const char *what, const char *det
 		return;
 	if (pc < s->ninsns)
 		bg_insn_format(&s->insns[pc], dis, sizeof(dis));
-	snprintf(s->first, sizeof(s->first), "packet %s: insn %zu (%s): %s: %s", s->pkt, pc, dis,
+	snprintf(s->first, sizeof(s->first), "input %s: insn %zu (%s): %s: %s", s->pkt, pc, dis,
 		 what, detail);
 }
 
@@ -465,11 +469,70 @@ static void hook(void *cookie, size_t pc, const uint64_t regs[11])
 
 /* ---------- one program ---------- */
 
-static bool wanted(uint32_t t)
+/* How a program type is run: on the crafted packets, or on ctx bytes
+ * (zero, then random: every pt_regs / tracepoint field / raw_tp argument is
+ * a number the analysis may assume nothing about), or on a zero ctx only
+ * (cgroup hooks: their ctx holds kernel pointers the interpreter lacks).
+ * Other types (BTF-typed tracing, perf_event, sock_ops, sk_msg, syscall,
+ * flow dissector) are not run: the interpreter's ctx for them is not the
+ * kernel's (see the notes). */
+enum run_kind { RUN_NONE, RUN_PACKETS, RUN_CTX_RANDOM, RUN_CTX_ZERO };
+
+static enum run_kind run_kind(uint32_t t)
 {
-	return t == BPF_PROG_TYPE_XDP || t == BPF_PROG_TYPE_SCHED_CLS ||
-	       t == BPF_PROG_TYPE_SCHED_ACT || t == BPF_PROG_TYPE_SOCKET_FILTER ||
-	       t == BPF_PROG_TYPE_CGROUP_SKB;
+	switch (t) {
+	case BPF_PROG_TYPE_XDP:
+	case BPF_PROG_TYPE_SCHED_CLS:
+	case BPF_PROG_TYPE_SCHED_ACT:
+	case BPF_PROG_TYPE_SOCKET_FILTER:
+	case BPF_PROG_TYPE_CGROUP_SKB:
+	case BPF_PROG_TYPE_LWT_IN:
+	case BPF_PROG_TYPE_LWT_OUT:
+	case BPF_PROG_TYPE_LWT_XMIT:
+	case BPF_PROG_TYPE_SK_SKB:
+		return RUN_PACKETS;
+	case BPF_PROG_TYPE_KPROBE:
+	case BPF_PROG_TYPE_TRACEPOINT:
+	case BPF_PROG_TYPE_RAW_TRACEPOINT:
+		return RUN_CTX_RANDOM;
+	case BPF_PROG_TYPE_CGROUP_SOCK:
+	case BPF_PROG_TYPE_CGROUP_SOCK_ADDR:
+	case BPF_PROG_TYPE_CGROUP_DEVICE:
+	case BPF_PROG_TYPE_CGROUP_SYSCTL:
+	case BPF_PROG_TYPE_CGROUP_SOCKOPT:
+		return RUN_CTX_ZERO;
+	default:
+		return RUN_NONE;
+	}
+}
+
+#define CTX_RUNS 8
+#define CTX_BYTES 256
+
+/* Input i of a run: a packet, or ctx bytes. Returns false past the last. */
+static bool set_input(struct bg_vm *vm, enum run_kind k, size_t i, uint64_t *rng, char *name,
+		      size_t namesz)
+{
+	uint8_t ctx[CTX_BYTES];
+	size_t j;
+
+	if (k == RUN_PACKETS) {
+		if (i >= test_npkts)
+			return false;
+		snprintf(name, namesz, "%s", test_pkts[i].name);
+		return !bg_vm__set_packet(vm, test_pkts[i].b, test_pkts[i].len) || true;
+	}
+	if (i >= (k == RUN_CTX_ZERO ? 1 : CTX_RUNS))
+		return false;
+	for (j = 0; j < sizeof(ctx); j++) {
+		*rng ^= *rng << 13;
+		*rng ^= *rng >> 7;
+		*rng ^= *rng << 17;
+		ctx[j] = i ? (uint8_t)*rng : 0;
+	}
+	snprintf(name, namesz, i ? "ctx random #%zu" : "ctx zero", i);
+	bg_vm__set_ctx(vm, ctx, sizeof(ctx));
+	return true;
 }
 
 /* A fault that means "not modelled by the interpreter", not a memory error. */
@@ -547,6 +610,8 @@ static void sound_prog(const char *objname, struct bg_program *p)
 	size_t i;
 	int pass;
 
+	enum run_kind kind = run_kind(bg_program__type(p));
+
 	snprintf(name, sizeof(name), "sound/%s/%s", objname, bg_program__name(p));
 	st = bg_verify_states__new(p, &so);
 	if (!st) {
@@ -580,23 +645,25 @@ static void sound_prog(const char *objname, struct bg_program *p)
 	 * looked up in hash maps present with random values - the analysis may
 	 * assume nothing about them, and other branches run */
 	for (pass = 0; pass < 2; pass++) {
+		uint64_t rng = 0x2545f4914f6cdd1dull;
+		char in[64];
+
 		if (pass == 1 && !randomize_maps(s.vm, bg_program__object(p), &s))
 			break;
-		for (i = 0; i < test_npkts; i++) {
+		for (i = 0; set_input(s.vm, kind, i, &rng, in, sizeof(in)); i++) {
 			uint64_t r0;
 			int err;
 
-			snprintf(pktname, sizeof(pktname), "%s%s", test_pkts[i].name,
+			snprintf(pktname, sizeof(pktname), "%s%s", in,
 				 pass ? " (random map values)" : "");
 			s.pkt = pktname;
 			s.started = s.stopped = false;
-			bg_vm__set_packet(s.vm, test_pkts[i].b, test_pkts[i].len);
 			err = bg_vm__run(s.vm, &r0);
 			if (err && !fault[0]) {
 				const struct bg_vm_fault *f = bg_vm__fault(s.vm);
 
 				xfail = unmodelled(f);
-				snprintf(fault, sizeof(fault), "packet %s: insn %zu: %s", s.pkt,
+				snprintf(fault, sizeof(fault), "input %s: insn %zu: %s", s.pkt,
 					 f ? f->pc : 0, f ? f->msg : strerror(-err));
 			}
 		}
@@ -634,7 +701,7 @@ static void sound_object(const char *path, const char *shortname)
 	for (i = 0; i < bg_object__prog_cnt(obj); i++) {
 		struct bg_program *p = bg_object__prog(obj, i);
 
-		if (wanted(bg_program__type(p)) || getenv("BG_SOUND_ANYTYPE"))
+		if (run_kind(bg_program__type(p)) != RUN_NONE)
 			sound_prog(shortname, p);
 	}
 	bg_object__free(obj);
