@@ -121,6 +121,11 @@ else
   else
     [ $urc = 0 ] && pass cov/uprobe-run || fail cov/uprobe-run "exit $urc: $(cat "$tmp/out" "$tmp/err" | head -3)"
     check_uprobe_counts "$tmp/u.info" uprobe-exact-counts "entry return"
+    # bump() is called by both programs: its branch is one source branch, summed
+    # (42 = 2 x 21), counted once in BRF like genhtml does
+    [ "$(branch_pair "$tmp/u.info" "$(uline bump-check)")" = "0 42" ] && [ "$(sed -n 's/^BRF://p' "$tmp/u.info")" = 10 ] \
+      && pass cov/shared-subprogram-branches-summed \
+      || fail cov/shared-subprogram-branches-summed "bump-check: $(branch_pair "$tmp/u.info" "$(uline bump-check)"), BRF $(sed -n 's/^BRF://p' "$tmp/u.info")"
     # libbpf's section form, the target in the section: uretprobe alone
     clang-14 -O2 -g -target bpf -I "$BG_NORMAL_BUILD" -I "$BG_ROOT/examples/include" \
       -I/usr/include/x86_64-linux-gnu "-DUPROBE_BIN=\"$tmp/uwork\"" -c "$usrc" -o "$tmp/usec.o" 2>"$tmp/err" \

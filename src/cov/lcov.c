@@ -20,6 +20,7 @@ struct rec {
 	bool executed;          /* branch: its block ran */
 	const char *name;       /* function */
 	size_t prog;
+	size_t ord;             /* branch: k-th distinct jump of its line in its program */
 };
 
 struct recs {
@@ -112,6 +113,55 @@ static int rec_cmp(const void *a, const void *b)
 	return (int)(x->branch - y->branch);
 }
 
+/* Number the distinct jumps of each (file, line, program) run of sorted
+ * branch records: rec.ord = k for the k-th. */
+static void number_branches(struct rec *r, size_t n)
+{
+	for (size_t i = 1; i < n; i++) {
+		const struct rec *q = &r[i - 1];
+
+		if (r[i].kind != 1 || q->kind != 1 || q->line != r[i].line || q->prog != r[i].prog ||
+		    strcmp(q->file, r[i].file))
+			continue;
+		r[i].ord = q->ord + (q->block != r[i].block);
+	}
+}
+
+/* The branches of one source line. The k-th conditional jump of a line in
+ * one program and the k-th in another are the same source branch (a helper
+ * inlined into both, a subprogram both call): their counts are summed, as
+ * line counts are, and the record's block number is k. */
+static void write_line_branches(const struct rec *r, size_t n, FILE *f, size_t *brf, size_t *brh)
+{
+	size_t nk = 0;
+
+	for (size_t i = 0; i < n; i++)
+		nk = r[i].ord + 1 > nk ? r[i].ord + 1 : nk;
+	for (size_t k = 0; k < nk; k++) {
+		for (long br = 0; br < 2; br++) {
+			uint64_t sum = 0;
+			bool executed = false, any = false;
+
+			for (size_t i = 0; i < n; i++) {
+				if (r[i].ord != k || r[i].branch != br)
+					continue;
+				sum += r[i].count;
+				executed |= r[i].executed;
+				any = true;
+			}
+			if (!any)
+				continue;
+			fprintf(f, "BRDA:%u,%zu,%ld,", r[0].line, k, br);
+			if (executed)
+				fprintf(f, "%llu\n", (unsigned long long)sum);
+			else
+				fprintf(f, "-\n");
+			(*brf)++;
+			*brh += executed && sum > 0;
+		}
+	}
+}
+
 static void write_file(const struct rec *r, size_t n, FILE *f)
 {
 	size_t lf = 0, lh = 0, brf = 0, brh = 0, fnf = 0, fnh = 0;
@@ -136,16 +186,17 @@ static void write_file(const struct rec *r, size_t n, FILE *f)
 		i = j;
 	}
 	fprintf(f, "FNF:%zu\nFNH:%zu\n", fnf, fnh);
-	for (size_t i = 0; i < n; i++) {
-		if (r[i].kind != 1)
+	for (size_t i = 0; i < n;) {
+		size_t j = i;
+
+		if (r[i].kind != 1) {
+			i++;
 			continue;
-		fprintf(f, "BRDA:%u,%ld,%ld,", r[i].line, r[i].block, r[i].branch);
-		if (r[i].executed)
-			fprintf(f, "%llu\n", (unsigned long long)r[i].count);
-		else
-			fprintf(f, "-\n");
-		brf++;
-		brh += r[i].executed && r[i].count > 0;
+		}
+		while (j < n && r[j].kind == 1 && r[j].line == r[i].line)
+			j++;
+		write_line_branches(r + i, j - i, f, &brf, &brh);
+		i = j;
 	}
 	fprintf(f, "BRF:%zu\nBRH:%zu\n", brf, brh);
 	for (size_t i = 0; i < n;) {
@@ -189,6 +240,7 @@ int bg_cov__write_lcov(struct bg_cov *const *covs, size_t n, const char *test_na
 		return err;
 	}
 	qsort(v.r, v.n, sizeof(*v.r), rec_cmp);
+	number_branches(v.r, v.n);
 	fprintf(f, "TN:%s\n", test_name ? test_name : "");
 	for (size_t i = 0; i < v.n;) {
 		size_t j = i;
