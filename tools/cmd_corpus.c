@@ -29,6 +29,7 @@
 #include <bpfgate/object.h>
 #include <bpfgate/verifier.h>
 #include "core/json.h"
+#include "kern/klog.h"
 #include "cli.h"
 
 /* bpfgate's verifier may not be linked yet: a weak reference resolves to
@@ -303,58 +304,19 @@ static int collect(struct opts *o, const char *path, int depth)
 
 /* ---- running one verifier on one program -------------------------------- */
 
-static int trailer_line(const char *s, size_t n)
-{
-	static const char *const skip[] = {"processed ", "verification time ", "stack depth ",
-					   "mark_precise", "func#", "last_idx", "parent ", "regs=",
-					   "Validating ", "insn_idx", "cur state:", "old state:"};
-
-	for (size_t i = 0; i < sizeof(skip) / sizeof(skip[0]); i++)
-		if (n >= strlen(skip[i]) && !strncmp(s, skip[i], strlen(skip[i])))
-			return 1;
-	return 0;
-}
-
-/* The kernel's reason for a rejection: the last line of the verifier log
- * that is not a statistics trailer or a state dump (the same rule as
- * corpus/kjudge.c, which recorded corpus/expected.tsv). */
+/* The kernel's reason for a rejection: the last message line of the
+ * verifier log, read by the library's one log parser (kern/klog.h: the same
+ * rule as corpus/kjudge.c, which recorded corpus/expected.tsv and stays
+ * independent of the library on purpose). */
 static char *kernel_message(const char *log, const char *fallback)
 {
-	const char *end, *b = NULL, *e = NULL;
-	char buf[MSG_MAX + 1];
-	size_t n;
+	char *m = bg_klog_message(log, 1);
 
-	if (!log || !*log)
+	if (!m)
 		return first_line(fallback);
-	end = log + strlen(log);
-	while (end > log) {
-		const char *le = end, *lb;
-
-		while (le > log && (le[-1] == '\n' || le[-1] == ' '))
-			le--;
-		lb = le;
-		while (lb > log && lb[-1] != '\n')
-			lb--;
-		if (le > lb && !trailer_line(lb, (size_t)(le - lb))) {
-			b = lb;
-			e = le;
-			break;
-		}
-		end = lb;
-	}
-	if (!b)
-		return first_line(fallback);
-	n = (size_t)(e - b);
-	for (size_t i = 1; i + 18 < n; i++) /* "...tail callverification time" */
-		if (!strncmp(b + i, "verification time ", 18)) {
-			n = i;
-			break;
-		}
-	if (n > MSG_MAX)
-		n = MSG_MAX;
-	memcpy(buf, b, n);
-	buf[n] = 0;
-	return xstrdup(buf);
+	if (strlen(m) > MSG_MAX)
+		m[MSG_MAX] = 0;
+	return m;
 }
 
 static void run_kernel(const struct bg_program *p, struct rec *r)

@@ -51,6 +51,37 @@ static int is_stats_line(const char *l, size_t len)
 	return 0;
 }
 
+/* Level-2 bookkeeping (precision tracking, state dumps, subprogram headers):
+ * skipped when it trails the message, never part of it. */
+static int is_noise_line(const char *l, size_t len)
+{
+	static const char *const prefixes[] = {"func#", "last_idx", "parent ", "regs=", "Validating ",
+					       "insn_idx", "cur state:", "old state:"};
+
+	for (size_t i = 0; i < sizeof(prefixes) / sizeof(prefixes[0]); i++) {
+		size_t pl = strlen(prefixes[i]);
+
+		if (len >= pl && !strncmp(l, prefixes[i], pl))
+			return 1;
+	}
+	return 0;
+}
+
+/* Length of message line l without trailing blanks and without a statistics
+ * line glued to its end: the kernel prints some messages without a newline
+ * ("expected prog array map for tail callverification time 45 usec"). */
+static size_t message_len(const char *l, size_t len)
+{
+	for (size_t i = 1; i + 18 < len; i++)
+		if (!strncmp(l + i, "verification time ", 18) && isdigit((unsigned char)l[i + 18])) {
+			len = i;
+			break;
+		}
+	while (len && isspace((unsigned char)l[len - 1]))
+		len--;
+	return len;
+}
+
 static int is_blank(const char *l, size_t len)
 {
 	for (size_t i = 0; i < len; i++)
@@ -114,10 +145,15 @@ char *bg_klog_message(const char *log, int max_lines)
 		end = s > log ? s - 1 : log;
 		if (is_blank(s, len) || is_stats_line(s, len))
 			continue;
+		if (is_noise_line(s, len)) {
+			if (n)
+				break;
+			continue;
+		}
 		if (is_trace_line(s, len) && n)
 			break;
 		starts[n] = s;
-		lens[n] = len;
+		lens[n] = message_len(s, len);
 		n++;
 		if (is_trace_line(s, len))
 			break;

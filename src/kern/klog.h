@@ -11,8 +11,11 @@
 long bg_klog_processed(const char *log);
 long bg_klog_verif_time(const char *log);
 /* The verdict message: the last max_lines non-empty lines of log that are
- * not statistics, joined with "\n". Returns a malloc'd string, or NULL when
- * the log has no such line. */
+ * not statistics, joined with "\n". Level-2 bookkeeping lines after the
+ * message (func#, regs=, state dumps, "Validating f() func#N") are skipped;
+ * a statistics line glued to the message ("...tail callverification time
+ * 45 usec") and trailing blanks are cut. Returns a malloc'd string, or NULL
+ * when the log has no such line. */
 char *bg_klog_message(const char *log, int max_lines);
 /* 1 when the log holds nothing but statistics (or is empty). */
 int bg_klog_is_empty(const char *log);

@@ -52,6 +52,22 @@ static void check_where(void)
 	free(m);
 	T_CHECK(!bg_klog_is_empty("0: R1=ctx() R10=fp0\n"), "kern_log/trace_not_empty",
 		"a log with trace lines is not empty");
+	/* shapes of the 6.18 kernel: a message printed without its newline, with
+	 * the statistics glued on; level-2 bookkeeping after the message */
+	m = bg_klog_message("3: (85) call bpf_tail_call#12\nexpected prog array map for tail "
+			    "callverification time 45 usec\nstack depth 0\nprocessed 3 insns\n", 2);
+	T_CHECK(m && !strcmp(m, "expected prog array map for tail call"), "kern_log/message_unglued",
+		"got '%s'", m ? m : "(null)");
+	free(m);
+	m = bg_klog_message("5: (95) exit\nR0 !read_ok  \nfunc#0 @0\nlast_idx 5 first_idx 0\n"
+			    "regs=1 stack=0 before 4: (b7) r0 = 0\nprocessed 6 insns\n", 2);
+	T_CHECK(m && !strcmp(m, "R0 !read_ok"), "kern_log/message_skips_level2",
+		"got '%s'", m ? m : "(null)");
+	free(m);
+	m = bg_klog_message("first message\nValidating f() func#1...\nsecond message\n", 2);
+	T_CHECK(m && !strcmp(m, "second message"), "kern_log/message_noise_ends_run",
+		"got '%s'", m ? m : "(null)");
+	free(m);
 	/* a line-0 comment (compiler-made code) does not hide the last real line */
 	T_CHECK(!bg_klog_where("; x = 1; @ a.c:7\n3: (b7) r0 = 1\n; @ a.c:0\n4: (95) exit\n"
 			       "R0 !read_ok\n", &w) &&
