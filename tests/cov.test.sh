@@ -141,6 +141,31 @@ else
     [ "$(fnda "$tmp/uo.info" classify_entry)" = 14 ] && pass cov/uprobe-plus-offset \
       || fail cov/uprobe-plus-offset "FNDA $(fnda "$tmp/uo.info" classify_entry), want 14"
   fi
+  # uprobe.multi / uretprobe.multi on "step_*" (step_odd, step_even: 2 calls each
+  # per round): 12 entries per program, 6 per parity arm; an arm only runs if
+  # its function was probed, so both functions were
+  msrc="$BG_ROOT/tests/data/cov/uprobe_multi.bpf.c"
+  mline() { grep -n "L:$1 " "$msrc" | cut -d: -f1; }
+  if clang-14 -O2 -g -target bpf -I "$BG_NORMAL_BUILD" -I/usr/include/x86_64-linux-gnu -c "$msrc" -o "$tmp/multi.o" 2>"$tmp/err"; then
+    "$BPFGATE" cov run "$tmp/multi.o" -o "$tmp/m.info" --uprobe "step_entry=$tmp/uwork:step_*" \
+      --uprobe "step_return=$tmp/uwork:step_*" -- "$tmp/uwork" 3 >"$tmp/out" 2>&1
+    mrc=$?
+    if [ $mrc = 1 ] && grep -q "BPF_LINK_CREATE (uprobe_multi.*\(Invalid argument\|not supported\|Operation not permitted\)" "$tmp/out"; then
+      skip cov/uprobe-multi "uprobe_multi links refused here: $(grep -m1 BPF_LINK_CREATE "$tmp/out")"
+    else
+      got="$(fnda "$tmp/m.info" step_entry) $(fnda "$tmp/m.info" step_return) $(da "$tmp/m.info" "$(mline multi-arg-odd)")"
+      got="$got $(da "$tmp/m.info" "$(mline multi-arg-even)") $(da "$tmp/m.info" "$(mline multi-ret-odd)") $(da "$tmp/m.info" "$(mline multi-ret-even)")"
+      got="$got / $(branch_pair "$tmp/m.info" "$(mline multi-arg)") / $(branch_pair "$tmp/m.info" "$(mline multi-ret)")"
+      [ $mrc = 0 ] && [ "$got" = "12 12 6 6 6 6 / 6 6 / 6 6" ] && pass "cov/uprobe-multi-exact-counts: step_* matched 2 functions" \
+        || fail cov/uprobe-multi-exact-counts "exit $mrc; FNDA entry, return, DA odd/even args, odd/even results / branches: $got, want 12 12 6 6 6 6 / 6 6 / 6 6; $(head -2 "$tmp/out")"
+    fi
+    "$BPFGATE" cov run "$tmp/multi.o" --prog step_entry -o "$tmp/mx.info" --uprobe "step_entry=$tmp/uwork:nomatch_*" \
+      -- /bin/true >"$tmp/out" 2>&1
+    [ $? = 1 ] && grep -q "no function matches 'nomatch_\*'" "$tmp/out" && pass cov/uprobe-multi-no-match \
+      || fail cov/uprobe-multi-no-match "$(head -2 "$tmp/out")"
+  else
+    fail cov/uprobe-multi-build "$(tail -2 "$tmp/err")"
+  fi
   # targets that do not resolve: the program's error names the function; exit 1
   "$BPFGATE" cov run "$uex" --prog classify_entry -o "$tmp/ux.info" --uprobe "classify_entry=$tmp/uwork:no_such_fn" \
     -- /bin/true >"$tmp/out" 2>&1

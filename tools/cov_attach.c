@@ -7,6 +7,7 @@
  * everything is detached and closed afterwards. */
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <linux/perf_event.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -81,7 +82,7 @@ static int attach_perf(int prog_fd, struct perf_event_attr *attr, char *err)
 	return pfd;
 }
 
-enum probe_kind { PK_OTHER, PK_UPROBE, PK_URETPROBE, PK_USDT };
+enum probe_kind { PK_OTHER, PK_UPROBE, PK_URETPROBE, PK_USDT, PK_UPROBE_MULTI, PK_URETPROBE_MULTI };
 
 /* "uprobe", "uprobe.s", "uretprobe[.s]" or "usdt", alone or before '/'. */
 static enum probe_kind probe_kind(const char *sec)
@@ -89,8 +90,15 @@ static enum probe_kind probe_kind(const char *sec)
 	static const struct {
 		const char *name;
 		enum probe_kind kind;
-	} kinds[] = {{"uprobe", PK_UPROBE},	  {"uprobe.s", PK_UPROBE}, {"uretprobe", PK_URETPROBE},
-		     {"uretprobe.s", PK_URETPROBE}, {"usdt", PK_USDT}};
+	} kinds[] = {{"uprobe", PK_UPROBE},
+		     {"uprobe.s", PK_UPROBE},
+		     {"uretprobe", PK_URETPROBE},
+		     {"uretprobe.s", PK_URETPROBE},
+		     {"usdt", PK_USDT},
+		     {"uprobe.multi", PK_UPROBE_MULTI},
+		     {"uprobe.multi.s", PK_UPROBE_MULTI},
+		     {"uretprobe.multi", PK_URETPROBE_MULTI},
+		     {"uretprobe.multi.s", PK_URETPROBE_MULTI}};
 	size_t len = strcspn(sec, "/");
 
 	for (size_t i = 0; i < sizeof(kinds) / sizeof(kinds[0]); i++)
@@ -192,6 +200,45 @@ static int attach_usdt(int prog_fd, const struct bg_uprobe_target *t, int n, int
 	return -1;
 }
 
+/* BPF_LINK_CREATE of a uprobe_multi link (kernel 6.6+; the installed uapi
+ * headers predate it, so the attr is laid out here: link_create's common
+ * head, then the uprobe_multi member of its union at offset 16). */
+struct uprobe_multi_attr {
+	uint32_t prog_fd, target_fd, attach_type, flags;
+	uint64_t path, offsets, ref_ctr_offsets, cookies;
+	uint32_t cnt, multi_flags, pid, pad;
+};
+#define BG_TRACE_UPROBE_MULTI 48  /* enum bpf_attach_type */
+#define BG_UPROBE_MULTI_RETURN 1u /* BPF_F_UPROBE_MULTI_RETURN */
+
+static int attach_uprobe_multi(int prog_fd, const char *target, bool ret, char *err)
+{
+	uint64_t *offs = calloc(4096, sizeof(uint64_t));
+	char path[PATH_MAX];
+	struct uprobe_multi_attr a;
+	int n = offs ? bg_uprobe__resolve_multi(target, path, sizeof(path), offs, 4096, err, 512) : -ENOMEM;
+	int fd = -1;
+
+	if (n == -ENOMEM)
+		snprintf(err, 512, "out of memory");
+	if (n > 4096)
+		snprintf(err, 512, "%s: %d functions match, at most 4096 are attached", target, n);
+	if (n > 0 && n <= 4096) {
+		memset(&a, 0, sizeof(a));
+		a.prog_fd = (uint32_t)prog_fd;
+		a.attach_type = BG_TRACE_UPROBE_MULTI;
+		a.path = (uint64_t)(uintptr_t)path;
+		a.offsets = (uint64_t)(uintptr_t)offs;
+		a.cnt = (uint32_t)n;
+		a.multi_flags = ret ? BG_UPROBE_MULTI_RETURN : 0;
+		fd = (int)syscall(__NR_bpf, BPF_LINK_CREATE, &a, sizeof(a));
+		if (fd < 0)
+			snprintf(err, 512, "BPF_LINK_CREATE (uprobe_multi, %d functions): %s", n, strerror(errno));
+	}
+	free(offs);
+	return fd;
+}
+
 /* uprobe, uretprobe and usdt: target from the command line or the section.
  * Stores up to MAX_SITES fds in fds; returns how many, or -1 with err set. */
 static int attach_user(const struct bg_program *p, int prog_fd, const char *target, int *fds, char *err)
@@ -205,13 +252,18 @@ static int attach_user(const struct bg_program *p, int prog_fd, const char *targ
 	if (!target || !*target) {
 		snprintf(err, 512, "section %s names no target: give --%s %s=PATH:%s", bg_program__section(p),
 			 k == PK_USDT ? "usdt" : "uprobe", bg_program__name(p),
-			 k == PK_USDT ? "PROVIDER:NAME" : "FUNC[+OFFSET]");
+			 k == PK_USDT ? "PROVIDER:NAME" : k >= PK_UPROBE_MULTI ? "PATTERN" : "FUNC[+OFFSET]");
 		free(t);
 		return -1;
 	}
 	if (!t) {
 		snprintf(err, 512, "out of memory");
 		return -1;
+	}
+	if (k == PK_UPROBE_MULTI || k == PK_URETPROBE_MULTI) {
+		free(t);
+		fds[0] = attach_uprobe_multi(prog_fd, target, k == PK_URETPROBE_MULTI, err);
+		return fds[0] < 0 ? -1 : 1;
 	}
 	n = k == PK_USDT ? bg_usdt__resolve(target, t, MAX_SITES, err, 512) : bg_uprobe__resolve(target, t, err, 512);
 	if (n == 0)
@@ -280,7 +332,7 @@ static int attach(const struct bg_program *p, int prog_fd, char *err)
 			snprintf(err, 512, "raw tracepoint attach: %s", strerror(-fd));
 		return fd < 0 ? -1 : fd;
 	}
-	snprintf(err, 512, "section %s: attaching is not supported (kprobe, kretprobe, uprobe, uretprobe, usdt, tracepoint, raw_tp, tp_btf)", sec);
+	snprintf(err, 512, "section %s: attaching is not supported (kprobe, kretprobe, uprobe, uretprobe, uprobe.multi, uretprobe.multi, usdt, tracepoint, raw_tp, tp_btf)", sec);
 	return -1;
 }
 

@@ -3,6 +3,7 @@
  * address that does not fit the file is reported, never followed. */
 #include <errno.h>
 #include <fcntl.h>
+#include <fnmatch.h>
 #include <gelf.h>
 #include <libelf.h>
 #include <stdio.h>
@@ -120,7 +121,35 @@ static bool name_matches(const char *sym, const char *want)
 struct sym_pick {
 	uint64_t off;
 	int found, globals, ambiguous;
+	const char *glob;       /* multi: every function whose name matches */
+	uint64_t *offs;
+	size_t max, cnt;
 };
+
+/* fnmatch on the name without its version suffix. */
+static bool glob_matches(const char *sym, const char *glob)
+{
+	char base[256];
+	size_t n = strcspn(sym, "@");
+
+	if (n >= sizeof(base))
+		return false;
+	memcpy(base, sym, n);
+	base[n] = 0;
+	return fnmatch(glob, base, 0) == 0;
+}
+
+/* multi: record off once. */
+static void add_unique(struct sym_pick *pick, uint64_t off)
+{
+	for (size_t i = 0; i < pick->cnt && i < pick->max; i++)
+		if (pick->offs[i] == off)
+			return;
+	if (pick->cnt < pick->max)
+		pick->offs[pick->cnt] = off;
+	pick->cnt++;
+	pick->found = 1;
+}
 
 /* Consider every definition of want in one symbol table. */
 static void scan_symtab(struct elf_file *f, Elf_Scn *scn, const GElf_Shdr *sh, const char *want,
@@ -145,7 +174,7 @@ static void scan_symtab(struct elf_file *f, Elf_Scn *scn, const GElf_Shdr *sh, c
 		    s.st_shndx >= SHN_LORESERVE || !s.st_value)
 			continue;
 		name = elf_strptr(f->elf, sh->sh_link, s.st_name);
-		if (!name || !name_matches(name, want))
+		if (!name || !(pick->glob ? glob_matches(name, pick->glob) : name_matches(name, want)))
 			continue;
 		tscn = elf_getscn(f->elf, s.st_shndx);
 		if (!tscn || !gelf_getshdr(tscn, &ts) || s.st_value < ts.sh_addr ||
@@ -153,6 +182,10 @@ static void scan_symtab(struct elf_file *f, Elf_Scn *scn, const GElf_Shdr *sh, c
 			continue;
 		off = s.st_value - ts.sh_addr + ts.sh_offset;
 		global = GELF_ST_BIND(s.st_info) == STB_GLOBAL;
+		if (pick->glob) {
+			add_unique(pick, off);
+			continue;
+		}
 		if (pick->found && pick->off == off) {
 			continue;
 		} else if (!pick->found || (global && !pick->globals)) {
@@ -191,8 +224,8 @@ static int find_func(struct elf_file *f, const char *path, const char *want, uin
 	return 0;
 }
 
-/* Split "PATH:REST" at the last ':' before REST (paths may hold ':' only
- * when REST has none, like libbpf's "%m[^:]:%m[^\n]" takes the first). */
+/* Split "PATH:REST" at the first ':' (as libbpf's "%m[^:]:%m[^\n]"): a
+ * PATH cannot hold ':'. */
 static int split_spec(const char *spec, char *bin, size_t binsz, const char **rest)
 {
 	const char *c = strchr(spec, ':');
@@ -264,6 +297,35 @@ int bg_uprobe__resolve(const char *spec, struct bg_uprobe_target *t, char *err, 
 	elf_close(&f);
 	t->offset = off + add;
 	return rc;
+}
+
+int bg_uprobe__resolve_multi(const char *spec, char *path, size_t pathsz, uint64_t *offs, size_t max,
+			     char *err, size_t errsz)
+{
+	static const uint32_t order[] = {SHT_SYMTAB, SHT_DYNSYM};
+	char bin[PATH_MAX];
+	const char *glob;
+	struct sym_pick pick = {.offs = offs, .max = max};
+	struct elf_file f;
+	int rc;
+
+	if (split_spec(spec, bin, sizeof(bin), &glob) || strlen(glob) >= 256)
+		return fail(err, errsz, -EINVAL, "uprobe.multi target '%s': want PATH:PATTERN%s", spec, "");
+	pick.glob = glob;
+	rc = bg_uprobe__find_binary(bin, path, pathsz, err, errsz);
+	if (rc || (rc = elf_open(path, &f, err, errsz)))
+		return rc;
+	for (size_t k = 0; k < 2 && !pick.found; k++)
+		for (Elf_Scn *scn = elf_nextscn(f.elf, NULL); scn; scn = elf_nextscn(f.elf, scn)) {
+			GElf_Shdr sh;
+
+			if (gelf_getshdr(scn, &sh) && sh.sh_type == order[k])
+				scan_symtab(&f, scn, &sh, NULL, &pick);
+		}
+	elf_close(&f);
+	if (!pick.cnt)
+		return fail(err, errsz, -ENOENT, "%s: no function matches '%s'", path, glob);
+	return pick.cnt > (size_t)INT_MAX ? INT_MAX : (int)pick.cnt;
 }
 
 /* One stapsdt note: pc, base, semaphore (8 bytes each, as the ELF class

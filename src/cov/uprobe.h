@@ -51,6 +51,13 @@ int bg_uprobe__find_binary(const char *name, char *path, size_t pathsz, char *er
  * one is global. Returns 0, or -errno with a reason in err. */
 int bg_uprobe__resolve(const char *spec, struct bg_uprobe_target *t, char *err, size_t errsz);
 
+/* uprobe.multi: "PATH:PATTERN" (fnmatch glob over function names, as
+ * libbpf) to the distinct file offsets of every matching function. Fills up
+ * to max offsets into offs and the binary into path; returns how many match
+ * (may exceed max), or -errno with a reason in err. */
+int bg_uprobe__resolve_multi(const char *spec, char *path, size_t pathsz, uint64_t *offs, size_t max,
+			     char *err, size_t errsz);
+
 /* Resolve "PATH:PROVIDER:NAME" to the USDT probe sites recorded in the
  * binary's .note.stapsdt. Fills up to max targets; returns how many sites
  * exist (may exceed max), or -errno with a reason in err. */

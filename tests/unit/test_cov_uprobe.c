@@ -21,6 +21,12 @@ __attribute__((noinline, used)) int bg_test_uprobe_target_fn(int x)
 	return x * 3 + 1;
 }
 
+__attribute__((noinline, used)) int bg_test_uprobe_target_gn(int x);
+__attribute__((noinline, used)) int bg_test_uprobe_target_gn(int x)
+{
+	return x * 5 + 2;
+}
+
 /* File offset of a runtime code address, from /proc/self/maps. */
 static int64_t mapped_offset(uintptr_t addr, char *path, size_t pathsz)
 {
@@ -70,6 +76,33 @@ static void resolves_own_function(void)
 	snprintf(spec, sizeof(spec), "%s:0x1234", exe);
 	rc = bg_uprobe__resolve(spec, &t, err, sizeof(err));
 	T_CHECK(rc == 0 && t.offset == 0x1234, "uprobe/resolve-raw-offset", "rc %d (%s)", rc, err);
+}
+
+/* uprobe.multi: a glob gives every matching function, each at its mapped
+ * file offset. */
+static void resolves_glob(void)
+{
+	char exe[PATH_MAX], spec[PATH_MAX + 64], path[PATH_MAX], err[512] = "", m[PATH_MAX];
+	uint64_t offs[8];
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	int64_t f = mapped_offset((uintptr_t)&bg_test_uprobe_target_fn, m, sizeof(m));
+	int64_t g = mapped_offset((uintptr_t)&bg_test_uprobe_target_gn, m, sizeof(m));
+	int rc;
+
+	if (n <= 0 || f < 0 || g < 0) {
+		T_SKIP("uprobe/resolve-glob", "no /proc/self/exe or maps");
+		return;
+	}
+	exe[n] = 0;
+	snprintf(spec, sizeof(spec), "%s:bg_test_uprobe_target_?n", exe);
+	rc = bg_uprobe__resolve_multi(spec, path, sizeof(path), offs, 8, err, sizeof(err));
+	T_CHECK(rc == 2 && ((int64_t)offs[0] == f || (int64_t)offs[1] == f) &&
+		    ((int64_t)offs[0] == g || (int64_t)offs[1] == g),
+		"uprobe/resolve-glob", "rc %d (%s)", rc, err);
+	snprintf(spec, sizeof(spec), "%s:bg_nothing_*", exe);
+	rc = bg_uprobe__resolve_multi(spec, path, sizeof(path), offs, 8, err, sizeof(err));
+	T_CHECK(rc == -ENOENT && strstr(err, "no function matches"), "uprobe/resolve-glob-none", "rc %d (%s)", rc,
+		err);
 }
 
 static void refuses(const char *name, const char *spec, int want_rc, const char *want_msg)
@@ -175,6 +208,7 @@ int main(void)
 {
 	usdt_args();
 	resolves_own_function();
+	resolves_glob();
 	bad_input();
 	library_lookup();
 	usdt_absent();

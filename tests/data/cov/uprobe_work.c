@@ -1,15 +1,27 @@
 /* Workload of tests/cov.test.sh for examples/uprobe_classify.bpf.c: calls
  * classify() on a fixed list ROUNDS times (argv[1], default 1). Per round:
  * arguments 1 negative, 4 small (two even, two odd), 2 big; results -1 once,
- * 0 twice, 1 twice, 2 twice. Built with gcc -O0; noinline keeps the call. */
+ * 0 twice, 1 twice, 2 twice; step_odd() and step_even() twice each. Built
+ * with gcc -O0; noinline keeps the calls. */
 #include <stdlib.h>
+
+/* parity of small arguments: probed together by uprobe.multi ("step_*") */
+__attribute__((noinline)) long step_odd(long x)
+{
+	return x & 1;
+}
+
+__attribute__((noinline)) long step_even(long x)
+{
+	return x & 1;
+}
 
 __attribute__((noinline)) long classify(long x)
 {
 	if (x < 0)
 		return -1;
 	if (x < 100)
-		return x % 2;
+		return x % 2 ? step_odd(x) : step_even(x);
 	return 2;
 }
 
