@@ -166,6 +166,19 @@ else
   else
     fail cov/uprobe-multi-build "$(tail -2 "$tmp/err")"
   fi
+  # --command-only: another instance of the binary runs all along; system-wide it
+  # is counted too, with the pid filter only the command's 3000 x 7 calls are
+  "$tmp/uwork" 1000000000 & bgpid=$!
+  "$BPFGATE" cov run "$uex" --prog classify_entry -o "$tmp/cw.info" --uprobe "classify_entry=$tmp/uwork:classify" \
+    -- sh -c "$tmp/uwork 3000; sleep 0.1" >/dev/null 2>&1
+  "$BPFGATE" cov run "$uex" --prog classify_entry --command-only -o "$tmp/co.info" \
+    --uprobe "classify_entry=$tmp/uwork:classify" -- "$tmp/uwork" 3000 >/dev/null 2>&1
+  alive=$(kill -0 $bgpid 2>/dev/null && echo yes); kill $bgpid 2>/dev/null; wait $bgpid 2>/dev/null
+  cw=$(fnda "$tmp/cw.info" classify_entry); co=$(fnda "$tmp/co.info" classify_entry)
+  [ "$alive" = yes ] && [ "${cw:-0}" -gt 21000 ] && pass "cov/uprobe-system-wide: $cw calls with another instance running" \
+    || fail cov/uprobe-system-wide "FNDA $cw, want > 21000 (background instance alive: ${alive:-no})"
+  [ "$alive" = yes ] && [ "$co" = 21000 ] && pass "cov/uprobe-command-only: exactly 21000 of the command" \
+    || fail cov/uprobe-command-only "FNDA $co, want 21000 (background instance alive: ${alive:-no})"
   # targets that do not resolve: the program's error names the function; exit 1
   "$BPFGATE" cov run "$uex" --prog classify_entry -o "$tmp/ux.info" --uprobe "classify_entry=$tmp/uwork:no_such_fn" \
     -- /bin/true >"$tmp/out" 2>&1

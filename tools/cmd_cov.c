@@ -1,7 +1,8 @@
 /* bpfgate cov: line and branch coverage.
  *   cov run OBJ [--prog NAME]... [--vm] [--input F]... [--input-dir D] [--pcap F]
  *           [--repeat N] [-o INFO] [--profile JSON] [--json]
- *           [--uprobe PROG=PATH:FUNC[+OFF]]... [--usdt PROG=PATH:PROVIDER:NAME]... [-- CMD ARGS...]
+ *           [--uprobe PROG=PATH:FUNC[+OFF]]... [--usdt PROG=PATH:PROVIDER:NAME]...
+ *           [--command-only] [-- CMD ARGS...]
  *   cov stats OBJ...            instrument every program, load original and instrumented
  *   cov report INFO...          per file and function: lines and branches hit
  *   cov show INFO [--source-dir D]   annotated source with counts in the margin
@@ -23,7 +24,7 @@ static void usage(void)
 	printf("usage: bpfgate cov run OBJ [--prog NAME]... [--vm] [--input FILE]... [--input-dir DIR]\n"
 	       "                  [--pcap FILE] [--repeat N] [-o coverage.info] [--profile FILE] [--json]\n"
 	       "       bpfgate cov run OBJ [--prog NAME]... [-o coverage.info] [--uprobe PROG=PATH:FUNC[+OFF]]...\n"
-	       "                  [--usdt PROG=PATH:PROVIDER:NAME]... -- COMMAND [ARGS...]\n"
+	       "                  [--usdt PROG=PATH:PROVIDER:NAME]... [--command-only] -- COMMAND [ARGS...]\n"
 	       "       bpfgate cov stats OBJ... [--json]\n"
 	       "       bpfgate cov report INFO... [--json]\n"
 	       "       bpfgate cov show INFO [--source-dir DIR]\n"
@@ -43,7 +44,8 @@ static void usage(void)
 	       "--uprobe PROG=... / --usdt PROG=... (these also override a section's target).\n"
 	       "USDT arguments (BPF_USDT of <bpf/usdt.bpf.h>) are decoded from the probe notes\n"
 	       "and handed to the program as libbpf does; semaphores are raised while attached.\n"
-	       "User probes are system-wide: every process running the binary counts.\n"
+	       "User probes are system-wide: every process running the binary counts; with\n"
+	       "--command-only only COMMAND's own process does (its threads, not its children).\n"
 	       "exit: 0 success, 1 a program could not be instrumented or run, 2 bad input\n");
 }
 

@@ -5,6 +5,7 @@
  * tracepoints through perf events, raw_tp and tp_btf through
  * BPF_RAW_TRACEPOINT_OPEN. Counters are read when the command exits;
  * everything is detached and closed afterwards. */
+#define _GNU_SOURCE /* pipe2 */
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -43,17 +44,22 @@ static long read_num(const char *path, const char *prefix)
 	return v;
 }
 
-static int perf_open(struct perf_event_attr *attr)
+/* pid < 0: every process (the event on CPU 0 stands for all: trace events run
+ * their BPF programs on any CPU); else that process only, all its threads
+ * (uprobes filter by address space). Not inherited: with a BPF program on an
+ * inherited uprobe event, fork() fails in the traced process (6.18). */
+static int perf_open(struct perf_event_attr *attr, pid_t pid)
 {
-	return (int)syscall(__NR_perf_event_open, attr, -1, 0, -1, PERF_FLAG_FD_CLOEXEC);
+	return (int)syscall(__NR_perf_event_open, attr, pid > 0 ? pid : -1, pid > 0 ? -1 : 0, -1,
+			    PERF_FLAG_FD_CLOEXEC);
 }
 
 /* Attach through a BPF link carrying a cookie (USDT spec ids); the link
  * holds a reference to the perf event, so closing the link detaches. */
-static int attach_perf_cookie(int prog_fd, struct perf_event_attr *attr, uint64_t cookie, char *err)
+static int attach_perf_cookie(int prog_fd, struct perf_event_attr *attr, pid_t pid, uint64_t cookie, char *err)
 {
 	LIBBPF_OPTS(bpf_link_create_opts, o, .perf_event.bpf_cookie = cookie);
-	int pfd = perf_open(attr), lfd;
+	int pfd = perf_open(attr, pid), lfd;
 
 	if (pfd < 0) {
 		snprintf(err, 512, "perf_event_open: %s", strerror(errno));
@@ -66,9 +72,9 @@ static int attach_perf_cookie(int prog_fd, struct perf_event_attr *attr, uint64_
 	return lfd < 0 ? -1 : lfd;
 }
 
-static int attach_perf(int prog_fd, struct perf_event_attr *attr, char *err)
+static int attach_perf(int prog_fd, struct perf_event_attr *attr, pid_t pid, char *err)
 {
-	int pfd = perf_open(attr);
+	int pfd = perf_open(attr, pid);
 
 	if (pfd < 0) {
 		snprintf(err, 512, "perf_event_open: %s", strerror(errno));
@@ -108,7 +114,8 @@ static enum probe_kind probe_kind(const char *sec)
 }
 
 /* cookie < 0: none (PERF_EVENT_IOC_SET_BPF) */
-static int attach_uprobe(int prog_fd, const struct bg_uprobe_target *t, bool ret, int64_t cookie, char *err)
+static int attach_uprobe(int prog_fd, const struct bg_uprobe_target *t, bool ret, pid_t pid, int64_t cookie,
+			 char *err)
 {
 	static const char *dev = "/sys/bus/event_source/devices/uprobe";
 	char path[128];
@@ -135,7 +142,8 @@ static int attach_uprobe(int prog_fd, const struct bg_uprobe_target *t, bool ret
 	attr.config = (ret ? 1ull << bit : 0) | (t->ref_ctr ? t->ref_ctr << ref_shift : 0);
 	attr.config1 = (uint64_t)(uintptr_t)t->path;
 	attr.config2 = t->offset;
-	return cookie < 0 ? attach_perf(prog_fd, &attr, err) : attach_perf_cookie(prog_fd, &attr, (uint64_t)cookie, err);
+	return cookie < 0 ? attach_perf(prog_fd, &attr, pid, err)
+			  : attach_perf_cookie(prog_fd, &attr, pid, (uint64_t)cookie, err);
 }
 
 /* The map a <bpf/usdt.bpf.h> program reads argument specs from
@@ -174,7 +182,7 @@ static int usdt_specs_map(int prog_fd, char *err)
 }
 
 /* USDT sites: with a specs map, site i gets spec i and attach cookie i. */
-static int attach_usdt(int prog_fd, const struct bg_uprobe_target *t, int n, int *fds, char *err)
+static int attach_usdt(int prog_fd, const struct bg_uprobe_target *t, int n, pid_t pid, int *fds, char *err)
 {
 	int specs = usdt_specs_map(prog_fd, err), i;
 
@@ -187,7 +195,7 @@ static int attach_usdt(int prog_fd, const struct bg_uprobe_target *t, int n, int
 			snprintf(err, 512, "__bpf_usdt_specs update: %s", strerror(errno));
 			break;
 		}
-		fds[i] = attach_uprobe(prog_fd, &t[i], false, specs >= 0 ? i : -1, err);
+		fds[i] = attach_uprobe(prog_fd, &t[i], false, pid, specs >= 0 ? i : -1, err);
 		if (fds[i] < 0)
 			break;
 	}
@@ -211,7 +219,7 @@ struct uprobe_multi_attr {
 #define BG_TRACE_UPROBE_MULTI 48  /* enum bpf_attach_type */
 #define BG_UPROBE_MULTI_RETURN 1u /* BPF_F_UPROBE_MULTI_RETURN */
 
-static int attach_uprobe_multi(int prog_fd, const char *target, bool ret, char *err)
+static int attach_uprobe_multi(int prog_fd, const char *target, bool ret, pid_t pid, char *err)
 {
 	uint64_t *offs = calloc(4096, sizeof(uint64_t));
 	char path[PATH_MAX];
@@ -231,6 +239,7 @@ static int attach_uprobe_multi(int prog_fd, const char *target, bool ret, char *
 		a.offsets = (uint64_t)(uintptr_t)offs;
 		a.cnt = (uint32_t)n;
 		a.multi_flags = ret ? BG_UPROBE_MULTI_RETURN : 0;
+		a.pid = pid > 0 ? (uint32_t)pid : 0;
 		fd = (int)syscall(__NR_bpf, BPF_LINK_CREATE, &a, sizeof(a));
 		if (fd < 0)
 			snprintf(err, 512, "BPF_LINK_CREATE (uprobe_multi, %d functions): %s", n, strerror(errno));
@@ -241,7 +250,8 @@ static int attach_uprobe_multi(int prog_fd, const char *target, bool ret, char *
 
 /* uprobe, uretprobe and usdt: target from the command line or the section.
  * Stores up to MAX_SITES fds in fds; returns how many, or -1 with err set. */
-static int attach_user(const struct bg_program *p, int prog_fd, const char *target, int *fds, char *err)
+static int attach_user(const struct bg_program *p, int prog_fd, const char *target, pid_t pid, int *fds,
+		       char *err)
 {
 	enum probe_kind k = probe_kind(bg_program__section(p));
 	struct bg_uprobe_target *t = calloc(MAX_SITES, sizeof(*t));
@@ -262,7 +272,7 @@ static int attach_user(const struct bg_program *p, int prog_fd, const char *targ
 	}
 	if (k == PK_UPROBE_MULTI || k == PK_URETPROBE_MULTI) {
 		free(t);
-		fds[0] = attach_uprobe_multi(prog_fd, target, k == PK_URETPROBE_MULTI, err);
+		fds[0] = attach_uprobe_multi(prog_fd, target, k == PK_URETPROBE_MULTI, pid, err);
 		return fds[0] < 0 ? -1 : 1;
 	}
 	n = k == PK_USDT ? bg_usdt__resolve(target, t, MAX_SITES, err, 512) : bg_uprobe__resolve(target, t, err, 512);
@@ -273,8 +283,8 @@ static int attach_user(const struct bg_program *p, int prog_fd, const char *targ
 		n = -1;
 	}
 	if (n > 0 && k == PK_USDT)
-		n = attach_usdt(prog_fd, t, n, fds, err);
-	else if (n > 0 && (fds[0] = attach_uprobe(prog_fd, t, k == PK_URETPROBE, -1, err)) < 0)
+		n = attach_usdt(prog_fd, t, n, pid, fds, err);
+	else if (n > 0 && (fds[0] = attach_uprobe(prog_fd, t, k == PK_URETPROBE, pid, -1, err)) < 0)
 		n = -1;
 	free(t);
 	return n < 0 ? -1 : n;
@@ -301,7 +311,7 @@ static int attach(const struct bg_program *p, int prog_fd, char *err)
 		attr.type = (uint32_t)type;
 		attr.config = sec[1] == 'r' && bit >= 0 ? 1ull << bit : 0;
 		attr.config1 = (uint64_t)(uintptr_t)(target ? target : strchr(sec, '/') + 1);
-		return attach_perf(prog_fd, &attr, err);
+		return attach_perf(prog_fd, &attr, -1, err);
 	}
 	if (!strncmp(sec, "tracepoint/", 11) || !strncmp(sec, "tp/", 3)) {
 		const char *tp = strchr(sec, '/') + 1;
@@ -323,7 +333,7 @@ static int attach(const struct bg_program *p, int prog_fd, char *err)
 		attr.config = (uint64_t)id;
 		attr.sample_period = 1;
 		attr.wakeup_events = 1;
-		return attach_perf(prog_fd, &attr, err);
+		return attach_perf(prog_fd, &attr, -1, err);
 	}
 	if (!strncmp(sec, "raw_tp/", 7) || !strncmp(sec, "raw_tracepoint/", 15) || !strncmp(sec, "tp_btf/", 7)) {
 		int fd = bpf_raw_tracepoint_open(sec[1] == 'p' ? NULL : strchr(sec, '/') + 1, prog_fd);
@@ -336,18 +346,40 @@ static int attach(const struct bg_program *p, int prog_fd, char *err)
 	return -1;
 }
 
-static int run_command(char **cmd)
+/* Fork cmd held before its exec until *go is written to or closed, so that
+ * probes can be opened on its pid first. */
+static pid_t spawn_held(char **cmd, int *go)
 {
-	pid_t pid = fork();
-	int st;
+	int p[2];
+	pid_t pid;
 
-	if (pid < 0)
+	if (pipe2(p, O_CLOEXEC))
 		return -errno;
+	pid = fork();
+	if (pid < 0) {
+		close(p[0]);
+		close(p[1]);
+		return -errno;
+	}
 	if (pid == 0) {
+		char c;
+
+		close(p[1]);
+		if (read(p[0], &c, 1) != 1) /* bpfgate went away before releasing it */
+			_exit(127);
 		execvp(cmd[0], cmd);
 		fprintf(stderr, "bpfgate cov: %s: %s\n", cmd[0], strerror(errno));
 		_exit(127);
 	}
+	close(p[0]);
+	*go = p[1];
+	return pid;
+}
+
+static int wait_command(pid_t pid)
+{
+	int st;
+
 	if (waitpid(pid, &st, 0) < 0)
 		return -errno;
 	return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
@@ -359,7 +391,7 @@ struct attached {
 	int links[MAX_SITES];
 };
 
-static void attach_one(struct bg_cov *cov, const char *target, struct attached *at, char *err)
+static void attach_one(struct bg_cov *cov, const char *target, pid_t pid, struct attached *at, char *err)
 {
 	const struct bg_program *p = bg_cov__program(cov);
 
@@ -367,7 +399,7 @@ static void attach_one(struct bg_cov *cov, const char *target, struct attached *
 	if (at->prog_fd < 0)
 		return;
 	if (probe_kind(bg_program__section(p)) != PK_OTHER) {
-		at->nlinks = attach_user(p, at->prog_fd, target, at->links, err);
+		at->nlinks = attach_user(p, at->prog_fd, target, pid, at->links, err);
 	} else if (target) {
 		snprintf(err, 512, "section %s takes no target from the command line", bg_program__section(p));
 		at->nlinks = -1;
@@ -377,23 +409,32 @@ static void attach_one(struct bg_cov *cov, const char *target, struct attached *
 	}
 }
 
-int cov_attach_run(struct bg_cov **covs, size_t n, const char **targets, char **cmd, char errbuf[][512],
-		   const char **errs)
+int cov_attach_run(struct bg_cov **covs, size_t n, const char **targets, bool command_only, char **cmd,
+		   char errbuf[][512], const char **errs)
 {
 	struct attached *at = calloc(n ? n : 1, sizeof(*at));
-	int rc;
+	int rc, go = -1;
+	pid_t pid;
 
 	if (!at)
 		return -ENOMEM;
+	pid = spawn_held(cmd, &go);
+	if (pid < 0) {
+		free(at);
+		return pid;
+	}
 	for (size_t i = 0; i < n; i++) {
 		at[i].prog_fd = at[i].map_fd = -1;
 		if (!covs[i])
 			continue;
-		attach_one(covs[i], targets ? targets[i] : NULL, &at[i], errbuf[i]);
+		attach_one(covs[i], targets ? targets[i] : NULL, command_only ? pid : -1, &at[i], errbuf[i]);
 		if (at[i].prog_fd < 0 || at[i].nlinks < 0)
 			errs[i] = errbuf[i];
 	}
-	rc = run_command(cmd);
+	if (write(go, "g", 1) != 1)
+		fprintf(stderr, "bpfgate cov: cannot release %s: %s\n", cmd[0], strerror(errno));
+	close(go);
+	rc = wait_command(pid);
 	for (size_t i = 0; i < n; i++) {
 		for (int k = 0; k < at[i].nlinks; k++)
 			close(at[i].links[k]);

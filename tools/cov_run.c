@@ -17,7 +17,7 @@ struct run_args {
 	const char *obj, *out, *profile;
 	const char *progs[64];
 	int nprogs;
-	int vm, json;
+	int vm, json, command_only;
 	uint32_t repeat;
 	struct bg_packets in;
 	char **cmd;              /* after "--" */
@@ -61,6 +61,8 @@ static int parse(int argc, char **argv, struct run_args *a)
 		} else if ((!strcmp(s, "--uprobe") || !strcmp(s, "--usdt")) && v) {
 			if (add_target(a, s, argv[++i]))
 				return EXIT_BAD;
+		} else if (!strcmp(s, "--command-only")) {
+			a->command_only = 1;
 		} else if (!strcmp(s, "--vm")) {
 			a->vm = 1;
 		} else if (!strcmp(s, "--json")) {
@@ -226,7 +228,7 @@ int cov_cmd_run(int argc, char **argv)
 		targets[i] = a.tspec[t];
 	}
 	if (a.cmd) {
-		rc = cov_attach_run(covs, n, targets, a.cmd, errbuf, errs);
+		rc = cov_attach_run(covs, n, targets, a.command_only, a.cmd, errbuf, errs);
 	} else {
 		struct bg_cov_input *in = calloc(a.in.n, sizeof(*in));
 		struct bg_cov_run_opts ro = {.sz = sizeof(ro), .repeat = a.repeat};
