@@ -20,6 +20,7 @@ int kgate_setup(struct vctx *v)
 	if (!v->prof)
 		return -EINVAL;
 	v->kgate = v->prof != bg_profile_default();
+	v->uninit_stack_ok = v->priv && bg_profile_has(v->prof, BG_KF_UNINIT_STACK_READ);
 	return 0;
 }
 

@@ -94,6 +94,7 @@ struct vctx {
 	/* kernel profile judged (kgate.c); kgate: older than the running one */
 	const struct bg_kernel_profile *prof;
 	bool kgate;
+	bool uninit_stack_ok; /* reads of uninitialized stack allowed (privileged, 6.3+) */
 };
 
 /* Record the first error at insn pc with a check name and message (printf

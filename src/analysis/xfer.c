@@ -470,7 +470,7 @@ static int stack_read(struct vctx *v, struct as_state *s, size_t pc, int reg,
 		if (!(zero & (1u << byte)))
 			all_zero = false;
 	}
-	if (!all_init && !v->priv)
+	if (!all_init && !v->uninit_stack_ok)
 		return verr(v, s, pc, "stack_uninit",
 			    "invalid read from stack R%d off %" PRId64 "+0 size %d: bytes not initialized", reg,
 			    lo, size);
@@ -845,7 +845,7 @@ int check_mem_range(struct vctx *v, struct as_state *s, size_t pc, int reg, cons
 				stack_write_bytes(f, (int)o, 1, false);
 			return 0;
 		}
-		if (!v->priv) {
+		if (!v->uninit_stack_ok) {
 			for (int64_t o = lo; o < hi; o++) {
 				struct as_slot *sl = as_slot_get(f, (int)((-o - 1) / 8), false);
 				int byte = (int)(o + 8 * ((-o - 1) / 8 + 1));

@@ -24,7 +24,7 @@ static const struct {
 	{ BG_KF_MAY_GOTO, BG_KVER(6, 9) },        { BG_KF_ARENA, BG_KVER(6, 9) },
 	{ BG_KF_LOAD_ACQ_STORE_REL, BG_KVER(6, 15) }, { BG_KF_GLOBAL_DATA, BG_KVER(5, 2) },
 	{ BG_KF_BTF_KSYM, BG_KVER(5, 10) },       { BG_KF_PSEUDO_FUNC, BG_KVER(5, 13) },
-	{ BG_KF_CONST_KEY_LOOKUP, BG_KVER(6, 14) },
+	{ BG_KF_CONST_KEY_LOOKUP, BG_KVER(6, 14) }, { BG_KF_UNINIT_STACK_READ, BG_KVER(6, 3) },
 };
 
 static const char *const feat_names[] = {
@@ -34,6 +34,7 @@ static const char *const feat_names[] = {
 	"local objects", "open-coded iterators", "ISA v4 instructions", "exceptions", "may_goto",
 	"arena", "load-acquire/store-release", "global data", "kernel symbols (ksym)",
 	"callback functions (ld_imm64 func)", "non-NULL array lookups with a constant key",
+	"privileged reads of uninitialized stack",
 };
 
 /* features of a version, as a constant expression is not possible from the

@@ -37,6 +37,7 @@ enum bg_kfeat {
 	BG_KF_PSEUDO_FUNC = 1ull << 23,    /* 5.13: ld_imm64 of a BPF function (callbacks) */
 	BG_KF_CONST_KEY_LOOKUP = 1ull << 24, /* 6.14: array lookup with a constant in-range key */
 					     /* is not NULL (no NULL check needed) */
+	BG_KF_UNINIT_STACK_READ = 1ull << 25, /* 6.3: privileged programs may read uninitialized stack */
 };
 
 struct bg_kernel_profile {

@@ -253,3 +253,22 @@ r1 += -8
 call %[gderef]
 r0 = 0
 exit
+
+# case: read_uninit_stack
+# expect: accept
+# profile: 6.6 accept
+# profile: 6.1 reject invalid read from stack
+r0 = *(u64 *)(r10 - 8)
+r0 = 0
+exit
+
+# case: helper_reads_uninit_stack
+# expect: accept
+# profile: 6.6 accept
+# profile: 5.15 reject invalid indirect read from stack
+r1 = %[arr] ll
+r2 = r10
+r2 += -8
+call bpf_map_lookup_elem
+r0 = 0
+exit
