@@ -192,20 +192,20 @@ probe_read_user        int   | umem sz0 any             |                 | 5.5
 probe_read_kernel      int   | umem sz0 any             |                 | 5.5
 probe_read_user_str    int   | umem sz0 any             | rsz range=-4095,9223372036854775807 | 5.5
 probe_read_kernel_str  int   | umem sz0 any             | rsz range=-4095,9223372036854775807 | 5.5
-tcp_send_ack           int   | btf:tcp_sock any         |                 | 5.5
-send_signal_thread     int   | any                      |                 | 5.5
-jiffies64              int   |                          |                 | 5.5
-read_branch_records    int   | ctx memn sz0 any         |                 | 5.6
-get_ns_current_pid_tgid int  | any any umem sz          |                 | 5.6
-xdp_output             int   | btf:xdp_buff map any mem sz0 |             | 5.6
-get_netns_cookie       int   | ctxn                     |                 | 5.6
-get_current_ancestor_cgroup_id int | any                |                 | 5.6
-sk_assign              int   | ctx bskc any             |                 | 5.6
+tcp_send_ack           int   | btf:tcp_sock any         |                 | 5.6
+send_signal_thread     int   | any                      |                 | 5.6
+jiffies64              int   |                          |                 | 5.6
+read_branch_records    int   | ctx memn sz0 any         |                 | 5.7
+get_ns_current_pid_tgid int  | any any umem sz          |                 | 5.7
+xdp_output             int   | btf:xdp_buff map any mem sz0 |             | 5.7
+get_netns_cookie       int   | ctxn                     |                 | 5.7
+get_current_ancestor_cgroup_id int | any                |                 | 5.7
+sk_assign              int   | ctx bskc any             |                 | 5.7
 ktime_get_boot_ns      int   |                          |                 | 5.7
-seq_printf             int   | btf:seq_file mem sz memn sz0 |             | 5.7
-seq_write              int   | btf:seq_file mem sz0     |                 | 5.7
-sk_cgroup_id           int   | bskc                     |                 | 5.7
-sk_ancestor_cgroup_id  int   | bskc any                 |                 | 5.7
+seq_printf             int   | btf:seq_file mem sz memn sz0 |             | 5.8
+seq_write              int   | btf:seq_file mem sz0     |                 | 5.8
+sk_cgroup_id           int   | bskc                     |                 | 5.8
+sk_ancestor_cgroup_id  int   | bskc any                 |                 | 5.8
 ringbuf_output         int   | map mem sz0 any          |                 | 5.8
 ringbuf_reserve        allocn | map asz0 any            | acq             | 5.8
 ringbuf_submit         void  | rbm any                  | rel=1           | 5.8
