@@ -41,7 +41,8 @@ print("" if v is None else v)' "$1" "$2"; }
 printf 'program\tclang\tflags\tfirst verdict\tculprit\tfix\tinsns before\tinsns after\tcompiles\tseconds\n' > "$BG_BUILD/cc-table.tsv"
 # one case: a program with one clang; prints its PASS/FAIL line into $tmp/res.<n>
 # With a 4th argument "pipeline" the pass runs are backed out through the
-# textual pipeline route (--fix-route pipeline) and the sidecar is kept.
+# textual pipeline route (--fix-route pipeline) and the sidecar is kept;
+# "auto-noplugin": the default route with no plugin built must pick it too.
 run_case() {
   local src=$1 v=$2 n=$3 route=${4:-} name spec flags expect want_fix want_culprit t out rc first culprit fix side=--no-sidecar
   name=$(basename "$src" .c)
@@ -55,6 +56,9 @@ run_case() {
   if [ "$route" = pipeline ]; then
     t="$t/pipeline-route"; out="$tmp/$name-$v-pipeline.o"; flags="--fix-route pipeline $flags"
     want_fix="^pipeline without "; side=
+  elif [ "$route" = auto-noplugin ]; then
+    t="$t/auto-route-without-plugin"; out="$tmp/$name-$v-auto.o"; want_fix="^pipeline without "
+    export BPFGATE_PLUGIN_DIR="$tmp/no-plugins"
   fi
   exec >"$tmp/res.$n"
   "$BPFGATE" cc --clang "clang-$v" --verifier kernel --report json $side $flags $CFLAGS_BPF -c "$src" -o "$out" \
@@ -79,6 +83,7 @@ run_case() {
       if [ $rc -ne 0 ] || [ -z "$fix" ]; then fail "$t" "no fix found (exit $rc): $(tail -3 "$tmp/r$n.err" | tr '\n' ' ')"; return; fi
       if [ -n "$want_fix" ] && ! [[ "$fix" =~ $want_fix ]]; then fail "$t" "fix '$fix' is not the expected /$want_fix/"; return; fi
       if [ -n "$want_culprit" ] && ! [[ "$culprit" =~ $want_culprit ]]; then fail "$t" "culprit '$culprit' is not the expected $want_culprit"; return; fi
+      if [ -n "$route" ] && [ "$(field "$tmp/r$n.json" fix_route)" != pipeline ]; then fail "$t" "report says fix_route '$(field "$tmp/r$n.json" fix_route)'"; return; fi
       if "$BPFGATE" kload "$out" >/dev/null 2>&1; then pass "$t: culprit $culprit, fixed with $fix"
       else fail "$t" "kernel rejects the backed-out object"; fi ;;
     unsafe)
@@ -104,10 +109,14 @@ serial_checks() {
 }
 # two cases at a time (each is a chain of compiles and kernel loads)
 # the longest jobs first: the serial checks and the textual pipeline route
-# forced on a case the plugin route fixes too
+# forced on a case the plugin route fixes too, then chosen by auto
 serial_checks &
 n=1; pipe_n=1
+while [ "$(jobs -rp | wc -l)" -ge 2 ]; do wait -n; done
 run_case "$data/phi_ctx.c" 14 "$n" pipeline &
+n=2
+while [ "$(jobs -rp | wc -l)" -ge 2 ]; do wait -n; done
+run_case "$data/switch_ctx.c" 19 "$n" auto-noplugin &
 for src in "$data"/*.c; do
   clangs=$(grep -o 'cc-test: .*' "$src" | head -1 | sed -n 's/.*clangs=\([^ ]*\).*/\1/p')
   for v in ${clangs//,/ }; do

@@ -94,7 +94,7 @@ struct bg_cc_result {
 	size_t insns_before, insns_after;
 	char written[512];
 	int fix_route;                   /* BG_CC_ROUTE_* asked for */
-	const char *route_used;          /* "plugin", "pipeline" or NULL: how runs were backed out */
+	const char *route_used;          /* "plugin" or "pipeline" when the fix skips pass runs */
 	struct cc_pipe *pipe;            /* the pipeline route's state (pipeline.c), or NULL */
 };
 

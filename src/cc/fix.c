@@ -173,13 +173,19 @@ static bool try_skip(struct bg_cc_result *s, const char *spec)
 		}
 		v.skip = NULL;
 		v.pipe_drop = entries;
-		s->route_used = "pipeline";
 		snprintf(what, sizeof(what), "pipeline without %s", entries);
-		return attempt(s, &v, what);
+		if (!attempt(s, &v, what))
+			return false;
+		s->route_used = "pipeline";
+		return true;
 	}
-	s->route_used = "plugin";
+	if (!cc_plugin_path(s))
+		return false; /* --fix-route plugin without a plugin: the build would not change */
 	snprintf(what, sizeof(what), "skip pass run(s) %s", spec);
-	return attempt(s, &v, what);
+	if (!attempt(s, &v, what))
+		return false;
+	s->route_used = "plugin";
+	return true;
 }
 
 /* Append the current culprit to spec: its one run ("name@unit#run") or,
