@@ -932,8 +932,7 @@ int vm_tail_call(struct bg_vm *vm, uint64_t map_ptr, uint64_t index)
 	vm->tail_calls++;
 	vm->cur = img;
 	vm->cur_changed = true;
-	if (vm->sanitize)
-		memset(vm->shadow + (VM_MAX_FRAMES - 1) * VM_STACK_SIZE, 0, VM_STACK_SIZE);
+	vm_shadow_new_gen(vm); /* the new program starts with an uninitialized stack */
 	return 0;
 }
 

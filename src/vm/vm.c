@@ -172,9 +172,17 @@ bool vm_shadow_ok(struct bg_vm *vm, uint64_t a, uint32_t size)
 	if (vm->opts.allow_uninit_stack)
 		return true;
 	for (i = 0; i < size; i++)
-		if (!s[i])
+		if (s[i] != vm->shadow_gen)
 			return false;
 	return true;
+}
+
+void vm_shadow_new_gen(struct bg_vm *vm)
+{
+	if (++vm->shadow_gen == 0) { /* wrapped: old marks could match again */
+		memset(vm->shadow, 0, VM_MAX_FRAMES * VM_STACK_SIZE);
+		vm->shadow_gen = 1;
+	}
 }
 
 static int uninit_fault(struct bg_vm *vm, uint64_t a, uint64_t size)
@@ -183,7 +191,7 @@ static int uninit_fault(struct bg_vm *vm, uint64_t a, uint64_t size)
 	uint64_t fp = (uint64_t)vm->stack + (uint64_t)(VM_MAX_FRAMES - vm->depth) * VM_STACK_SIZE;
 	uint64_t i = 0;
 
-	while (i < size && s[i])
+	while (i < size && s[i] == vm->shadow_gen)
 		i++;
 	vm_fault(vm, BG_VM_FAULT_UNINIT, a, (uint32_t)size,
 		 "load of %llu bytes at fp%+lld reads uninitialized stack byte fp%+lld",
@@ -219,7 +227,7 @@ static void *region_ptr_at(struct bg_vm *vm, int i, uint64_t a, uint64_t size, b
 			return NULL;
 		}
 		if (write)
-			memset(s, 1, size);
+			memset(s, vm->shadow_gen, size);
 	}
 	return (void *)a;
 }
@@ -243,7 +251,7 @@ void *vm_ptr(struct bg_vm *vm, uint64_t addr, uint64_t size, bool write)
 		return (void *)addr;
 	if (in_stack(vm, addr, size)) { /* the common case: no region scan */
 		if (write)
-			memset(vm->shadow + (addr - (uint64_t)vm->stack), 1, size);
+			memset(vm->shadow + (addr - (uint64_t)vm->stack), vm->shadow_gen, size);
 		return (void *)addr;
 	}
 	if (addr + size < addr) {
@@ -950,9 +958,9 @@ static void reset_run(struct bg_vm *vm)
 	if (vm->faulted)
 		memset(&vm->fault, 0, sizeof(vm->fault));
 	vm->faulted = false;
-	/* frame 0 starts uninitialized; deeper frames are cleared when entered */
-	if (vm->sanitize)
-		memset(vm->shadow + (VM_MAX_FRAMES - 1) * VM_STACK_SIZE, 0, VM_STACK_SIZE);
+	/* frame 0 starts uninitialized (a new mark); deeper frames are cleared
+	 * when entered */
+	vm_shadow_new_gen(vm);
 	/* maps' own regions (global data) are fixed: registered before nfixed */
 }
 

@@ -141,7 +141,9 @@ struct bg_vm {
 	size_t nmaps;
 	/* memory */
 	uint8_t *stack;          /* VM_MAX_FRAMES * VM_STACK_SIZE, 16-byte aligned */
-	uint8_t *shadow;         /* 1 = initialised, per stack byte */
+	uint8_t *shadow;         /* per stack byte: == shadow_gen when initialised */
+	uint8_t shadow_gen;      /* this run's mark (1..255): a new run or a tail call
+				  * takes the next one, so nothing is cleared per run */
 	uint8_t *ctx;            /* the ctx struct the program sees */
 	size_t ctx_size;
 	bool ctx_special;        /* ctx region is a VM_R_CTX (not raw memory) */
@@ -197,6 +199,8 @@ struct bg_vm {
 };
 
 /* vm.c */
+/* Start a fresh frame 0 (new run, tail call): every stack byte uninitialised. */
+void vm_shadow_new_gen(struct bg_vm *vm);
 int vm_atomic(struct bg_vm *vm, const struct vinsn *ip, uint64_t *r);
 int vm_ld_legacy(struct bg_vm *vm, const struct vinsn *ip, uint64_t *r);
 int vm_callx_target(struct bg_vm *vm, uint64_t v, size_t *target, uint64_t *r);

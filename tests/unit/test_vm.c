@@ -366,8 +366,49 @@ static void test_ctx(void)
 		       "no direct packet access");
 }
 
+/* Stack initialisation is per run: bytes a previous run wrote read as
+ * uninitialized in the next one, across many runs of one VM (the shadow's
+ * run marks wrap every 255 runs). */
+static void test_stack_per_run(void)
+{
+	struct bg_vm_opts o = { .sz = sizeof(o) };
+	struct bg_vm *vm;
+	uint8_t w = 0, rd = 1;
+	uint64_t r0;
+	int i, bad = 0, faults = 0, err;
+
+	reset();
+	mem(BG_K_LDX, 1, 2, 1, 0, 0);                 /* r2 = *(u8 *)(r1 + 0) */
+	alu(BG_ALU_MOV, 1, 0, 0, 0, 0);               /* r0 = 0 */
+	jmp(BG_JMP_JEQ, 1, 2, 0, 0, 1, 5);            /* if r2 == 1 goto read */
+	mem(BG_K_STX, 8, 10, 0, -8, 0);               /* *(u64 *)(r10 - 8) = r0 */
+	ex();
+	mem(BG_K_LDX, 8, 0, 10, -8, 0);               /* read: r0 = *(u64 *)(r10 - 8) */
+	ex();
+	for (o.no_sanitize = 0; o.no_sanitize < 2; o.no_sanitize++) {
+		vm = bg_vm__new_insns(prog, np, &o);
+		bad = faults = 0;
+		for (i = 0; i < 600; i++) {
+			bg_vm__set_ctx(vm, &w, 1);
+			bad += bg_vm__run(vm, &r0) != 0;
+			bg_vm__set_ctx(vm, &rd, 1);
+			err = bg_vm__run(vm, &r0);
+			faults += err && bg_vm__fault(vm) &&
+				  bg_vm__fault(vm)->kind == BG_VM_FAULT_UNINIT;
+		}
+		if (!o.no_sanitize)
+			T_CHECK(!bad && faults == 600, "stack written by the previous run is uninitialized",
+				"bad %d faults %d of 600", bad, faults);
+		else
+			T_CHECK(!bad && faults == 0, "stack across runs without sanitizing",
+				"bad %d faults %d", bad, faults);
+		bg_vm__free(vm);
+	}
+}
+
 int main(void)
 {
+	test_stack_per_run();
 	test_ctx();
 	test_alu();
 	test_jumps_calls();
