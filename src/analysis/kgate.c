@@ -123,6 +123,26 @@ static int gate_call(struct vctx *v, const struct as_state *s, size_t pc, const 
 	return unavailable(v, s, pc, p->since, what);
 }
 
+/* Before 5.12 a load or store through a stack pointer needs a constant
+ * offset ("variable stack access var_off=..."); helpers could take one. */
+static int gate_var_stack(struct vctx *v, const struct as_state *s, size_t pc, const struct bg_insn *in)
+{
+	int reg;
+	if (in->kind == BG_K_LDX)
+		reg = in->src;
+	else if (in->kind == BG_K_ST || in->kind == BG_K_STX || in->kind == BG_K_ATOMIC)
+		reg = in->dst;
+	else
+		return 0;
+	const struct as_reg *r = &s->fr[s->nframes - 1].r[reg];
+	uint64_t off;
+	if (r->type != T_STACK || bg_scalar_is_const(&r->v, &off))
+		return 0;
+	char what[64];
+	snprintf(what, sizeof(what), "access through R%d at a variable stack offset", reg);
+	return need(v, s, pc, BG_KF_VAR_STACK_ACCESS, what);
+}
+
 int kgate_insn(struct vctx *v, const struct as_state *s, size_t pc)
 {
 	if (!v->kgate)
@@ -131,6 +151,8 @@ int kgate_insn(struct vctx *v, const struct as_state *s, size_t pc)
 	const char *what = NULL;
 	uint64_t f = insn_feature(in, &what);
 	if (f && need(v, s, pc, f, what))
+		return -1;
+	if (!bg_profile_has(v->prof, BG_KF_VAR_STACK_ACCESS) && gate_var_stack(v, s, pc, in))
 		return -1;
 	if (in->kind == BG_K_CALL)
 		return gate_call(v, s, pc, in);

@@ -25,6 +25,7 @@ static const struct {
 	{ BG_KF_LOAD_ACQ_STORE_REL, BG_KVER(6, 15) }, { BG_KF_GLOBAL_DATA, BG_KVER(5, 2) },
 	{ BG_KF_BTF_KSYM, BG_KVER(5, 10) },       { BG_KF_PSEUDO_FUNC, BG_KVER(5, 13) },
 	{ BG_KF_CONST_KEY_LOOKUP, BG_KVER(6, 14) }, { BG_KF_UNINIT_STACK_READ, BG_KVER(6, 3) },
+	{ BG_KF_VAR_STACK_ACCESS, BG_KVER(5, 12) },
 };
 
 static const char *const feat_names[] = {
@@ -34,7 +35,7 @@ static const char *const feat_names[] = {
 	"local objects", "open-coded iterators", "ISA v4 instructions", "exceptions", "may_goto",
 	"arena", "load-acquire/store-release", "global data", "kernel symbols (ksym)",
 	"callback functions (ld_imm64 func)", "non-NULL array lookups with a constant key",
-	"privileged reads of uninitialized stack",
+	"privileged reads of uninitialized stack", "variable-offset stack access",
 };
 
 /* features of a version, as a constant expression is not possible from the

@@ -38,6 +38,7 @@ enum bg_kfeat {
 	BG_KF_CONST_KEY_LOOKUP = 1ull << 24, /* 6.14: array lookup with a constant in-range key */
 					     /* is not NULL (no NULL check needed) */
 	BG_KF_UNINIT_STACK_READ = 1ull << 25, /* 6.3: privileged programs may read uninitialized stack */
+	BG_KF_VAR_STACK_ACCESS = 1ull << 26,  /* 5.12: loads/stores at a variable stack offset */
 };
 
 struct bg_kernel_profile {

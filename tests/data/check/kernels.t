@@ -272,3 +272,17 @@ r2 += -8
 call bpf_map_lookup_elem
 r0 = 0
 exit
+
+# case: var_offset_stack_store
+# expect: accept
+# profile: 5.15 accept
+# profile: 5.10 reject access through R1 at a variable stack offset .*before 5.12
+call bpf_get_prandom_u32
+r0 &= 7
+r1 = r10
+r1 += -16
+r1 += r0
+r2 = 0
+*(u8 *)(r1 + 0) = r2
+r0 = 0
+exit
