@@ -187,6 +187,18 @@ else
   "$BPFGATE" cov run "$uex" --prog classify_entry -o "$tmp/ux.info" -- /bin/true >"$tmp/out" 2>&1
   [ $? = 1 ] && grep -q "names no target: give --uprobe classify_entry=PATH:FUNC" "$tmp/out" \
     && pass cov/uprobe-no-target || fail cov/uprobe-no-target "$(head -2 "$tmp/out")"
+  # JSON records: object, program, section, type, verdict; a program left without a target
+  # is "unavailable" and says why
+  "$BPFGATE" cov run "$uex" --json -o "$tmp/uj.info" --uprobe "classify_entry=$tmp/uwork:classify" \
+    -- "$tmp/uwork" 1 >"$tmp/uj.json" 2>/dev/null
+  python3 - "$tmp/uj.json" <<'PY' && pass cov/attach-json-records || fail cov/attach-json-records "$(head -c 300 "$tmp/uj.json")"
+import json, sys
+d = {x["program"]: x for x in json.load(open(sys.argv[1]))}
+e, r = d["classify_entry"], d["classify_return"]
+assert all(k in x for x in (e, r) for k in ("object", "program", "section", "type", "verdict")), d
+assert (e["section"], e["type"], e["verdict"], e["error"]) == ("uprobe", "kprobe", "accepted", None), e
+assert r["verdict"] == "unavailable" and "names no target" in r["error"], r
+PY
   "$BPFGATE" cov run "$uex" --uprobe "nosuchprog=$tmp/uwork:classify" -o "$tmp/ux.info" -- /bin/true >/dev/null 2>&1
   [ $? = 2 ] && pass cov/uprobe-unknown-program || fail cov/uprobe-unknown-program "exit not 2"
   "$BPFGATE" cov run "$uex" --uprobe "classify_entry" -o "$tmp/ux.info" -- /bin/true >/dev/null 2>&1

@@ -128,8 +128,18 @@ static int write_outputs(const struct run_args *a, struct bg_cov **covs, size_t 
 	return 0;
 }
 
-static void print_summary(const struct run_args *a, struct bg_cov **covs, const char **names,
-			  const char **errs, size_t n)
+/* The record's verdict: "accepted" when the instrumented program ran,
+ * "rejected" when the kernel refused it (bg_cov__load_kernel says so in its
+ * message), "unavailable" when it could not be instrumented, attached or run. */
+static const char *run_verdict(const struct bg_cov *cov, const char *err)
+{
+	if (!err)
+		return "accepted";
+	return cov && strstr(err, "not loaded (rejected)") ? "rejected" : "unavailable";
+}
+
+static void print_summary(const struct run_args *a, struct bg_cov **covs, const struct bg_program **progs,
+			  const char **names, const char **errs, size_t n)
 {
 	struct bg_json j;
 
@@ -155,6 +165,9 @@ static void print_summary(const struct run_args *a, struct bg_cov **covs, const 
 		bg_json_obj_begin(&j);
 		bg_json_kstr(&j, "object", a->obj);
 		bg_json_kstr(&j, "program", names[i]);
+		bg_json_kstr(&j, "section", bg_program__section(progs[i]));
+		bg_json_kstr(&j, "type", bg_program__type_name(progs[i]));
+		bg_json_kstr(&j, "verdict", run_verdict(covs[i], errs[i]));
 		bg_json_kstr(&j, "runner", a->vm ? "vm" : "kernel");
 		bg_json_kstr(&j, "error", errs[i]);
 		if (covs[i]) {
@@ -187,6 +200,7 @@ int cov_cmd_run(int argc, char **argv)
 	struct bg_object *obj;
 	struct bg_cov *covs[64] = {0};
 	const char *names[64] = {0}, *errs[64] = {0}, *targets[64] = {0};
+	const struct bg_program *progs[64] = {0};
 	static char errbuf[64][512];
 	char err[512];
 	size_t n = 0;
@@ -207,6 +221,7 @@ int cov_cmd_run(int argc, char **argv)
 		if (!chosen(&a, bg_program__name(p)))
 			continue;
 		names[n] = bg_program__name(p);
+		progs[n] = p;
 		errbuf[n][0] = 0;
 		covs[n] = bg_cov__instrument(p, errbuf[n], sizeof(errbuf[n]));
 		if (!covs[n])
@@ -250,7 +265,7 @@ int cov_cmd_run(int argc, char **argv)
 			status = EXIT_REJECTED;
 	if (write_outputs(&a, covs, n))
 		status = EXIT_BAD;
-	print_summary(&a, covs, names, errs, n);
+	print_summary(&a, covs, progs, names, errs, n);
 	for (size_t i = 0; i < n; i++)
 		bg_cov__free(covs[i]);
 	bg_object__free(obj);
