@@ -44,7 +44,7 @@ printf 'program\tclang\tflags\tfirst verdict\tculprit\tfix\tinsns before\tinsns 
 # textual pipeline route (--fix-route pipeline) and the sidecar is kept;
 # "auto-noplugin": the default route with no plugin built must pick it too.
 run_case() {
-  local src=$1 v=$2 n=$3 route=${4:-} name spec flags expect want_fix want_culprit t out rc first culprit fix side=--no-sidecar
+  local src=$1 v=$2 n=$3 route=${4:-} label= name spec flags expect want_fix want_culprit t out rc first culprit fix side=--no-sidecar
   name=$(basename "$src" .c)
   spec=$(grep -o 'cc-test: .*' "$src" | head -1)
   flags=$(sed -n 's/.*flags=\([^ ]*\).*/\1/p' <<<"$spec" | tr ',' ' ')
@@ -58,7 +58,7 @@ run_case() {
     want_fix="^pipeline without "; side=
   elif [ "$route" = auto-noplugin ]; then
     t="$t/auto-route-without-plugin"; out="$tmp/$name-$v-auto.o"; want_fix="^pipeline without "
-    export BPFGATE_PLUGIN_DIR="$tmp/no-plugins"
+    export BPFGATE_PLUGIN_DIR="$tmp/no-plugins"; label="(auto route, no plugin) $flags"
   fi
   exec >"$tmp/res.$n"
   "$BPFGATE" cc --clang "clang-$v" --verifier kernel --report json $side $flags $CFLAGS_BPF -c "$src" -o "$out" \
@@ -74,7 +74,7 @@ run_case() {
     culprit="no single pass (target choice)"
   fi
   fix=$(field "$tmp/r$n.json" fix)
-  printf '%s\tclang-%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$name" "$v" "${flags:--}" "$first" "$culprit" "${fix:--}" \
+  printf '%s\tclang-%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$name" "$v" "${label:-${flags:--}}" "$first" "$culprit" "${fix:--}" \
     "$(field "$tmp/r$n.json" insns_before)" "$(field "$tmp/r$n.json" insns_after)" \
     "$(field "$tmp/r$n.json" compiles)" "$(field "$tmp/r$n.json" seconds)" > "$tmp/row.$n"
   case "$expect" in

@@ -45,7 +45,7 @@ struct cc_judge {
 };
 
 struct cc_attempt {
-	char what[256];
+	char what[1100];
 	enum cc_outcome outcome;
 	char msg[256];
 	size_t insns;
@@ -89,7 +89,7 @@ struct bg_cc_result {
 	/* fix */
 	struct cc_attempt attempts[CC_MAX_ATTEMPTS];
 	int nattempts;
-	char fix[256];                   /* what was backed out, or "" */
+	char fix[1100];                  /* what was backed out, or "" */
 	bool replayed;
 	size_t insns_before, insns_after;
 	char written[512];

@@ -206,7 +206,7 @@ static void sidecar_write(struct bg_cc_result *s)
 /* Replay a recorded fix. Returns true when it produced an accepted object. */
 static bool sidecar_replay(struct bg_cc_result *s)
 {
-	char p[PATH_MAX], fix[256] = "", line[512];
+	char p[PATH_MAX], fix[1100] = "", line[1200];
 	unsigned long long key = 0;
 	struct cc_variant v = {.bisect_limit = -1, .deps = true};
 	struct cc_judge j;

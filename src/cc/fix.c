@@ -299,12 +299,32 @@ static long first_run(const char *listing, const char *name, const char *unit)
 static bool try_elimination(struct bg_cc_result *s)
 {
 	const char *unit = s->first.progs[s->target].name;
-	int ok[NSUSPECTS], n = 0;
-	char spec[512];
+	int ok[NSUSPECTS], n = 0, before;
+	char spec[512], all[1024], fix_all[1100] = "", written_all[512] = "";
+	const char *used = spec;
+	size_t o = 0, insns_all = 0;
 
 	for (size_t i = 0; i < NSUSPECTS; i++)
 		if (first_run(s->stderr_text, suspects[i], unit) > 0)
 			ok[n++] = (int)i;
+	/* every suspect at once first: when even that is rejected the same way,
+	 * no subset will do (the source is the likely cause) - one compile
+	 * instead of ~30; when it loads, it is the fallback fix */
+	for (int i = 0; i < n; i++)
+		o += snprintf(all + o, o < sizeof(all) ? sizeof(all) - o : 0, "%s%s@%s", o ? "," : "",
+			      suspects[ok[i]], unit);
+	before = s->nattempts;
+	if (n > 1 && o < sizeof(all)) {
+		if (try_skip(s, all)) {
+			snprintf(fix_all, sizeof(fix_all), "%s", s->fix);
+			snprintf(written_all, sizeof(written_all), "%s", s->written);
+			insns_all = s->insns_after;
+			s->fix[0] = 0;
+		} else if (s->nattempts > before && s->attempts[s->nattempts - 1].outcome == CC_BAD) {
+			cc_progress(s, "skipping every suspect pass is still rejected the same way: nothing to eliminate");
+			return false;
+		}
+	}
 	for (int i = 0; i < n && !cc_over_budget(s); i++) {
 		snprintf(spec, sizeof(spec), "%s@%s", suspects[ok[i]], unit);
 		if (try_skip(s, spec))
@@ -316,10 +336,15 @@ static bool try_elimination(struct bg_cc_result *s)
 			if (try_skip(s, spec))
 				goto found;
 		}
-	return false;
+	if (!fix_all[0])
+		return false;
+	snprintf(s->fix, sizeof(s->fix), "%s", fix_all);
+	snprintf(s->written, sizeof(s->written), "%s", written_all);
+	s->insns_after = insns_all;
+	used = all;
 found:
 	/* report the (first) eliminated pass as the culprit */
-	snprintf(s->culprit_name, sizeof(s->culprit_name), "%.*s", (int)strcspn(spec, "@"), spec);
+	snprintf(s->culprit_name, sizeof(s->culprit_name), "%.*s", (int)strcspn(used, "@"), used);
 	snprintf(s->culprit_unit, sizeof(s->culprit_unit), "%s", unit);
 	s->culprit = first_run(s->stderr_text, s->culprit_name, unit);
 	s->culprit_occurrence = 1;
