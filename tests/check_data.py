@@ -235,7 +235,26 @@ def main():
                 for fact in c["facts"]:
                     failed += check_fact(tname, c, fact, objs)
             failed += judge_profiles(tname, cases, ours, objs)
+        failed += soundness(tmp)
     return 1 if failed else 0
+
+
+def soundness(tmp):
+    """Every accepted case, run by the interpreter, must stay inside the
+    abstract states bpfgate claimed (tests/unit/test_soundness.c on the
+    objects just built; its PASS/FAIL/XFAIL lines are this test's)."""
+    exe = os.path.join(BUILD, "tests", "test_soundness")
+    if not os.access(exe, os.X_OK):
+        print("SKIP check_data_soundness: %s not built" % exe)
+        return 0
+    env = dict(os.environ, BG_EXAMPLES=tmp, BG_CORPUS=os.path.join(tmp, "no-corpus"),
+               BG_SOUND_PREFIX="data/", BG_SOUND_INPUTS="4")
+    p = subprocess.run([exe], env=env, capture_output=True, text=True)
+    sys.stdout.write(p.stdout)
+    if p.returncode != 0 and "FAIL " not in p.stdout:
+        print("FAIL check_data_soundness: exited with %d: %s" % (p.returncode, p.stderr[-300:]))
+        return 1
+    return 1 if p.returncode else 0
 
 
 def judge_profiles(tname, cases, ours, objs):
