@@ -268,6 +268,19 @@ void *vm_ptr_read_init(struct bg_vm *vm, uint64_t addr, uint64_t size)
 	return region_ptr(vm, addr, size, false, true);
 }
 
+/* Copies of 1, 2, 4 or 8 bytes with a constant size (no library call);
+ * little-endian host: the low bytes of the value. */
+static inline void copy_sized(void *to, const void *from, uint32_t size)
+{
+	switch (size) {
+	case 1: memcpy(to, from, 1); break;
+	case 2: memcpy(to, from, 2); break;
+	case 4: memcpy(to, from, 4); break;
+	case 8: memcpy(to, from, 8); break;
+	default: memcpy(to, from, size); break;
+	}
+}
+
 int vm_load(struct bg_vm *vm, uint64_t a, uint32_t size, uint64_t *val)
 {
 	int i;
@@ -292,7 +305,7 @@ int vm_load(struct bg_vm *vm, uint64_t a, uint32_t size, uint64_t *val)
 	p = region_ptr_at(vm, i, a, size, false, true);
 	if (!p)
 		return -EFAULT;
-	memcpy(val, p, size); /* little-endian host: low bytes */
+	copy_sized(val, p, size);
 	return 0;
 }
 
@@ -306,7 +319,7 @@ int vm_store(struct bg_vm *vm, uint64_t a, uint32_t size, uint64_t val)
 	p = region_ptr_at(vm, i, a, size, true, false);
 	if (!p)
 		return -EFAULT;
-	memcpy(p, &val, size);
+	copy_sized(p, &val, size);
 	return 0;
 }
 
