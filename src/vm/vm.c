@@ -101,10 +101,11 @@ static int find_region(struct bg_vm *vm, uint64_t a, uint64_t size)
 }
 
 /* Fill the fault's region fields with the region nearest to a. */
-static void nearest_region(struct bg_vm *vm, uint64_t a)
+static int nearest_region(struct bg_vm *vm, uint64_t a)
 {
 	uint64_t best = UINT64_MAX;
 	size_t i;
+	int at = -1;
 
 	for (i = 0; i < vm->nregions; i++) {
 		const struct vm_region *r = &vm->regions[i];
@@ -115,11 +116,13 @@ static void nearest_region(struct bg_vm *vm, uint64_t a)
 			continue;
 		if (d < best) {
 			best = d;
+			at = (int)i;
 			vm->fault.region = vm_region_name(r->kind);
 			vm->fault.region_lo = lo;
 			vm->fault.region_hi = r->hi;
 		}
 	}
+	return at;
 }
 
 static int mem_fault(struct bg_vm *vm, uint64_t a, uint64_t size, bool write)
@@ -129,11 +132,21 @@ static int mem_fault(struct bg_vm *vm, uint64_t a, uint64_t size, bool write)
 			   (unsigned long long)a);
 	struct bg_vm_fault *f = &vm->fault;
 	size_t n;
+	int i;
 	long long rel;
 	unsigned long long len;
 
-	nearest_region(vm, a);
+	i = nearest_region(vm, a);
 	n = strlen(f->msg);
+	if (i > 0 && vm->regions[i].kind == VM_R_SCRATCH && vm->regions[i].lo == vm->regions[i].hi &&
+	    a - vm->regions[i].lo < 65536) {
+		/* bpf_ringbuf_submit/discard emptied it (h_ringbuf_commit) */
+		f->region = "released ringbuf record";
+		snprintf(f->msg + n, sizeof(f->msg) - n,
+			 " is in the ringbuf record at 0x%llx, already submitted or discarded",
+			 (unsigned long long)vm->regions[i].lo);
+		return err;
+	}
 	if (f->region && (a + 65536 < f->region_lo || a > f->region_hi + 65536)) {
 		/* far from everything: naming the nearest region would mislead */
 		f->region = NULL;
