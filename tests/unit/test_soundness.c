@@ -773,6 +773,47 @@ static const char *corpus_dir(char *buf, size_t sz)
 	return buf;
 }
 
+/* The states API on a small accepted program, and its argument checks. */
+static void api_checks(const char *ex)
+{
+	char path[PATH_MAX + 32], err[256] = "", buf[256];
+	struct bg_object *obj;
+	struct bg_verify_states *st;
+	const struct bg_astate *a;
+	const struct bg_program *p;
+	size_t n = 0;
+
+	errno = 0;
+	T_CHECK(!bg_verify_states__new(NULL, NULL) && errno == EINVAL, "states_api_null",
+		"bg_verify_states__new(NULL) did not fail with EINVAL");
+	bg_verify_states__free(NULL);
+	T_CHECK(!bg_verify_states__cnt(NULL, 0) && !bg_verify_states__get(NULL, 0, 0) &&
+			!bg_verify_states__slots(NULL, 0, 0, &n) && !n,
+		"states_api_null_getters", "getters on NULL");
+	snprintf(path, sizeof(path), "%s/xdp_parse.bpf.o", ex);
+	obj = bg_object__open(path, NULL, err, sizeof(err));
+	if (!obj) {
+		T_SKIP("states_api", "%s: %s", path, err);
+		return;
+	}
+	p = bg_object__prog(obj, 0);
+	st = bg_verify_states__new(p, NULL);
+	a = st ? bg_verify_states__get(st, 0, 0) : NULL;
+	T_CHECK(st && bg_verify_states__result(st)->verdict == BG_VERDICT_ACCEPTED &&
+			bg_verify_states__cnt(st, 0) == 1 && a && a->frame == 0 &&
+			a->r[1].kind == BG_AVAL_CTX && bg_aval__contains(&a->r[1], 0) &&
+			!bg_aval__contains(&a->r[1], 1) && a->r[10].kind == BG_AVAL_STACK &&
+			a->r[0].kind == BG_AVAL_UNINIT,
+		"states_api_entry", "entry state of xdp_parse is not {r1 = ctx+0, r10 = fp+0}");
+	T_CHECK(st && !bg_verify_states__get(st, 0, 1) &&
+			!bg_verify_states__cnt(st, bg_verify_states__insn_cnt(st)),
+		"states_api_bounds", "out-of-range getters");
+	T_CHECK(a && bg_aval__fmt(&a->r[1], buf, sizeof(buf)) > 0 && !strncmp(buf, "ctx", 3),
+		"states_api_fmt", "fmt gave \"%s\"", a ? buf : "");
+	bg_verify_states__free(st);
+	bg_object__free(obj);
+}
+
 int main(void)
 {
 	static const char *const variants[] = { "c19v4", "c14", "c19", "c19v3" };
@@ -789,6 +830,8 @@ int main(void)
 	/* $BG_SOUND_PREFIX names the group (tests/check_data.py runs this on its
 	 * compiled cases as "data/") */
 	snprintf(pfx, sizeof(pfx), "%s", getenv("BG_SOUND_PREFIX") ? getenv("BG_SOUND_PREFIX") : "examples/");
+	if (!getenv("BG_SOUND_PREFIX"))
+		api_checks(ex);
 	test_walk(ex, pfx, 0, sound_object);
 	corpus = corpus_dir(cdir, sizeof(cdir));
 	for (v = 0; v < nvar; v++) {
