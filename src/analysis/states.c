@@ -1,15 +1,18 @@
 /* The analysis' claims per instruction (bg_verify_states, verifier.h).
  *
- * An observer of the fixpoint engine (verify_observed) converts the current
- * frame's registers of every state stepped through into the public
- * struct bg_aval form and keeps, per instruction slot, the distinct ones
- * (a hash per stored state makes the duplicate test cheap). Invariants:
- * stored states have zeroed padding (they are hashed and compared as
- * bytes); a slot holds at most max_per_insn states, later ones are joined
- * into a stored state, so the union of a slot's states only grows and still
- * covers every state the analysis visited there.
- * Cost: O(steps * (1 + states per slot)) hash compares, memory
- * O(distinct states), at most max_per_insn * slots * sizeof(bg_astate). */
+ * An observer of the fixpoint engine (verify_observed) converts every state
+ * stepped through into the public form: the current frame's registers
+ * (struct bg_astate) and the stack slots of every frame that claim something
+ * (known-zero bytes or a spilled register: struct bg_aslot, kept in one pool).
+ * Per instruction it keeps the distinct ones (an FNV hash per stored state
+ * makes the duplicate test cheap). Invariants: stored structs have zeroed
+ * padding (they are hashed and compared as bytes); an instruction holds at
+ * most max_per_insn states, later ones are joined into a stored one (whose
+ * stack claims are then dropped), so the union of an instruction's states
+ * only grows and still covers every state the analysis visited there.
+ * Cost: per analysis step one conversion + hash of ~1 KiB plus the stack
+ * claims, and a compare against the instruction's states (<= max_per_insn);
+ * memory O(distinct states). */
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
@@ -29,7 +32,7 @@ struct vs_slot {
 	uint32_t n, cap;
 	struct bg_astate *st;
 	uint64_t *h;
-	uint32_t *soff, *sn;      /* stack claims of state i: pool[soff[i] .. + sn[i]) */
+	uint32_t *soff, *sn; /* stack claims of state i: pool[soff[i] .. + sn[i]) */
 };
 
 struct bg_verify_states {
@@ -38,9 +41,9 @@ struct bg_verify_states {
 	struct vs_slot *at;
 	size_t max_per, merged;
 	int err;
-	struct bg_aslot *pool;    /* stack claims of all stored states */
+	struct bg_aslot *pool; /* stack claims of all stored states */
 	size_t npool, cappool;
-	struct bg_aslot *cur;     /* the state being observed */
+	struct bg_aslot *cur; /* the state being observed */
 	size_t ncur, capcur;
 };
 
@@ -69,9 +72,15 @@ static void put_scalar(struct bg_aval *o, const struct bg_scalar *v)
 
 static struct bg_scalar get_scalar(const struct bg_aval *a)
 {
-	struct bg_scalar v = { .umin = a->umin, .umax = a->umax, .smin = a->smin, .smax = a->smax,
-			       .u32min = a->u32min, .u32max = a->u32max, .s32min = a->s32min,
-			       .s32max = a->s32max, .tn = { .value = a->tn_value, .mask = a->tn_mask } };
+	struct bg_scalar v = {.umin = a->umin,
+			      .umax = a->umax,
+			      .smin = a->smin,
+			      .smax = a->smax,
+			      .u32min = a->u32min,
+			      .u32max = a->u32max,
+			      .s32min = a->s32min,
+			      .s32max = a->s32max,
+			      .tn = {.value = a->tn_value, .mask = a->tn_mask}};
 	v.bottom = a->umin > a->umax || a->smin > a->smax || a->u32min > a->u32max ||
 		   a->s32min > a->s32max;
 	return v;
@@ -107,9 +116,9 @@ static void conv_reg(const struct as_state *s, const struct as_reg *r, struct bg
 	case T_PKT_META:
 		o->base = r->id;
 		o->delta = r->delta;
-		o->pkt_range = r->id == LOST_BASE ? -1
-						  : (int64_t)bg_zone_range(&s->zone, r->id,
-									   r->type == T_PKT_META);
+		o->pkt_range = r->id == LOST_BASE
+				   ? -1
+				   : (int64_t)bg_zone_range(&s->zone, r->id, r->type == T_PKT_META);
 		break;
 	default:
 		break;
@@ -127,14 +136,22 @@ static void conv_state(const struct as_state *s, bool global_root, struct bg_ast
 		conv_reg(s, &f->r[i], &o->r[i]);
 }
 
+/* FNV-style over 64-bit words (the hashed structs are multiples of 8 bytes). */
 static uint64_t hash_bytes(uint64_t h, const void *data, size_t n)
 {
 	const unsigned char *p = data;
 
-	for (size_t i = 0; i < n; i++)
-		h = (h ^ p[i]) * 1099511628211ull;
+	for (size_t i = 0; i + 8 <= n; i += 8) {
+		uint64_t w;
+		memcpy(&w, p + i, 8);
+		h = (h ^ w) * 1099511628211ull;
+		h ^= h >> 29;
+	}
 	return h;
 }
+
+_Static_assert(sizeof(struct bg_astate) % 8 == 0 && sizeof(struct bg_aslot) % 8 == 0,
+	       "hashed as 64-bit words");
 
 static uint64_t hash_state(const struct bg_astate *a, const struct bg_aslot *sl, size_t n)
 {
@@ -243,7 +260,8 @@ static int slot_push(struct bg_verify_states *st, struct vs_slot *sl, const stru
 {
 	if (sl->n == sl->cap) {
 		uint32_t cap = sl->cap ? sl->cap * 2 : 2;
-		if (grow((void **)&sl->st, cap, sizeof(*sl->st)) || grow((void **)&sl->h, cap, sizeof(*sl->h)) ||
+		if (grow((void **)&sl->st, cap, sizeof(*sl->st)) ||
+		    grow((void **)&sl->h, cap, sizeof(*sl->h)) ||
 		    grow((void **)&sl->soff, cap, sizeof(*sl->soff)) ||
 		    grow((void **)&sl->sn, cap, sizeof(*sl->sn)))
 			return -ENOMEM;
@@ -310,7 +328,8 @@ static void observe(void *arg, size_t pc, const struct as_state *s, bool global_
 	struct vs_slot *sl = &st->at[pc];
 	for (uint32_t i = 0; i < sl->n; i++)
 		if (sl->h[i] == h && !memcmp(&sl->st[i], &a, sizeof(a)) && sl->sn[i] == st->ncur &&
-		    (!st->ncur || !memcmp(st->pool + sl->soff[i], st->cur, st->ncur * sizeof(*st->cur))))
+		    (!st->ncur ||
+		     !memcmp(st->pool + sl->soff[i], st->cur, st->ncur * sizeof(*st->cur))))
 			return;
 	if (sl->n >= st->max_per) {
 		slot_merge(st, sl, &a);
@@ -325,7 +344,7 @@ static void observe(void *arg, size_t pc, const struct as_state *s, bool global_
 struct bg_verify_states *bg_verify_states__new(const struct bg_program *prog,
 					       const struct bg_verify_states_opts *opts)
 {
-	struct bg_verify_opts vo = { .sz = sizeof(vo) };
+	struct bg_verify_opts vo = {.sz = sizeof(vo)};
 	struct bg_verify_states *st;
 	size_t n = 0;
 
@@ -342,7 +361,8 @@ struct bg_verify_states *bg_verify_states__new(const struct bg_program *prog,
 		vo.profile = opts->profile;
 		vo.unprivileged = opts->unprivileged;
 		vo.max_steps = opts->max_steps;
-		if (opts->sz >= offsetof(struct bg_verify_states_opts, max_per_insn) + sizeof(size_t))
+		if (opts->sz >=
+		    offsetof(struct bg_verify_states_opts, max_per_insn) + sizeof(size_t))
 			st->max_per = opts->max_per_insn;
 	}
 	if (!st->max_per)
@@ -398,7 +418,8 @@ size_t bg_verify_states__cnt(const struct bg_verify_states *st, size_t pc)
 	return st && pc < st->ninsn ? st->at[pc].n : 0;
 }
 
-const struct bg_astate *bg_verify_states__get(const struct bg_verify_states *st, size_t pc, size_t i)
+const struct bg_astate *bg_verify_states__get(const struct bg_verify_states *st, size_t pc,
+					      size_t i)
 {
 	if (!st || pc >= st->ninsn || i >= st->at[pc].n)
 		return NULL;
@@ -431,14 +452,24 @@ bool bg_aval__contains(const struct bg_aval *a, uint64_t x)
 }
 
 static const char *const kind_names[] = {
-	[BG_AVAL_UNINIT] = "uninit", [BG_AVAL_SCALAR] = "scalar", [BG_AVAL_CTX] = "ctx",
-	[BG_AVAL_STACK] = "fp", [BG_AVAL_PKT] = "pkt", [BG_AVAL_PKT_META] = "pkt_meta",
-	[BG_AVAL_PKT_END] = "pkt_end", [BG_AVAL_MAP_PTR] = "map_ptr",
-	[BG_AVAL_MAP_VALUE] = "map_value", [BG_AVAL_MEM] = "mem",
-	[BG_AVAL_RINGBUF_MEM] = "ringbuf_mem", [BG_AVAL_BTF_ID] = "btf_ptr",
-	[BG_AVAL_SOCK] = "sock", [BG_AVAL_SOCK_COMMON] = "sock_common",
-	[BG_AVAL_TCP_SOCK] = "tcp_sock", [BG_AVAL_FUNC] = "func", [BG_AVAL_ARENA] = "arena",
-	[BG_AVAL_ANY] = "any",
+    [BG_AVAL_UNINIT] = "uninit",
+    [BG_AVAL_SCALAR] = "scalar",
+    [BG_AVAL_CTX] = "ctx",
+    [BG_AVAL_STACK] = "fp",
+    [BG_AVAL_PKT] = "pkt",
+    [BG_AVAL_PKT_META] = "pkt_meta",
+    [BG_AVAL_PKT_END] = "pkt_end",
+    [BG_AVAL_MAP_PTR] = "map_ptr",
+    [BG_AVAL_MAP_VALUE] = "map_value",
+    [BG_AVAL_MEM] = "mem",
+    [BG_AVAL_RINGBUF_MEM] = "ringbuf_mem",
+    [BG_AVAL_BTF_ID] = "btf_ptr",
+    [BG_AVAL_SOCK] = "sock",
+    [BG_AVAL_SOCK_COMMON] = "sock_common",
+    [BG_AVAL_TCP_SOCK] = "tcp_sock",
+    [BG_AVAL_FUNC] = "func",
+    [BG_AVAL_ARENA] = "arena",
+    [BG_AVAL_ANY] = "any",
 };
 
 int bg_aval__fmt(const struct bg_aval *a, char *buf, size_t sz)
