@@ -87,3 +87,13 @@ assert len(a) == len(b) > 10
 for x, y in zip(a, b):
     assert x["program"] == y["program"] and x["verdict"] == y["kernels"]["6.18"]["verdict"] == y["verdict"], x["program"]
 PY
+
+"$BPFGATE" check --list-kernels >"$T/lk" 2>&1; rc=$?
+[ $rc = 0 ] && grep -q "^5.15 .*bpf_loop (5.17)" "$T/lk" && grep -q "^4.19 *4096 *131072" "$T/lk" && grep -q "^6.18 .* -$" "$T/lk" \
+  && pass check_kernels_list || fail check_kernels_list "rc=$rc $(head -3 "$T/lk")"
+"$BPFGATE" check --list-kernels --json | python3 -c '
+import json, sys
+ks = {k["name"]: k for k in json.load(sys.stdin)}
+assert ks["6.18"]["lacks"] == [] and ks["4.19"]["max_prog_insns"] == 4096
+assert {"feature": "may_goto", "since": "6.9"} in ks["6.6"]["lacks"]
+' && pass check_kernels_list_json || fail check_kernels_list_json "bad JSON"

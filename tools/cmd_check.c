@@ -29,6 +29,7 @@ struct check_args {
 	const struct bg_kernel_profile *kern[MAX_KERNELS];
 	int nkern;
 	bool multi;
+	bool list_kernels;
 };
 
 static void usage(FILE *f)
@@ -55,6 +56,7 @@ static void usage(FILE *f)
 		"                  stack reads before 6.3; an\n"
 		"                  older verifier's weaker range tracking is NOT modelled, so it\n"
 		"                  may still reject a program bpfgate accepts for it.\n"
+		"  --list-kernels  the known profiles: limits and what each lacks (with --json)\n"
 		"  --unpriv        model unprivileged loading\n"
 		"  --max-steps N   resource limit; beyond it the verdict is 'too complex'\n"
 		"exit status: 0 all accepted, 1 a program rejected, 2 bad input\n");
@@ -97,6 +99,8 @@ static int parse(int argc, char **argv, struct check_args *a)
 			a->quiet = true;
 		} else if (!strcmp(s, "--unpriv")) {
 			a->unpriv = true;
+		} else if (!strcmp(s, "--list-kernels")) {
+			a->list_kernels = true;
 		} else if (!strcmp(s, "--prog") || !strcmp(s, "--btf") || !strcmp(s, "--dot") ||
 			   !strcmp(s, "--profile") || !strcmp(s, "--kernel") || !strcmp(s, "--max-steps")) {
 			if (!next)
@@ -126,7 +130,7 @@ static int parse(int argc, char **argv, struct check_args *a)
 			a->objs[a->nobjs++] = s;
 		}
 	}
-	if (!a->nobjs)
+	if (!a->nobjs && !a->list_kernels)
 		return cli_error("check", "no object given (see --help)");
 	if (a->json && a->sarif)
 		return cli_error("check", "--json and --sarif are exclusive");
@@ -367,6 +371,76 @@ struct sink {
 
 /* ---- several kernels: one verdict per profile, side by side ---- */
 
+/* --list-kernels: every profile with its limits and the features it lacks
+ * (name and first release), from the platform tables. */
+static int list_kernels(bool json)
+{
+	unsigned n = 0;
+	const struct bg_kernel_profile *p = bg_profiles(&n);
+	struct bg_json j;
+	if (json) {
+		bg_json_init(&j, stdout, true);
+		bg_json_arr_begin(&j);
+	} else {
+		printf("%-6s %8s %10s %6s %5s %9s  %s\n", "kernel", "insns", "processed", "frames", "stack",
+		       "tailcalls", "lacks (first release)");
+	}
+	for (unsigned i = 0; i < n; i++) {
+		if (json) {
+			bg_json_obj_begin(&j);
+			bg_json_kstr(&j, "name", p[i].name);
+			bg_json_kuint(&j, "max_prog_insns", p[i].max_prog_insns);
+			bg_json_kuint(&j, "max_processed_insns", p[i].max_processed_insns);
+			bg_json_kuint(&j, "max_call_depth", p[i].max_call_depth);
+			bg_json_kuint(&j, "stack_size", p[i].stack_size);
+			bg_json_kuint(&j, "max_tail_calls", p[i].max_tail_calls);
+			bg_json_key(&j, "lacks");
+			bg_json_arr_begin(&j);
+		} else {
+			printf("%-6s %8u %10u %6u %5u %9u  ", p[i].name, p[i].max_prog_insns,
+			       p[i].max_processed_insns, p[i].max_call_depth, p[i].stack_size, p[i].max_tail_calls);
+		}
+		/* missing features, oldest first */
+		uint64_t miss[64];
+		int nm = 0, lacks = 0;
+		for (int b = 0; b < 64; b++)
+			if (bg_feature_since(1ull << b) && !bg_profile_has(&p[i], 1ull << b))
+				miss[nm++] = 1ull << b;
+		for (int x = 1; x < nm; x++)
+			for (int y = x; y > 0 && bg_feature_since(miss[y - 1]) > bg_feature_since(miss[y]); y--) {
+				uint64_t t = miss[y];
+				miss[y] = miss[y - 1];
+				miss[y - 1] = t;
+			}
+		for (int m = 0; m < nm; m++) {
+			uint64_t f = miss[m];
+			uint32_t since = bg_feature_since(f);
+			char v[16];
+			bg_kver_str(since, v);
+			if (json) {
+				bg_json_obj_begin(&j);
+				bg_json_kstr(&j, "feature", bg_feature_name(f));
+				bg_json_kstr(&j, "since", v);
+				bg_json_obj_end(&j);
+			} else {
+				printf("%s%s (%s)", lacks ? ", " : "", bg_feature_name(f), v);
+			}
+			lacks++;
+		}
+		if (json) {
+			bg_json_arr_end(&j);
+			bg_json_obj_end(&j);
+		} else {
+			printf("%s\n", lacks ? "" : "-");
+		}
+	}
+	if (json) {
+		bg_json_arr_end(&j);
+		printf("\n");
+	}
+	return EXIT_OK;
+}
+
 static const char *kname(const struct check_args *a, int k)
 {
 	return a->kern[k] ? a->kern[k]->name : "6.18";
@@ -560,6 +634,8 @@ int cmd_check(int argc, char **argv)
 	memset(&a, 0, sizeof(a));
 	if (parse(argc, argv, &a))
 		return EXIT_BAD;
+	if (a.list_kernels)
+		return list_kernels(a.json);
 	struct sink out = { 0 };
 	if (a.dot) {
 		out.dot = fopen(a.dot, "w");
