@@ -143,6 +143,26 @@ static int gate_var_stack(struct vctx *v, const struct as_state *s, size_t pc, c
 	return need(v, s, pc, BG_KF_VAR_STACK_ACCESS, what);
 }
 
+/* ctx fields newer than the kernel ("invalid bpf_context access") */
+static int gate_ctx_field(struct vctx *v, const struct as_state *s, size_t pc, const struct bg_insn *in)
+{
+	int reg = in->kind == BG_K_LDX ? in->src : in->dst;
+	if (in->kind != BG_K_LDX && in->kind != BG_K_ST && in->kind != BG_K_STX)
+		return 0;
+	const struct as_reg *r = &s->fr[s->nframes - 1].r[reg];
+	uint64_t off;
+	if (r->type != T_CTX || !bg_scalar_is_const(&r->v, &off))
+		return 0;
+	const char *name = NULL;
+	int64_t at = (int64_t)off + in->off;
+	uint32_t since = bg_ctx_field_since(v->prog_type, at, in->size, &name);
+	if (!since || since <= v->prof->version)
+		return 0;
+	char what[128];
+	snprintf(what, sizeof(what), "ctx field %s (off=%lld size=%u)", name, (long long)at, in->size);
+	return unavailable(v, s, pc, since, what);
+}
+
 int kgate_insn(struct vctx *v, const struct as_state *s, size_t pc)
 {
 	if (!v->kgate)
@@ -153,6 +173,8 @@ int kgate_insn(struct vctx *v, const struct as_state *s, size_t pc)
 	if (f && need(v, s, pc, f, what))
 		return -1;
 	if (!bg_profile_has(v->prof, BG_KF_VAR_STACK_ACCESS) && gate_var_stack(v, s, pc, in))
+		return -1;
+	if (gate_ctx_field(v, s, pc, in))
 		return -1;
 	if (in->kind == BG_K_CALL)
 		return gate_call(v, s, pc, in);

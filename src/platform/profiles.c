@@ -3,6 +3,8 @@
 #include "platform/profiles.h"
 
 #include <pthread.h>
+#include <linux/bpf.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -163,6 +165,50 @@ uint32_t bg_attach_type_since(uint32_t attach_type)
 uint32_t bg_map_type_since(uint32_t map_type)
 {
 	SINCE_LOOKUP(map_since, map_type);
+}
+
+enum ctx_struct { CS___sk_buff, CS_xdp_md, CS_bpf_sock };
+
+static const struct {
+	uint8_t cs;
+	uint16_t off, size;
+	uint32_t since;
+	const char *name;
+} ctx_since[] = {
+#define BG_CTX_SINCE(st_, f_, since_)                                                     \
+	{ CS_##st_, offsetof(struct st_, f_), sizeof(((struct st_ *)0)->f_), since_, #st_ "." #f_ },
+#include "platform/kversions.def"
+#undef BG_CTX_SINCE
+};
+
+static int ctx_struct_of(uint32_t prog_type)
+{
+	switch (prog_type) {
+	case BPF_PROG_TYPE_SOCKET_FILTER: case BPF_PROG_TYPE_SCHED_CLS: case BPF_PROG_TYPE_SCHED_ACT:
+	case BPF_PROG_TYPE_CGROUP_SKB: case BPF_PROG_TYPE_LWT_IN: case BPF_PROG_TYPE_LWT_OUT:
+	case BPF_PROG_TYPE_LWT_XMIT: case BPF_PROG_TYPE_LWT_SEG6LOCAL: case BPF_PROG_TYPE_SK_SKB:
+	case BPF_PROG_TYPE_FLOW_DISSECTOR:
+		return CS___sk_buff;
+	case BPF_PROG_TYPE_XDP:
+		return CS_xdp_md;
+	case BPF_PROG_TYPE_CGROUP_SOCK:
+		return CS_bpf_sock;
+	default:
+		return -1;
+	}
+}
+
+uint32_t bg_ctx_field_since(uint32_t prog_type, int64_t off, uint32_t size, const char **name)
+{
+	int cs = ctx_struct_of(prog_type);
+	for (unsigned i = 0; cs >= 0 && i < NELEM(ctx_since); i++)
+		if (ctx_since[i].cs == cs && off < ctx_since[i].off + ctx_since[i].size &&
+		    off + (int64_t)size > ctx_since[i].off) {
+			if (name)
+				*name = ctx_since[i].name;
+			return ctx_since[i].since;
+		}
+	return 0;
 }
 
 bool bg_attach_type_required(uint32_t prog_type)

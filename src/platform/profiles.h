@@ -70,6 +70,11 @@ const char *bg_map_type_name(uint32_t map_type);     /* "ringbuf", or NULL */
 /* Does the kernel check the expected attach type of prog_type at load? (For
  * the other types libbpf drops it when the kernel does not know it.) */
 bool bg_attach_type_required(uint32_t prog_type);
+/* The ctx field of prog_type's uapi ctx struct (__sk_buff, xdp_md, bpf_sock)
+ * that [off, off+size) touches, when it is newer than the oldest profile:
+ * returns its first release and sets *name ("__sk_buff.gso_size"); 0 when
+ * the access touches no such field. */
+uint32_t bg_ctx_field_since(uint32_t prog_type, int64_t off, uint32_t size, const char **name);
 /* The release that introduced a feature bit (one bit), 0 if unknown. */
 uint32_t bg_feature_since(uint64_t feat);
 /* A short name of a feature bit for messages ("bounded loops", "ISA v4"...). */

@@ -350,6 +350,15 @@ static void test_since_tables(void)
 			bg_profile_parse_list("6.1,7.7", l, 16, bad_name) == -1 && !strcmp(bad_name, "7.7") &&
 			bg_profile_parse_list("", l, 16, bad_name) == -1,
 		"platform/profiles/parse-list", "lists");
+	const char *fname = NULL;
+	T_CHECK(bg_ctx_field_since(BPF_PROG_TYPE_SCHED_CLS, offsetof(struct __sk_buff, gso_size), 4, &fname) ==
+				BG_KVER(5, 7) &&
+			!strcmp(fname, "__sk_buff.gso_size") &&
+			bg_ctx_field_since(BPF_PROG_TYPE_SCHED_CLS, offsetof(struct __sk_buff, mark), 4, NULL) == 0 &&
+			bg_ctx_field_since(BPF_PROG_TYPE_XDP, offsetof(struct xdp_md, egress_ifindex), 4, NULL) ==
+				BG_KVER(5, 8) &&
+			bg_ctx_field_since(BPF_PROG_TYPE_KPROBE, offsetof(struct __sk_buff, gso_size), 4, NULL) == 0,
+		"platform/since/ctx-fields", "gso_size 5.7, mark old, egress_ifindex 5.8");
 	char kb[16];
 	T_CHECK(!strcmp(bg_kver_str(BG_KVER(5, 17), kb), "5.17") && bg_profile_by_name("4.19")->max_prog_insns == 4096 &&
 			!bg_profile_has(bg_profile_by_name("4.19"), BG_KF_BOUNDED_LOOPS) &&

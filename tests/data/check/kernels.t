@@ -286,3 +286,20 @@ r2 = 0
 *(u8 *)(r1 + 0) = r2
 r0 = 0
 exit
+
+# case: ctx_gso_size
+# section: tc
+# expect: accept
+# profile: 5.10 accept
+# profile: 5.4 reject ctx field __sk_buff.gso_size \(off=\d+ size=4\) is not available before 5.7
+r0 = *(u32 *)(r1 + 176)
+r0 = 0
+exit
+
+# case: ctx_old_field_mark
+# section: tc
+# expect: accept
+# profile: 4.19 accept
+r0 = *(u32 *)(r1 + 8)
+r0 = 0
+exit
