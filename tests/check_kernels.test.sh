@@ -97,3 +97,28 @@ ks = {k["name"]: k for k in json.load(sys.stdin)}
 assert ks["6.18"]["lacks"] == [] and ks["4.19"]["max_prog_insns"] == 4096
 assert {"feature": "may_goto", "since": "6.9"} in ks["6.6"]["lacks"]
 ' && pass check_kernels_list_json || fail check_kernels_list_json "bad JSON"
+
+# monotonic: a program accepted on an older profile is accepted on every newer
+# one (profiles only take features away going back), and every rejection that
+# 6.18 does not share is a kernel_version one or a modelled verifier change
+objs=$(ls "$BG_CORPUS"/c19/accept/*.o 2>/dev/null)
+if [ -z "$objs" ]; then skip check_kernels_monotonic "no corpus built ($BG_CORPUS)"; else
+  # shellcheck disable=SC2086
+  "$BPFGATE" check --kernel all --json $objs >"$T/m" 2>/dev/null
+  python3 - "$T/m" <<'PY' && pass check_kernels_monotonic || fail check_kernels_monotonic "see above"
+import json, sys
+recs = json.load(open(sys.argv[1]))
+assert len(recs) > 100, len(recs)
+bad = 0
+for r in recs:
+    ks = list(r["kernels"].items())          # newest first
+    for (newer, a), (older, b) in zip(ks, ks[1:]):
+        if b["verdict"] == "accepted" and a["verdict"] != "accepted":
+            print("FAIL %s: accepted on %s but %s on %s" % (r["program"], older, a["verdict"], newer)); bad += 1
+    for k, v in ks[1:]:
+        if v["verdict"] == "rejected" and ks[0][1]["verdict"] == "accepted" and v["check"] not in (
+                "kernel_version", "stack_uninit", "mem_null", "null", "map_value_or_null") and "or_null" not in (v.get("message") or ""):
+            print("FAIL %s@%s: new rejection is not a modelled difference: %s" % (r["program"], k, v["message"])); bad += 1
+sys.exit(1 if bad else 0)
+PY
+fi
