@@ -20,7 +20,11 @@
  * sanitizer must not report a fault on an accepted program. A violation is a
  * soundness bug: reported with program, input, pc, register or stack slot,
  * concrete and abstract value. Runs that stop in something the interpreter
- * does not model (kfuncs, unimplemented helpers) are XFAIL with the reason. */
+ * does not model (kfuncs, unimplemented helpers) are XFAIL with the reason.
+ * Knobs for experiments: BG_SOUND_ALL=1 (every compiler variant),
+ * BG_SOUND_MUTANTS=1 (a mutant of every packet), BG_SOUND_MAX_PER_INSN=N
+ * (join stored states early), BG_CHECK_K=N (the analysis' partition bound),
+ * BG_SOUND_VERBOSE=1 (coverage per program). */
 #include <errno.h>
 #include <inttypes.h>
 #include <limits.h>
@@ -661,6 +665,8 @@ static void sound_prog(const char *objname, struct bg_program *p)
 	enum run_kind kind = run_kind(bg_program__type(p));
 
 	snprintf(name, sizeof(name), "sound/%s/%s", objname, bg_program__name(p));
+	if (getenv("BG_SOUND_MAX_PER_INSN")) /* exercise the joins of stored states */
+		so.max_per_insn = (size_t)atoi(getenv("BG_SOUND_MAX_PER_INSN"));
 	st = bg_verify_states__new(p, &so);
 	if (!st) {
 		T_FAIL(name, "bg_verify_states__new: %s", strerror(errno));
