@@ -24,7 +24,8 @@
  * Knobs for experiments: BG_SOUND_ALL=1 (every compiler variant),
  * BG_SOUND_MUTANTS=1 (a mutant of every packet), BG_SOUND_MAX_PER_INSN=N
  * (join stored states early), BG_CHECK_K=N (the analysis' partition bound),
- * BG_SOUND_VERBOSE=1 (coverage per program). */
+ * BG_SOUND_VERBOSE=1 (coverage per program), BG_SOUND_UNPRIV=1 (the
+ * unprivileged analysis: its claims, and no uninitialised stack read). */
 #include <errno.h>
 #include <inttypes.h>
 #include <limits.h>
@@ -665,6 +666,7 @@ static void sound_prog(const char *objname, struct bg_program *p)
 	enum run_kind kind = run_kind(bg_program__type(p));
 
 	snprintf(name, sizeof(name), "sound/%s/%s", objname, bg_program__name(p));
+	so.unprivileged = getenv("BG_SOUND_UNPRIV") != NULL;
 	if (getenv("BG_SOUND_MAX_PER_INSN")) /* exercise the joins of stored states */
 		so.max_per_insn = (size_t)atoi(getenv("BG_SOUND_MAX_PER_INSN"));
 	st = bg_verify_states__new(p, &so);
