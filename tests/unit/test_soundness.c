@@ -25,7 +25,8 @@
  * BG_SOUND_MUTANTS=1 (a mutant of every packet), BG_SOUND_MAX_PER_INSN=N
  * (join stored states early), BG_CHECK_K=N (the analysis' partition bound),
  * BG_SOUND_VERBOSE=1 (coverage per program), BG_SOUND_UNPRIV=1 (the
- * unprivileged analysis: its claims, and no uninitialised stack read). */
+ * unprivileged analysis: its claims, and no uninitialised stack read),
+ * BG_SOUND_PROFILE=VER (the claims made for kernel profile VER). */
 #include <errno.h>
 #include <inttypes.h>
 #include <limits.h>
@@ -667,6 +668,7 @@ static void sound_prog(const char *objname, struct bg_program *p)
 
 	snprintf(name, sizeof(name), "sound/%s/%s", objname, bg_program__name(p));
 	so.unprivileged = getenv("BG_SOUND_UNPRIV") != NULL;
+	so.profile = getenv("BG_SOUND_PROFILE"); /* a kernel profile's claims, e.g. 5.15 */
 	if (getenv("BG_SOUND_MAX_PER_INSN")) /* exercise the joins of stored states */
 		so.max_per_insn = (size_t)atoi(getenv("BG_SOUND_MAX_PER_INSN"));
 	st = bg_verify_states__new(p, &so);
