@@ -49,6 +49,7 @@
 static size_t max_inputs = SIZE_MAX;
 
 /* Totals over the whole run. */
+static size_t n_kind[BG_AVAL_ANY + 1];
 static size_t n_insns, n_covered;
 static size_t n_progs, n_states, n_regs, n_slots, n_unchecked, n_violations, n_rejected, n_merged;
 
@@ -102,14 +103,26 @@ static bool in_region_of(struct sound *s, uint64_t v, const struct bg_aval *a, i
 	return false;
 }
 
-static bool in_any_region(struct sound *s, uint64_t v)
+/* Memory of mem_size bytes at offset o in a's range: some region must hold
+ * [v - o, v - o + mem_size) for an o in [smin, smax]. */
+static bool mem_in_region(struct sound *s, uint64_t v, const struct bg_aval *a)
 {
 	size_t i, n = bg_vm__region_cnt(s->vm);
 
 	for (i = 0; i < n; i++) {
 		struct bg_vm_region_info r;
+		int64_t olo, ohi;
 
-		if (!bg_vm__region(s->vm, i, &r) && v >= r.lo && v <= r.hi)
+		if (bg_vm__region(s->vm, i, &r) || r.hi - r.lo < a->mem_size || v < r.lo)
+			continue;
+		/* o in [v + size - hi, v - lo] */
+		olo = (int64_t)(v + a->mem_size - r.hi);
+		ohi = (int64_t)(v - r.lo);
+		if (olo < a->smin)
+			olo = a->smin;
+		if (ohi > a->smax)
+			ohi = a->smax;
+		if (olo <= ohi)
 			return true;
 	}
 	return false;
@@ -174,7 +187,7 @@ static bool reg_ok(struct sound *s, const struct bg_aval *a, uint64_t v, size_t 
 	case BG_AVAL_RINGBUF_MEM:
 		return in_region_of(s, v, a, BG_VM_REGION_RINGBUF);
 	case BG_AVAL_MEM:
-		return in_any_region(s, v);
+		return mem_in_region(s, v, a);
 	case BG_AVAL_MAP_PTR:
 	case BG_AVAL_FUNC:
 		return v != 0 && consistent(s, a->kind, a->map, v);
@@ -339,6 +352,8 @@ static void count_checked(struct sound *s, size_t pc, size_t i, const uint64_t r
 
 		reg_ok(s, &a->r[r], regs[r], off, &unchecked);
 		n_regs += a->r[r].kind != BG_AVAL_UNINIT && !unchecked;
+		if (a->r[r].kind <= BG_AVAL_ANY)
+			n_kind[a->r[r].kind]++;
 		n_unchecked += unchecked;
 	}
 	bg_verify_states__slots(s->st, pc, i, &nsl);
@@ -858,6 +873,19 @@ int main(void)
 	       " (%zu registers and %zu stack slots checked, %zu kernel-object pointers unchecked,"
 	       " %zu rejected programs skipped, %zu states merged)\n",
 	       n_progs, n_states, n_violations, n_regs, n_slots, n_unchecked, n_rejected, n_merged);
+	{
+		static const char *const kn[BG_AVAL_ANY + 1] = {
+			"uninit", "scalar", "ctx", "fp", "pkt", "pkt_meta", "pkt_end", "map_ptr",
+			"map_value", "mem", "ringbuf_mem", "btf_ptr", "sock", "sock_common",
+			"tcp_sock", "func", "arena", "any" };
+		int k;
+
+		printf("# register claims checked by kind:");
+		for (k = 1; k <= BG_AVAL_ANY; k++)
+			if (n_kind[k])
+				printf(" %s %zu", kn[k], n_kind[k]);
+		printf("\n");
+	}
 	printf("# %zu of %zu instructions of these programs executed (%.1f%%)\n", n_covered, n_insns,
 	       n_insns ? 100.0 * (double)n_covered / (double)n_insns : 0.0);
 	T_EXIT();
