@@ -19,7 +19,10 @@ extern "C" {
 
 struct bg_verify_opts {
 	size_t sz;                 /* sizeof(struct bg_verify_opts) */
-	const char *profile;       /* kernel profile, e.g. "6.18" (default), "6.1", "5.15" */
+	const char *profile;       /* kernel profile, e.g. "6.18" (default), "6.1", "5.15"; an unknown
+				    * name makes bg_verify return -EINVAL (names: bpfgate check
+				    * --list-kernels). Older profiles gate availability (helpers, kfuncs,
+				    * types, ISA, loops...), not an older verifier's value tracking. */
 	int unprivileged;          /* model unprivileged loading (default: privileged) */
 	FILE *trace;               /* -v: abstract state before every instruction, or NULL */
 	uint64_t max_steps;        /* resource limit (0: default); exceeded -> "too complex" */
