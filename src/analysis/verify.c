@@ -28,6 +28,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <linux/bpf.h>
 #include <bpfgate/object.h>
 #include "analysis/names.h"
 #include "analysis/btfarg.h"
@@ -871,21 +872,114 @@ static int check_reachable(struct vctx *v)
 	return r;
 }
 
+/* Stack a frame is charged by the kernel's check_max_stack_depth: its
+ * function's deepest byte over every analysed context (the kernel keeps one
+ * depth per subprogram), rounded up to 16 bytes as with the JIT on
+ * (round_up_stack_depth; bpf_jit_enable=1 here, measured by tailcall.t). */
+static uint32_t frame_bytes(const struct vctx *v, const uint32_t *fstack, uint32_t c)
+{
+	return (fstack[v->ctxs[c].func] + 15) / 16 * 16;
+}
+
+/* A context whose frames the kernel's walk starts from: main, global
+ * functions (verified once, callers not known here), async callbacks. */
+static bool ctx_is_root(const struct vctx *v, uint32_t c)
+{
+	return c == 0 || v->ctxs[c].kind == CTX_GLOBAL || v->ctxs[c].kind == CTX_CB_ASYNC;
+}
+
+static const char *func_label(const struct vctx *v, uint32_t f, char *buf, size_t len)
+{
+	if (v->g.funcs[f].name && v->g.funcs[f].name[0])
+		return v->g.funcs[f].name;
+	snprintf(buf, len, "func@%u", v->g.funcs[f].start);
+	return buf;
+}
+
+static bool func_tail_calls(const struct vctx *v, uint32_t f)
+{
+	for (uint32_t i = v->g.funcs[f].start; i < v->g.funcs[f].end; i++) {
+		const struct bg_insn *in = &v->insns[i];
+		if (in->kind == BG_K_CALL && in->pseudo == BG_CALL_HELPER && in->imm == BPF_FUNC_tail_call)
+			return true;
+	}
+	return false;
+}
+
+/* tail_call_stack: a tail call unwinds only the frame making it, so the
+ * frames of its callers stay through up to 33 tail calls; the kernel refuses
+ * a call (reached or not: it walks every call instruction) into a subprogram
+ * containing a tail call when the frames above it hold 256 bytes or more. */
+static int check_tail_call_stack(struct vctx *v, const uint32_t *fstack)
+{
+	for (uint32_t j = 0; j < v->nctx; j++) {
+		const struct cfg_func *fn = &v->g.funcs[v->ctxs[j].func];
+		for (uint32_t pc = fn->start; pc < fn->end; pc++) {
+			const struct bg_insn *in = &v->insns[pc];
+			if (in->kind != BG_K_CALL || in->pseudo != BG_CALL_LOCAL || in->target < 0 ||
+			    (size_t)in->target >= v->n)
+				continue;
+			uint32_t callee = cfg_func_of(&v->g, (size_t)in->target);
+			if (callee == 0 || !func_tail_calls(v, callee))
+				continue;
+			uint32_t total = 0;
+			for (uint32_t c = j;; c = v->ctxs[c].parent) {
+				total += frame_bytes(v, fstack, c);
+				if (ctx_is_root(v, c))
+					break;
+			}
+			if (total < 256)
+				continue;
+			/* the chain, innermost caller last: "main (272) -> sub (16)" */
+			char chain[256] = "", b1[32], b2[32];
+			size_t len = 0;
+			for (uint32_t c = j;; c = v->ctxs[c].parent) {
+				char part[96];
+				snprintf(part, sizeof(part), "%s (%u)%s",
+					 func_label(v, v->ctxs[c].func, b1, sizeof(b1)), frame_bytes(v, fstack, c),
+					 len ? " -> " : "");
+				size_t pl = strlen(part);
+				if (len + pl < sizeof(chain)) {
+					memmove(chain + pl, chain, len + 1);
+					memcpy(chain, part, pl);
+					len += pl;
+				}
+				if (ctx_is_root(v, c))
+					break;
+			}
+			return verr(v, NULL, pc, "tail_call_stack",
+				    "tail_calls are not allowed when call stack of previous frames is %u bytes. "
+				    "Too large: %s calls %s, which tail-calls; keep the callers' stack below 256 bytes",
+				    total, chain, func_label(v, callee, b2, sizeof(b2)));
+		}
+	}
+	return 0;
+}
+
 static int check_stack_depth(struct vctx *v)
 {
-	for (uint32_t i = 0; i < v->nctx; i++) {
+	uint32_t *fstack = calloc(v->g.nfuncs ? v->g.nfuncs : 1, sizeof(*fstack));
+	if (!fstack)
+		return -ENOMEM;
+	for (uint32_t i = 0; i < v->nctx; i++)
+		if (v->ctxs[i].max_stack > fstack[v->ctxs[i].func])
+			fstack[v->ctxs[i].func] = v->ctxs[i].max_stack;
+	int r = 0;
+	for (uint32_t i = 0; i < v->nctx && !r; i++) {
 		uint32_t total = 0;
 		for (uint32_t c = i;; c = v->ctxs[c].parent) {
-			uint32_t d = v->ctxs[c].max_stack;
-			total += c == i || d ? ((d + 31) / 32) * 32 : 0;
-			if (c == 0 || v->ctxs[c].kind == CTX_GLOBAL)
+			total += frame_bytes(v, fstack, c);
+			if (ctx_is_root(v, c))
 				break;
 		}
 		if (total > AS_STACK_SIZE)
-			return verr(v, NULL, v->ctxs[i].callsite, "stack_depth",
-				    "combined stack size of %u calls is %u. Too large", v->ctxs[i].depth, total);
+			r = verr(v, NULL, v->ctxs[i].callsite, "stack_depth",
+				 "combined stack size of %u calls is %u. Too large", v->ctxs[i].depth, total);
 	}
-	return 0;
+	if (!r)
+		r = check_tail_call_stack(v, fstack);
+	free(fstack);
+	return r;
 }
 
 static void print_stats(struct vctx *v)
