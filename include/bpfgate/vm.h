@@ -46,6 +46,7 @@ struct bg_vm_opts {
 	uint32_t prog_type;        /* for bg_vm__new_insns: enum bpf_prog_type (0: raw) */
 	bg_vm_hook_fn hook;        /* per-instruction hook, or NULL */
 	void *hook_cookie;
+	uint64_t attach_cookie;    /* bpf_get_attach_cookie (0: none, as the kernel gives) */
 };
 
 /* Why a run stopped early. */

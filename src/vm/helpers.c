@@ -912,6 +912,68 @@ static int h_redirect_map(struct bg_vm *vm, uint64_t *r, uint32_t id)
 	return 0;
 }
 
+/* bpf_sk_redirect_map/_hash (sk_skb), bpf_msg_redirect_map/_hash (sk_msg).
+ * The interpreter has no sockets, so a sockmap/sockhash lookup never finds
+ * one: the kernel then returns SK_DROP (0), as it does for flags other than
+ * BPF_F_INGRESS; nothing is redirected. The hash variants still read the key. */
+static int h_sk_redirect(struct bg_vm *vm, uint64_t *r, uint32_t id)
+{
+	struct vm_map *m = map_arg(vm, r[2], id);
+	bool hash = id == BPF_FUNC_sk_redirect_hash || id == BPF_FUNC_msg_redirect_hash;
+
+	if (!m)
+		return -EFAULT;
+	if (m->type != (hash ? BPF_MAP_TYPE_SOCKHASH : BPF_MAP_TYPE_SOCKMAP))
+		return bad_arg(vm, id, hash ? "map is not a sockhash" : "map is not a sockmap");
+	if (hash && !vm_ptr(vm, r[3], m->key_size, false))
+		return bad_arg(vm, id, "key is not readable memory");
+	r[0] = 0; /* SK_DROP: no socket at that key (or flags beyond BPF_F_INGRESS) */
+	return 0;
+}
+
+/* bpf_get_stackid / bpf_get_stack: there is no kernel or user stack to walk,
+ * which the kernel reports as -EFAULT (get_perf_callchain gave no trace).
+ * Flag checks come first as in the kernel: unknown flags -> -EINVAL;
+ * get_stack also -EINVAL for BPF_F_USER_BUILD_ID without BPF_F_USER_STACK
+ * and for a size not a multiple of the element (8 bytes, or
+ * sizeof(struct bpf_stack_build_id) = 32 with a user build id). get_stack
+ * zeroes the whole buffer whenever it returns an error. */
+static int h_get_stackid(struct bg_vm *vm, uint64_t *r, uint32_t id)
+{
+	struct vm_map *m = map_arg(vm, r[2], id);
+
+	if (!m)
+		return -EFAULT;
+	if (m->type != BPF_MAP_TYPE_STACK_TRACE)
+		return bad_arg(vm, id, "map is not a stack trace map");
+	if (r[3] & ~(uint64_t)(BPF_F_SKIP_FIELD_MASK | BPF_F_USER_STACK | BPF_F_FAST_STACK_CMP |
+			       BPF_F_REUSE_STACKID))
+		r[0] = (uint64_t)-EINVAL;
+	else
+		r[0] = (uint64_t)-EFAULT;
+	return 0;
+}
+
+static int h_get_stack(struct bg_vm *vm, uint64_t *r, uint32_t id)
+{
+	uint32_t size = (uint32_t)r[3];
+	uint64_t flags = r[4];
+	bool user = flags & BPF_F_USER_STACK, build_id = flags & BPF_F_USER_BUILD_ID;
+	uint32_t elem = user && build_id ? 32 : 8;
+	uint8_t *buf = size ? vm_ptr(vm, r[2], size, true) : NULL;
+
+	if (size && !buf)
+		return bad_arg(vm, id, "buffer is not writable memory");
+	if (buf)
+		memset(buf, 0, size);
+	if ((flags & ~(uint64_t)(BPF_F_SKIP_FIELD_MASK | BPF_F_USER_STACK | BPF_F_USER_BUILD_ID)) ||
+	    (!user && build_id) || size % elem)
+		r[0] = (uint64_t)-EINVAL;
+	else
+		r[0] = (uint64_t)-EFAULT;
+	return 0;
+}
+
 int vm_tail_call(struct bg_vm *vm, uint64_t map_ptr, uint64_t index)
 {
 	struct vm_map *m = vm_map_from_ptr(vm, map_ptr);
@@ -1181,6 +1243,7 @@ int vm_helper(struct bg_vm *vm, uint32_t id, uint64_t *r)
 	case BPF_FUNC_get_current_pid_tgid: r[0] = vm->opts.pid_tgid; break;
 	case BPF_FUNC_get_current_uid_gid: r[0] = 0; break;
 	case BPF_FUNC_get_current_task:
+	case BPF_FUNC_get_current_task_btf: /* the same task; loads through it still need memory */
 		/* an address for bpf_probe_read_kernel: reads fail (zeros, -EFAULT)
 		 * unless memory was supplied there (bg_vm__add_mem / --mem) */
 		r[0] = VM_FAKE_TASK;
@@ -1201,6 +1264,13 @@ int vm_helper(struct bg_vm *vm, uint32_t id, uint64_t *r)
 	case BPF_FUNC_csum_diff: err = h_csum_diff(vm, r, id); break;
 	case BPF_FUNC_redirect: err = h_redirect(vm, r); break;
 	case BPF_FUNC_redirect_map: err = h_redirect_map(vm, r, id); break;
+	case BPF_FUNC_sk_redirect_map:
+	case BPF_FUNC_sk_redirect_hash:
+	case BPF_FUNC_msg_redirect_map:
+	case BPF_FUNC_msg_redirect_hash: err = h_sk_redirect(vm, r, id); break;
+	case BPF_FUNC_get_stackid: err = h_get_stackid(vm, r, id); break;
+	case BPF_FUNC_get_stack: err = h_get_stack(vm, r, id); break;
+	case BPF_FUNC_get_attach_cookie: r[0] = vm->opts.attach_cookie; break;
 	case BPF_FUNC_spin_lock:
 	case BPF_FUNC_spin_unlock:
 		if (!vm_ptr(vm, r[1], 4, true))
