@@ -7,6 +7,7 @@
 # c: struct { __uint(type, BPF_MAP_TYPE_PROG_ARRAY); __uint(max_entries, 1); __uint(key_size, 4); __uint(value_size, 4); } jt SEC(".maps");
 # c: static __attribute__((naked, used, noinline)) int sub_tail(void) { asm volatile("r2 = %[jt] ll\n r3 = 0\n call 12\n r0 = 0\n exit\n" :: [jt]"i"(&jt) : "memory"); }
 # c: static __attribute__((naked, used, noinline)) int sub_plain(void) { asm volatile("r0 = 0\n exit\n" ::: "memory"); }
+# c: __attribute__((noinline)) int gtail(struct __sk_buff *skb) { bpf_tail_call(skb, &jt, 0); return 0; }
 # c: static __attribute__((naked, used, noinline)) int sub_mid(void) { asm volatile("r2 = 1\n *(u64 *)(r10 - 136) = r2\n call sub_tail\n r0 = 0\n exit\n" ::: "memory"); }
 
 # case: tail_sub_caller_264
@@ -83,5 +84,22 @@ exit
 r2 = 42
 *(u64 *)(r10 - 504) = r2
 call sub_mid
+r0 = 0
+exit
+
+# case: global_tail_caller_256
+# expect: reject
+# message: previous frames is 256 bytes.*calls gtail
+r2 = 42
+*(u64 *)(r10 - 256) = r2
+call gtail
+r0 = 0
+exit
+
+# case: global_tail_caller_240
+# expect: accept
+r2 = 42
+*(u64 *)(r10 - 240) = r2
+call gtail
 r0 = 0
 exit
