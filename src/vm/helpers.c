@@ -1268,6 +1268,14 @@ int vm_helper(struct bg_vm *vm, uint32_t id, uint64_t *r)
 	case BPF_FUNC_sk_redirect_hash:
 	case BPF_FUNC_msg_redirect_map:
 	case BPF_FUNC_msg_redirect_hash: err = h_sk_redirect(vm, r, id); break;
+	case BPF_FUNC_msg_apply_bytes:
+	case BPF_FUNC_msg_cork_bytes: r[0] = 0; break; /* the kernel only records the count */
+	case BPF_FUNC_msg_pull_data:
+		/* the interpreter's sk_msg carries no message bytes: the kernel's
+		 * answer for a start at or past the end (and for flags != 0 or
+		 * end <= start) is -EINVAL */
+		r[0] = (uint64_t)-EINVAL;
+		break;
 	case BPF_FUNC_get_stackid: err = h_get_stackid(vm, r, id); break;
 	case BPF_FUNC_get_stack: err = h_get_stack(vm, r, id); break;
 	case BPF_FUNC_get_attach_cookie: r[0] = vm->opts.attach_cookie; break;

@@ -5,7 +5,8 @@
  * bpf_get_stackid/bpf_get_stack return the kernel's flag errors (-EINVAL)
  * and otherwise -EFAULT (no stack), get_stack zeroes its buffer,
  * bpf_get_attach_cookie returns bg_vm_opts.attach_cookie (0 by default), and
- * bpf_get_current_task_btf the same task address as bpf_get_current_task. */
+ * bpf_get_current_task_btf the same task address as bpf_get_current_task;
+ * an sk_msg has no message bytes (msg_pull_data -EINVAL, apply/cork 0). */
 #include <errno.h>
 #include <limits.h>
 #include <stdint.h>
@@ -104,6 +105,7 @@ int main(void)
 	expect(obj, "skb_redir_hash", 0, 40);
 	expect(obj, "msg_redir_map", 0, 40);
 	expect(obj, "msg_redir_hash", 0, 40);
+	expect(obj, "msg_data", 0, 0xf);
 	expect(obj, "stackid", 0, 0x1f);      /* every check of the program holds */
 	expect(obj, "stack", 0, 0x7f);
 	expect(obj, "cookie", 0, 40);         /* no cookie: 0, as the kernel */

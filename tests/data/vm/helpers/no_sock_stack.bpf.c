@@ -2,7 +2,8 @@
  * (tests/unit/test_vm_helpers.c compiles this with clang-14 and runs each
  * program): sockmap/sockhash redirects find no socket (SK_DROP = 0),
  * get_stackid/get_stack find no stack (-EFAULT, -EINVAL for bad flags or
- * sizes, get_stack's buffer zeroed), attach cookie, current task (btf).
+ * sizes, get_stack's buffer zeroed), sk_msg without message bytes, attach
+ * cookie, current task (btf).
  * Each program returns the helper's result + 40 (or a check code) so a
  * value of 0 cannot pass by accident. */
 #include <linux/bpf.h>
@@ -58,6 +59,20 @@ int msg_redir_hash(struct sk_msg_md *msg)
 	__u32 key = 2;
 
 	return bpf_msg_redirect_hash(msg, &shash, &key, BPF_F_INGRESS) + 40;
+}
+
+/* no message bytes: pull_data finds no start (-EINVAL); apply/cork return 0.
+ * 1 bit per check that holds */
+SEC("sk_msg")
+int msg_data(struct sk_msg_md *msg)
+{
+	int r = 0;
+
+	r |= (bpf_msg_pull_data(msg, 0, 8, 0) == -EINVAL) << 0;
+	r |= (bpf_msg_pull_data(msg, 4, 4, 0) == -EINVAL) << 1;
+	r |= (bpf_msg_apply_bytes(msg, 100) == 0) << 2;
+	r |= (bpf_msg_cork_bytes(msg, 10) == 0) << 3;
+	return r;
 }
 
 /* 1 bit per check that holds */
