@@ -161,6 +161,19 @@ static void print_loc(FILE *f, const struct bg_line *l)
 		fprintf(f, "%s:%u:%u: ", base_name(l->file), l->line, l->col);
 }
 
+/* A rejection: location, message [check], then the source line. */
+static void print_diag(const struct bg_diag *d)
+{
+	print_loc(stdout, d->line);
+	printf("%s [%s]\n", d->message ? d->message : "?", d->check ? d->check : "?");
+	if (d->line && d->line->text && d->line->text[0]) {
+		const char *t = d->line->text;
+		while (*t == ' ' || *t == '\t')
+			t++;
+		printf("  %5u | %s\n", d->line->line, t);
+	}
+}
+
 static void print_text(const char *path, const struct bg_program *p, const struct bg_verify_result *r)
 {
 	size_t n = 0;
@@ -172,14 +185,7 @@ static void print_text(const char *path, const struct bg_program *p, const struc
 		return;
 	const struct bg_diag *d = &r->diag;
 	printf("  ");
-	print_loc(stdout, d->line);
-	printf("%s [%s]\n", d->message ? d->message : "?", d->check ? d->check : "?");
-	if (d->line && d->line->text && d->line->text[0]) {
-		const char *t = d->line->text;
-		while (*t == ' ' || *t == '\t')
-			t++;
-		printf("  %5u | %s\n", d->line->line, t);
-	}
+	print_diag(d);
 	if (d->path_len) {
 		printf("  path to insn %zu:\n", d->insn);
 		const struct bg_insn *ins = bg_program__insns(p, &n);
@@ -490,15 +496,7 @@ static void print_text_multi(const struct check_args *a, const char *path, const
 			if (same_diag(&r[j], &r[k]))
 				printf(", %s", kname(a, j));
 		printf(": ");
-		const struct bg_diag *d = &r[k].diag;
-		print_loc(stdout, d->line);
-		printf("%s [%s]\n", d->message ? d->message : "?", d->check ? d->check : "?");
-		if (d->line && d->line->text && d->line->text[0]) {
-			const char *t = d->line->text;
-			while (*t == ' ' || *t == '\t')
-				t++;
-			printf("  %5u | %s\n", d->line->line, t);
-		}
+		print_diag(&r[k].diag);
 	}
 }
 

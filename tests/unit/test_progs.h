@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include "test.h"
 
 /* ---------- crafted packets ---------- */
 
@@ -214,35 +215,9 @@ static inline void test_walk(const char *dir, const char *prefix, int depth, tes
 	free(names);
 }
 
-/* The build directory of the running test binary (BUILD/tests/x -> BUILD). */
-static inline void test_build_dir(char *root, size_t sz)
-{
-	char exe[PATH_MAX];
-	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-	int i;
-
-	exe[n > 0 ? n : 0] = 0;
-	for (i = 0; i < 2; i++) {
-		char *s = strrchr(exe, '/');
-
-		if (s)
-			*s = 0;
-	}
-	snprintf(root, sz, "%s", exe);
-}
-
 /* $BG_EXAMPLES, else BUILD/examples, else (ASan build) ../build/examples. */
 static inline const char *test_examples_dir(char *buf, size_t sz)
 {
-	const char *ex = getenv("BG_EXAMPLES");
-	char build[PATH_MAX];
-
-	if (ex)
-		return ex;
-	test_build_dir(build, sizeof(build));
-	snprintf(buf, sz, "%s/examples", build);
-	if (access(buf, R_OK))
-		snprintf(buf, sz, "%s/../build/examples", build);
-	return buf;
+	return test_build_sub(buf, sz, "BG_EXAMPLES", "examples");
 }
 #endif

@@ -784,20 +784,6 @@ static void sound_object(const char *path, const char *shortname)
 	bg_object__free(obj);
 }
 
-static const char *corpus_dir(char *buf, size_t sz)
-{
-	const char *c = getenv("BG_CORPUS");
-	char build[PATH_MAX];
-
-	if (c)
-		return c;
-	test_build_dir(build, sizeof(build));
-	snprintf(buf, sz, "%s/corpus", build);
-	if (access(buf, R_OK))
-		snprintf(buf, sz, "%s/../build/corpus", build);
-	return buf;
-}
-
 /* The states API on a small accepted program, and its argument checks. */
 static void api_checks(const char *ex)
 {
@@ -858,7 +844,7 @@ int main(void)
 	if (!getenv("BG_SOUND_PREFIX"))
 		api_checks(ex);
 	test_walk(ex, pfx, 0, sound_object);
-	corpus = corpus_dir(cdir, sizeof(cdir));
+	corpus = test_build_sub(cdir, sizeof(cdir), "BG_CORPUS", "corpus");
 	for (v = 0; v < nvar; v++) {
 		char sub[PATH_MAX + 32], pre[64];
 

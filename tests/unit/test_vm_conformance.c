@@ -198,29 +198,6 @@ static int cmp_names(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-/* Repository root: $BG_ROOT, else two levels above this binary (BUILD/tests/x). */
-static void find_root(char *root, size_t sz)
-{
-	const char *env = getenv("BG_ROOT");
-	char exe[PATH_MAX];
-	ssize_t n;
-	int i;
-
-	if (env) {
-		snprintf(root, sz, "%s", env);
-		return;
-	}
-	n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-	exe[n > 0 ? n : 0] = 0;
-	for (i = 0; i < 3; i++) {
-		char *s = strrchr(exe, '/');
-
-		if (s)
-			*s = 0;
-	}
-	snprintf(root, sz, "%s", exe);
-}
-
 int main(void)
 {
 	char root[PATH_MAX], dir[PATH_MAX + 32];
@@ -229,7 +206,7 @@ int main(void)
 	DIR *d, *sub;
 	struct dirent *e, *f;
 
-	find_root(root, sizeof(root));
+	test_root_dir(root, sizeof(root));
 	snprintf(dir, sizeof(dir), "%s/tests/data/vm", root);
 	d = opendir(dir);
 	if (!d) {

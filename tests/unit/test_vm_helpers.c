@@ -20,29 +20,6 @@
 
 static const char *const src = "tests/data/vm/helpers/no_sock_stack.bpf.c";
 
-/* Repository root: $BG_ROOT, else two levels above this binary (BUILD/tests/x). */
-static void find_root(char *root, size_t sz)
-{
-	const char *env = getenv("BG_ROOT");
-	char exe[PATH_MAX];
-	ssize_t n;
-	int i;
-
-	if (env) {
-		snprintf(root, sz, "%s", env);
-		return;
-	}
-	n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-	exe[n > 0 ? n : 0] = 0;
-	for (i = 0; i < 3; i++) {
-		char *s = strrchr(exe, '/');
-
-		if (s)
-			*s = 0;
-	}
-	snprintf(root, sz, "%s", exe);
-}
-
 /* Run program `name` once (sanitizing on and off); r0 must be `want`. */
 static void expect(struct bg_object *obj, const char *name, uint64_t cookie, uint64_t want)
 {
@@ -80,7 +57,7 @@ int main(void)
 		T_SKIP("vm_helpers", "clang-14 not installed");
 		T_EXIT();
 	}
-	find_root(root, sizeof(root));
+	test_root_dir(root, sizeof(root));
 	if (!mkdtemp(dir)) {
 		T_FAIL("vm_helpers/compile", "mkdtemp: %s", strerror(errno));
 		T_EXIT();
