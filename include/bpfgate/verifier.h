@@ -175,6 +175,8 @@ BG_API size_t bg_verify_states__merged(const struct bg_verify_states *st);
 BG_API bool bg_aval__contains(const struct bg_aval *a, uint64_t x);
 /* "scalar [0,255] (0x0; 0xff)", "pkt+[14,14] base 3 delta 14 range 20", ... */
 BG_API int bg_aval__fmt(const struct bg_aval *a, char *buf, size_t sz);
+/* Name of a kind ("pkt", "map_value", "any"); "?" when out of range. */
+BG_API const char *bg_aval_kind_str(unsigned kind);
 
 #ifdef __cplusplus
 }

@@ -188,9 +188,7 @@ static int arg_mem_of_map(struct vctx *v, struct as_state *s, size_t pc, int reg
 {
 	if (!ci->map)
 		return verr(v, s, pc, "helper_arg", "invalid map_ptr to access map->%s", what);
-	uint8_t rt = R(s, reg)->type;
-	if (rt != T_STACK && rt != T_PKT && rt != T_PKT_META && rt != T_MAP_VALUE && rt != T_MEM &&
-	    rt != T_RINGBUF_MEM && rt != T_BTF_ID)
+	if (!rg_has(R(s, reg)->type, RG_KEY_ARG))
 		return type_mismatch(v, s, pc, reg, "fp, pkt, pkt_meta, map_key, map_value, mem, ringbuf_mem");
 	if (want_ptr_nonnull(v, s, pc, reg, what))
 		return -1;
@@ -248,25 +246,19 @@ static int type_mismatch(struct vctx *v, struct as_state *s, size_t pc, int reg,
 		    as_type_name(r->type, r->flags), exp, buf);
 }
 
-static bool is_mem_region(uint8_t t)
-{
-	return t == T_STACK || t == T_PKT || t == T_PKT_META || t == T_MAP_VALUE || t == T_MEM ||
-	       t == T_RINGBUF_MEM || t == T_ARENA || t == T_BTF_ID;
-}
-
 static int arg_mem(struct vctx *v, struct as_state *s, size_t pc, int reg, int size_reg, bool write,
 		   bool or_null, bool zero_ok)
 {
 	struct as_reg *r = R(s, reg);
 	if (or_null && is_null_const(r))
 		return 0;
-	if (!is_mem_region(r->type))
+	if (!rg_has(r->type, RG_MEM_ARG))
 		return type_mismatch(v, s, pc, reg, write ? "fp,pkt,map_value,mem (writable)" : "fp,pkt,map_value,mem");
 	if (want_ptr_nonnull(v, s, pc, reg, "mem"))
 		return -1;
 	if (write && r->type == T_MAP_VALUE) {
 		const struct bg_map_def *m = bg_object__map(v->obj, (size_t)r->map);
-		if (m && (m->readonly || (m->map_flags & 0x80u)))
+		if (m && (m->readonly || (m->map_flags & BG_MAP_F_RDONLY_PROG)))
 			return verr(v, s, pc, "map_readonly", "write into map forbidden (R%d points into read-only map %s)",
 				    reg, m->name ? m->name : "?");
 	}
@@ -341,8 +333,7 @@ static int arg_check(struct vctx *v, struct as_state *s, size_t pc, int i, struc
 		return 0;
 	}
 	case BG_ARG_SOCK_COMMON:
-		if (r->type != T_SOCK && r->type != T_SOCK_COMMON && r->type != T_TCP_SOCK &&
-		    r->type != T_BTF_ID)
+		if (!rg_has(r->type, RG_SOCK_ARG))
 			return type_mismatch(v, s, pc, reg, "sock_common, sock, tcp_sock");
 		return want_ptr_nonnull(v, s, pc, reg, "sock_common");
 	case BG_ARG_SOCKET_OR_NULL:
@@ -350,14 +341,12 @@ static int arg_check(struct vctx *v, struct as_state *s, size_t pc, int i, struc
 			return 0;
 		/* fall through */
 	case BG_ARG_SOCKET:
-		if (r->type != T_SOCK && r->type != T_SOCK_COMMON && r->type != T_TCP_SOCK &&
-		    r->type != T_BTF_ID)
+		if (!rg_has(r->type, RG_SOCK_ARG))
 			return type_mismatch(v, s, pc, reg, "sock");
 		return want_ptr_nonnull(v, s, pc, reg, "sock");
 	case BG_ARG_BTF_ID:
 	case BG_ARG_PERCPU_BTF_ID:
-		if (r->type != T_BTF_ID && r->type != T_MEM && r->type != T_SOCK &&
-		    r->type != T_SOCK_COMMON && r->type != T_TCP_SOCK && r->type != T_CTX)
+		if (!rg_has(r->type, RG_KOBJ_ARG))
 			return type_mismatch(v, s, pc, reg, ci->p->arg_btf[i] ? ci->p->arg_btf[i] : "ptr_");
 		return want_ptr_nonnull(v, s, pc, reg, "ptr_");
 	case BG_ARG_SPIN_LOCK:
@@ -398,7 +387,7 @@ static int arg_check(struct vctx *v, struct as_state *s, size_t pc, int i, struc
 	case BG_ARG_LONG:
 	case BG_ARG_INT: {
 		struct bg_scalar sz = bg_scalar_const(at == BG_ARG_LONG ? 8 : 4);
-		if (!is_mem_region(r->type))
+		if (!rg_has(r->type, RG_MEM_ARG))
 			return type_mismatch(v, s, pc, reg, "fp,map_value");
 		if (want_ptr_nonnull(v, s, pc, reg, "mem"))
 			return -1;

@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <linux/bpf.h>
 #include "analysis/vctx.h"
 #include "platform/profiles.h"
 #include "platform/sections.h"
@@ -117,7 +118,7 @@ static int gate_call(struct vctx *v, const struct as_state *s, size_t pc, const 
 		return 0;
 	/* libbpf turns probe_read_{kernel,user}[_str] into probe_read[_str] on
 	 * kernels without them (same prototype), so such programs still load */
-	if (in->imm >= 112 && in->imm <= 115) /* probe_read_user .. probe_read_kernel_str */
+	if (in->imm >= BPF_FUNC_probe_read_user && in->imm <= BPF_FUNC_probe_read_kernel_str)
 		return 0;
 	snprintf(what, sizeof(what), "helper %s (id %d)", p->name, in->imm);
 	return unavailable(v, s, pc, p->since, what);
@@ -264,7 +265,7 @@ int kgate_program(struct vctx *v)
 		if (in->kind == BG_K_LD_IMM64 && in->pseudo != BG_PSEUDO_NONE && in->pseudo != BG_PSEUDO_BTF_ID &&
 		    in->pseudo != BG_PSEUDO_FUNC && gate_map(v, pc, in->imm, 0))
 			return -1;
-		if (in->kind == BG_K_CALL && in->pseudo == BG_CALL_HELPER && in->imm == 12 && tail_call == SIZE_MAX)
+		if (in->kind == BG_K_CALL && in->pseudo == BG_CALL_HELPER && in->imm == BPF_FUNC_tail_call && tail_call == SIZE_MAX)
 			tail_call = pc;
 	}
 	if (v->g.nfuncs > 1 && tail_call != SIZE_MAX && !bg_profile_has(v->prof, BG_KF_TAILCALL_SUBPROG))

@@ -16,28 +16,22 @@
 #define JOIN_PENDING 0xfffffffeu
 #define JOIN_BIT 0x80000000u
 
-static const char *type_names[T__MAX] = {
-	[T_UNINIT] = "uninit", [T_SCALAR] = "scalar", [T_CTX] = "ctx", [T_STACK] = "fp",
-	[T_PKT] = "pkt", [T_PKT_META] = "pkt_meta", [T_PKT_END] = "pkt_end",
-	[T_MAP_PTR] = "map_ptr", [T_MAP_VALUE] = "map_value", [T_MEM] = "mem",
-	[T_RINGBUF_MEM] = "ringbuf_mem", [T_BTF_ID] = "ptr_", [T_SOCK] = "sock",
-	[T_SOCK_COMMON] = "sock_common", [T_TCP_SOCK] = "tcp_sock", [T_FUNC] = "func",
-	[T_ARENA] = "arena",
+const struct region as_regions[T__MAX] = {
+#define REGION(id, aval_, name_, null_name_, flags_, access_, size_src_, size_, aux_)                  \
+	[id] = {.name = name_, .null_name = null_name_, .aval = aval_, .access = access_,          \
+		.size_src = size_src_, .aux = aux_, .flags = flags_, .size = size_},
+#include "analysis/regions.def"
+#undef REGION
 };
 
 const char *as_type_name(uint8_t type, uint8_t flags)
 {
-	static const char *ornull[T__MAX] = {
-		[T_MAP_PTR] = "map_ptr_or_null", [T_MAP_VALUE] = "map_value_or_null",
-		[T_MEM] = "mem_or_null", [T_RINGBUF_MEM] = "ringbuf_mem_or_null",
-		[T_BTF_ID] = "ptr_or_null_", [T_SOCK] = "sock_or_null",
-		[T_SOCK_COMMON] = "sock_common_or_null", [T_TCP_SOCK] = "tcp_sock_or_null",
-	};
 	if (type >= T__MAX)
 		return "?";
-	if ((flags & RF_NULL) && ornull[type])
-		return ornull[type];
-	return type_names[type];
+	const struct region *d = rg(type);
+	if ((flags & RF_NULL) && d->null_name)
+		return d->null_name;
+	return d->name;
 }
 
 static const struct bg_scalar *unknown_scalar(void)

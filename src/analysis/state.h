@@ -17,6 +17,7 @@
 #include <stdint.h>
 #include "domain/scalar.h"
 #include "domain/zone.h"
+#include "analysis/region.h"
 
 #define AS_MAX_FRAMES 8
 #define AS_MAX_REFS 16
@@ -24,26 +25,8 @@
 #define AS_STACK_SIZE 512
 #define AS_NSLOTS (AS_STACK_SIZE / 8)
 
-enum as_type {
-	T_UNINIT = 0,
-	T_SCALAR,
-	T_CTX,
-	T_STACK,
-	T_PKT,
-	T_PKT_META,
-	T_PKT_END,
-	T_MAP_PTR,
-	T_MAP_VALUE,
-	T_MEM,
-	T_RINGBUF_MEM,
-	T_BTF_ID,
-	T_SOCK,
-	T_SOCK_COMMON,
-	T_TCP_SOCK,
-	T_FUNC,
-	T_ARENA,
-	T__MAX,
-};
+/* enum as_type (T_UNINIT, T_SCALAR, T_CTX, ...): one row per region type in
+ * regions.def, with its descriptor (region.h). */
 
 /* register flags */
 #define RF_NULL 0x01      /* may be NULL (_or_null), must be checked */

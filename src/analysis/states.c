@@ -26,7 +26,6 @@
 #define LOST_BASE 0xffffffffu
 #define DEFAULT_PER_INSN 64
 
-_Static_assert((int)T__MAX == (int)BG_AVAL_ANY, "bg_aval_kind mirrors enum as_type");
 
 struct vs_slot {
 	uint32_t n, cap;
@@ -89,31 +88,28 @@ static struct bg_scalar get_scalar(const struct bg_aval *a)
 static void conv_reg(const struct as_state *s, const struct as_reg *r, struct bg_aval *o)
 {
 	memset(o, 0, sizeof(*o));
-	o->kind = r->type;
+	const struct region *d = rg(r->type);
+	o->kind = d->aval;
 	o->flags = r->flags;
 	o->map = -1;
 	if (r->type == T_UNINIT)
 		return;
 	put_scalar(o, &r->v);
-	switch (r->type) {
-	case T_STACK:
+	switch (d->aux) {
+	case AUX_FRAME:
 		o->frame = r->frame;
 		break;
-	case T_MAP_PTR:
-	case T_MAP_VALUE:
-	case T_FUNC:
+	case AUX_MAP:
 		o->map = r->map;
 		break;
-	case T_MEM:
-	case T_RINGBUF_MEM:
+	case AUX_SIZE:
 		o->mem_size = r->size;
 		break;
-	case T_SCALAR:
+	case AUX_LINK:
 		o->base = r->id;
 		o->delta = r->id ? r->delta : 0;
 		break;
-	case T_PKT:
-	case T_PKT_META:
+	case AUX_PKT:
 		o->base = r->id;
 		o->delta = r->delta;
 		o->pkt_range = r->id == LOST_BASE
@@ -472,6 +468,11 @@ static const char *const kind_names[] = {
     [BG_AVAL_ANY] = "any",
 };
 
+const char *bg_aval_kind_str(unsigned kind)
+{
+	return kind <= BG_AVAL_ANY ? kind_names[kind] : "?";
+}
+
 int bg_aval__fmt(const struct bg_aval *a, char *buf, size_t sz)
 {
 	char num[200];
@@ -479,7 +480,7 @@ int bg_aval__fmt(const struct bg_aval *a, char *buf, size_t sz)
 
 	if (!a || !buf)
 		return -EINVAL;
-	k = a->kind <= BG_AVAL_ANY ? kind_names[a->kind] : "?";
+	k = bg_aval_kind_str(a->kind);
 	if (a->kind == BG_AVAL_UNINIT || a->kind == BG_AVAL_ANY)
 		return snprintf(buf, sz, "%s", k);
 	struct bg_scalar v = get_scalar(a);

@@ -10,6 +10,7 @@
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
+#include <linux/bpf.h>
 #include <bpfgate/object.h>
 #include "analysis/names.h"
 #include "isa/exec.h"
@@ -63,7 +64,7 @@ struct id_arg {
 static void id_visit(struct as_reg *r, void *p)
 {
 	struct id_arg *a = p;
-	if (r->id == a->id && r->type != T_PKT && r->type != T_PKT_META)
+	if (r->id == a->id && !rg_has(r->type, RG_PKT_BASE))
 		a->fn(r, a->arg);
 }
 
@@ -76,7 +77,7 @@ void mark_regs_id(struct as_state *s, uint32_t id, void (*fn)(struct as_reg *, v
 static void pkt_inval(struct as_reg *r, void *p)
 {
 	(void)p;
-	if (r->type == T_PKT || r->type == T_PKT_META || r->type == T_PKT_END)
+	if (rg_has(r->type, RG_PKT_PTR))
 		as_reg_unknown(r);
 }
 
@@ -93,7 +94,7 @@ static void clear_id(struct as_reg *r, void *p)
 	uint32_t id = *(uint32_t *)p;
 	if (r->id != id)
 		return;
-	if (r->type == T_PKT || r->type == T_PKT_META) {
+	if (rg_has(r->type, RG_PKT_BASE)) {
 		r->id = LOST_BASE;
 		r->delta = 0;
 	} else {
@@ -133,24 +134,6 @@ static int pkt_new_base(struct vctx *v, struct as_state *s, size_t pc, struct as
 	return 0;
 }
 
-static bool ptr_arith_ok(uint8_t t)
-{
-	switch (t) {
-	case T_CTX:
-	case T_STACK:
-	case T_PKT:
-	case T_PKT_META:
-	case T_MAP_VALUE:
-	case T_MEM:
-	case T_RINGBUF_MEM:
-	case T_BTF_ID:
-	case T_ARENA:
-		return true;
-	default:
-		return false;
-	}
-}
-
 static int ptr_arith(struct vctx *v, struct as_state *s, size_t pc, const struct bg_insn *in, int dreg,
 		     struct as_reg *d, const struct bg_scalar *off)
 {
@@ -176,7 +159,7 @@ static int ptr_arith(struct vctx *v, struct as_state *s, size_t pc, const struct
 			    "R%d pointer arithmetic on %s prohibited, null-check it first: %s", dreg,
 			    as_type_name(d->type, d->flags), buf);
 	}
-	if (!ptr_arith_ok(d->type)) {
+	if (!rg_has(d->type, RG_ARITH)) {
 		fmt_reg(v, s, dreg, buf, sizeof(buf));
 		return verr(v, s, pc, "ptr_arith", "R%d pointer arithmetic on %s prohibited: %s", dreg,
 			    as_type_name(d->type, d->flags), buf);
@@ -194,7 +177,7 @@ static int ptr_arith(struct vctx *v, struct as_state *s, size_t pc, const struct
 			    as_type_name(d->type, 0), ob);
 	}
 	d->v = bg_scalar_alu_kernel(op, true, false, 0, &d->v, off);
-	if (d->type == T_PKT || d->type == T_PKT_META) {
+	if (rg_has(d->type, RG_PKT_BASE)) {
 		if (known)
 			d->delta += (int32_t)(op == BG_ALU_ADD ? (int64_t)c : -(int64_t)c);
 		else
@@ -331,7 +314,7 @@ static int xfer_alu(struct vctx *v, struct as_state *s, size_t pc, const struct 
 	}
 	/* pointer op pointer */
 	if (in->op == BG_ALU_SUB && v->priv) {
-		if (in->alu64 && (d->type == T_PKT || d->type == T_PKT_META) && srcv.type == d->type &&
+		if (in->alu64 && rg_has(d->type, RG_PKT_BASE) && srcv.type == d->type &&
 		    srcv.id == d->id && d->id != LOST_BASE) {
 			as_reg_const(d, (uint64_t)(int64_t)(d->delta - srcv.delta));
 			return 0;
@@ -523,7 +506,7 @@ static int access_ctx(struct vctx *v, struct as_state *s, size_t pc, int reg, co
 			as_reg_scalar(out, bg_scalar_load((uint8_t)size, sign));
 		return 0;
 	}
-	if (bg_program__attach_type(v->prog) == 28 /* BPF_TRACE_ITER */ && !write &&
+	if (bg_program__attach_type(v->prog) == BPF_TRACE_ITER && !write &&
 	    bg_program__attach_target(v->prog)) {
 		char sname[160];
 		const char *tn = NULL;
@@ -593,18 +576,15 @@ static int access_ctx(struct vctx *v, struct as_state *s, size_t pc, int reg, co
 		break;
 	case BG_CTXV_FLOW_KEYS:
 		out->type = T_MEM;
-		out->size = 56; /* struct bpf_flow_keys */
+		out->size = BG_FLOW_KEYS_SIZE;
 		break;
 	case BG_CTXV_CTX_ARG: {
 		const char *tn = NULL;
 		bool isp = false;
 		if (size == 8 && btf_ctx_arg(v->prog, off, &tn, &isp) && isp && tn) {
-			uint32_t at = bg_program__attach_type(v->prog);
 			out->type = T_BTF_ID;
 			out->btf = tn;
-			/* the kernel trusts the arguments of tp_btf, iterators, LSM and
-			 * struct_ops, not those of fentry/fexit/fmod_ret (24..26) */
-			if (v->prog_type == 26 /* BPF_PROG_TYPE_TRACING */ && at >= 24 && at <= 26)
+			if (!bg_prog_ctx_args_trusted(v->prog_type, bg_program__attach_type(v->prog)))
 				out->flags = RF_UNTRUSTED;
 			break;
 		}
@@ -663,7 +643,7 @@ static int access_pkt(struct vctx *v, struct as_state *s, size_t pc, int reg, co
 static bool map_readonly(struct vctx *v, int map)
 {
 	const struct bg_map_def *m = bg_object__map(v->obj, (size_t)map);
-	return m && (m->readonly || (m->map_flags & 0x80u /* BPF_F_RDONLY_PROG */));
+	return m && (m->readonly || (m->map_flags & BG_MAP_F_RDONLY_PROG));
 }
 
 static int bounded_region(struct vctx *v, struct as_state *s, size_t pc, int reg,
@@ -728,6 +708,63 @@ static int access_map(struct vctx *v, struct as_state *s, size_t pc, int reg, co
 	return 0;
 }
 
+/* ------------------------------------ memory, kernel objects, sockets */
+
+static int access_mem(struct vctx *v, struct as_state *s, size_t pc, int reg, const struct as_reg *p,
+		      int off, int size, bool write, struct as_reg *out, bool sign)
+{
+	if (write && (p->flags & RF_RDONLY))
+		return verr(v, s, pc, "mem_readonly", "cannot write into rdonly_mem");
+	if (bounded_region(v, s, pc, reg, p, off, size, p->size, "memory", "mem_bounds"))
+		return -1;
+	if (out)
+		as_reg_scalar(out, bg_scalar_load((uint8_t)size, sign));
+	return 0;
+}
+
+static int access_btf(struct vctx *v, struct as_state *s, size_t pc, int reg, const struct as_reg *p,
+		      int off, int size, bool write, struct as_reg *out, bool sign)
+{
+	if (write)
+		return verr(v, s, pc, "btf_write", "only read is supported: R%d is %s%s", reg,
+			    as_type_name(p->type, 0), p->btf ? p->btf : "");
+	if (p->v.smin + off < 0)
+		return verr(v, s, pc, "btf_bounds", "R%d is ptr_%s invalid negative access: off=%" PRId64,
+			    reg, p->btf ? p->btf : "?", p->v.smin + off);
+	if (!out)
+		return 0;
+	const char *tn = NULL;
+	bool isp = false;
+	uint64_t c;
+	bool known = p->btf && bg_scalar_is_const(&p->v, &c) &&
+		     btf_field_load(v->prog, p->btf, (int)(c + (uint64_t)(int64_t)off), size, &tn, &isp);
+	if (known && !isp) {
+		as_reg_scalar(out, bg_scalar_load((uint8_t)size, sign));
+	} else if (size == 8) {
+		as_reg_uninit(out);
+		out->type = T_BTF_ID;
+		out->flags = RF_UNTRUSTED;
+		out->btf = tn;
+		out->v = bg_scalar_const(0);
+	} else {
+		as_reg_scalar(out, bg_scalar_load((uint8_t)size, sign));
+	}
+	return 0;
+}
+
+static int access_sock(struct vctx *v, struct as_state *s, size_t pc, int reg, const struct as_reg *p,
+		       int off, int size, bool write, struct as_reg *out, bool sign)
+{
+	if (write)
+		return verr(v, s, pc, "sock_write", "cannot write into %s", as_type_name(p->type, 0));
+	if (bounded_region(v, s, pc, reg, p, off, size, rg(p->type)->size, as_type_name(p->type, 0),
+			   "sock_access"))
+		return -1;
+	if (out)
+		as_reg_scalar(out, bg_scalar_load((uint8_t)size, sign));
+	return 0;
+}
+
 /* --------------------------------------------------------------- memory */
 
 int check_mem(struct vctx *v, struct as_state *s, size_t pc, int reg, int off, int size, bool write,
@@ -742,63 +779,23 @@ int check_mem(struct vctx *v, struct as_state *s, size_t pc, int reg, int off, i
 		return verr(v, s, pc, "null_deref", "R%d invalid mem access '%s': NULL check missing: %s", reg,
 			    as_type_name(p.type, p.flags), buf);
 	}
-	switch (p.type) {
-	case T_STACK:
+	const struct region *d = rg(p.type);
+	switch (d->access) {
+	case ACC_STACK:
 		return access_stack(v, s, pc, reg, &p, off, size, write, val, out, sign);
-	case T_CTX:
+	case ACC_CTX:
 		return access_ctx(v, s, pc, reg, &p, off, size, write, out, sign);
-	case T_PKT:
-	case T_PKT_META:
+	case ACC_PKT:
 		return access_pkt(v, s, pc, reg, &p, off, size, write, out, sign);
-	case T_MAP_VALUE:
+	case ACC_MAP:
 		return access_map(v, s, pc, reg, &p, off, size, write, out, sign);
-	case T_MEM:
-	case T_RINGBUF_MEM:
-		if (write && (p.flags & RF_RDONLY))
-			return verr(v, s, pc, "mem_readonly", "cannot write into rdonly_mem");
-		if (bounded_region(v, s, pc, reg, &p, off, size, p.size, "memory", "mem_bounds"))
-			return -1;
-		if (out)
-			as_reg_scalar(out, bg_scalar_load((uint8_t)size, sign));
-		return 0;
-	case T_BTF_ID:
-		if (write)
-			return verr(v, s, pc, "btf_write", "only read is supported: R%d is %s%s", reg,
-				    as_type_name(p.type, 0), p.btf ? p.btf : "");
-		if (p.v.smin + off < 0)
-			return verr(v, s, pc, "btf_bounds", "R%d is ptr_%s invalid negative access: off=%" PRId64,
-				    reg, p.btf ? p.btf : "?", p.v.smin + off);
-		if (out) {
-			const char *tn = NULL;
-			bool isp = false;
-			uint64_t c;
-			bool known = p.btf && bg_scalar_is_const(&p.v, &c) &&
-				     btf_field_load(v->prog, p.btf, (int)(c + (uint64_t)(int64_t)off), size, &tn, &isp);
-			if (known && !isp) {
-				as_reg_scalar(out, bg_scalar_load((uint8_t)size, sign));
-			} else if (size == 8) {
-				as_reg_uninit(out);
-				out->type = T_BTF_ID;
-				out->flags = RF_UNTRUSTED;
-				out->btf = tn;
-				out->v = bg_scalar_const(0);
-			} else {
-				as_reg_scalar(out, bg_scalar_load((uint8_t)size, sign));
-			}
-		}
-		return 0;
-	case T_SOCK:
-	case T_SOCK_COMMON:
-	case T_TCP_SOCK:
-		if (write)
-			return verr(v, s, pc, "sock_write", "cannot write into %s", as_type_name(p.type, 0));
-		if (bounded_region(v, s, pc, reg, &p, off, size, p.type == T_TCP_SOCK ? 112 : 96,
-				   as_type_name(p.type, 0), "sock_access"))
-			return -1;
-		if (out)
-			as_reg_scalar(out, bg_scalar_load((uint8_t)size, sign));
-		return 0;
-	case T_ARENA:
+	case ACC_MEM:
+		return access_mem(v, s, pc, reg, &p, off, size, write, out, sign);
+	case ACC_BTF:
+		return access_btf(v, s, pc, reg, &p, off, size, write, out, sign);
+	case ACC_SOCK:
+		return access_sock(v, s, pc, reg, &p, off, size, write, out, sign);
+	case ACC_ARENA:
 		if (out)
 			as_reg_scalar(out, bg_scalar_load((uint8_t)size, sign));
 		return 0;
@@ -915,8 +912,7 @@ static int xfer_atomic(struct vctx *v, struct as_state *s, size_t pc, const stru
 	if (aop == BG_ATOMIC_CMPXCHG && check_reg_init(v, s, pc, 0))
 		return -1;
 	uint8_t t = R(s, in->dst)->type;
-	if (t == T_CTX || t == T_PKT || t == T_PKT_META || t == T_BTF_ID || t == T_SOCK ||
-	    t == T_SOCK_COMMON || t == T_TCP_SOCK)
+	if (rg_has(t, RG_NO_ATOMIC))
 		return verr(v, s, pc, "atomic", "BPF_ATOMIC stores into R%d %s is not allowed", in->dst,
 			    as_type_name(t, 0));
 	if (R(s, in->src)->type != T_SCALAR && aop != BG_ATOMIC_XCHG && aop != BG_ATOMIC_CMPXCHG && !v->priv)
@@ -948,13 +944,10 @@ static int xfer_ld_imm64(struct vctx *v, struct as_state *s, size_t pc, const st
 	case BG_PSEUDO_MAP_FD:
 		if ((uint32_t)in->imm >= nmaps)
 			return verr(v, s, pc, "bad_map", "fd %d is not pointing to valid bpf_map", in->imm);
-		if (map_field_offset(v, bg_object__map(v->obj, (size_t)in->imm), "bpf_spin_lock") >= 0) {
-			uint32_t t = v->prog_type;
-			if (t == 1)
-				return verr(v, s, pc, "lock", "socket filter progs cannot use bpf_spin_lock yet");
-			if (t == 2 || t == 5 || t == 7 || t == 17 || t == 24)
-				return verr(v, s, pc, "lock", "tracing progs cannot use bpf_spin_lock yet");
-		}
+		const char *why = NULL;
+		if (map_field_offset(v, bg_object__map(v->obj, (size_t)in->imm), "bpf_spin_lock") >= 0 &&
+		    !bg_prog_map_fields_ok(v->prog_type, BG_MAPF_SPIN_LOCK, &why))
+			return verr(v, s, pc, "lock", "%s", why);
 		d->type = T_MAP_PTR;
 		d->map = in->imm;
 		d->v = bg_scalar_const(0);
@@ -993,8 +986,7 @@ static int xfer_ld_imm64(struct vctx *v, struct as_state *s, size_t pc, const st
 
 static int xfer_ld_abs(struct vctx *v, struct as_state *s, size_t pc, const struct bg_insn *in)
 {
-	/* only skb programs: socket filter, tc classifier and action */
-	if (v->prog_type != 1 && v->prog_type != 3 && v->prog_type != 4)
+	if (!bg_prog_ld_abs_ok(v->prog_type))
 		return verr(v, s, pc, "ld_abs", "BPF_LD_[ABS|IND] instructions not allowed for this program type");
 	if (R(s, 6)->type != T_CTX)
 		return verr(v, s, pc, "ld_abs", "at the time of BPF_LD_ABS|IND R6 != pointer to skb");
@@ -1109,19 +1101,11 @@ int xfer_insn(struct vctx *v, struct as_state *s, size_t pc)
  * fentry/fexit programs (not trusted) may really be NULL. */
 static bool ptr_not_null(const struct as_reg *r)
 {
-	switch (r->type) {
-	case T_SOCK:
-	case T_TCP_SOCK:
-	case T_SOCK_COMMON:
-	case T_MAP_VALUE:
-	case T_MEM:
-	case T_RINGBUF_MEM:
+	if (rg_has(r->type, RG_NOT_NULL))
 		return true;
-	case T_BTF_ID:
+	if (rg_has(r->type, RG_NOT_NULL_TRUSTED))
 		return r->ref || !(r->flags & RF_UNTRUSTED);
-	default:
-		return false;
-	}
+	return false;
 }
 
 struct null_arg {

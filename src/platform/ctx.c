@@ -117,6 +117,8 @@ const struct bg_ctx_field *bg_ctx_field_at(const struct bg_ctx_layout *l, int of
 	  .ctx = ctx_, .attach_type = attach_, .attach_specific = specific_,                      \
 	  .loadable_here = loadable_, .ret_note = note_ },
 #define BG_PROG_MAPF(type_, fields_, who_)
+#define BG_PROG_LD_ABS(type_)
+#define BG_PROG_UNTRUSTED_ARGS(type_, attach_)
 #define L(id) (&layout_##id)
 static const struct bg_prog_policy policies[] = {
 #include "platform/progtypes.def"
@@ -133,8 +135,42 @@ static const struct {
 } map_fields[] = {
 #include "platform/progtypes.def"
 };
+#undef BG_PROG_MAPF
+#define BG_PROG_MAPF(...)
+#undef BG_PROG_LD_ABS
+#define BG_PROG_LD_ABS(type_) type_,
+static const uint32_t ld_abs_types[] = {
+#include "platform/progtypes.def"
+};
+#undef BG_PROG_LD_ABS
+#define BG_PROG_LD_ABS(type_)
+#undef BG_PROG_UNTRUSTED_ARGS
+#define BG_PROG_UNTRUSTED_ARGS(type_, attach_) { type_, attach_ },
+static const struct {
+	uint32_t type, attach;
+} untrusted_args[] = {
+#include "platform/progtypes.def"
+};
 #undef BG_PROG
 #undef BG_PROG_MAPF
+#undef BG_PROG_LD_ABS
+#undef BG_PROG_UNTRUSTED_ARGS
+
+bool bg_prog_ld_abs_ok(uint32_t prog_type)
+{
+	for (size_t i = 0; i < sizeof(ld_abs_types) / sizeof(ld_abs_types[0]); i++)
+		if (ld_abs_types[i] == prog_type)
+			return true;
+	return false;
+}
+
+bool bg_prog_ctx_args_trusted(uint32_t prog_type, uint32_t attach_type)
+{
+	for (size_t i = 0; i < sizeof(untrusted_args) / sizeof(untrusted_args[0]); i++)
+		if (untrusted_args[i].type == prog_type && untrusted_args[i].attach == attach_type)
+			return false;
+	return true;
+}
 
 bool bg_prog_map_fields_ok(uint32_t prog_type, uint32_t fields, const char **why)
 {

@@ -86,6 +86,21 @@ const struct bg_ctx_layout *bg_ctx_layout_by_name(const char *name);
 /* May prog_type use a map whose value has these BG_MAPF_* fields? When not,
  * *why gets the kernel's message ("tracing progs cannot use bpf_timer yet"). */
 bool bg_prog_map_fields_ok(uint32_t prog_type, uint32_t fields, const char **why);
+/* May prog_type use BPF_LD_[ABS|IND]? */
+bool bg_prog_ld_abs_ok(uint32_t prog_type);
+/* Are the BTF-typed ctx arguments of (prog_type, attach_type) trusted
+ * pointers? (fentry/fexit/fmod_ret: no.) */
+bool bg_prog_ctx_args_trusted(uint32_t prog_type, uint32_t attach_type);
+
+/* Kernel ABI facts the analysis needs as numbers (uapi linux/bpf.h). */
+#define BG_TCP_SOCK_SIZE 112        /* sizeof(struct bpf_tcp_sock) */
+#define BG_FLOW_KEYS_SIZE 56        /* sizeof(struct bpf_flow_keys) */
+/* Reads through bpf_sock / bpf_sock_common pointers are bounded at 96 bytes;
+ * sizeof(struct bpf_sock) is 80 (uapi, 6.18), so this bound is looser than
+ * the kernel's per-field rule (kept as the analysis has always had it). */
+#define BG_SOCK_READ_LIMIT 96
+#define BG_MAP_F_RDONLY_PROG 0x80u  /* BPF_F_RDONLY_PROG: the program may not write the map */
+
 /* Every policy row (for listings and tests). */
 const struct bg_prog_policy *bg_prog_policies(unsigned *n);
 #endif

@@ -860,16 +860,12 @@ int main(void)
 	       " %zu rejected programs skipped, %zu states merged)\n",
 	       n_progs, n_states, n_violations, n_regs, n_slots, n_unchecked, n_rejected, n_merged);
 	{
-		static const char *const kn[BG_AVAL_ANY + 1] = {
-			"uninit", "scalar", "ctx", "fp", "pkt", "pkt_meta", "pkt_end", "map_ptr",
-			"map_value", "mem", "ringbuf_mem", "btf_ptr", "sock", "sock_common",
-			"tcp_sock", "func", "arena", "any" };
 		int k;
 
 		printf("# register claims checked by kind:");
 		for (k = 1; k <= BG_AVAL_ANY; k++)
 			if (n_kind[k])
-				printf(" %s %zu", kn[k], n_kind[k]);
+				printf(" %s %zu", bg_aval_kind_str((unsigned)k), n_kind[k]);
 		printf("\n");
 	}
 	printf("# %zu of %zu instructions of these programs executed (%.1f%%)\n", n_covered, n_insns,
