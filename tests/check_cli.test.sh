@@ -38,6 +38,23 @@ grep -q "^digraph" "$T/g.dot" && grep -q -- "->" "$T/g.dot" && pass check_cli_do
 
 "$BPFGATE" check -v "$T/bad.o" >/dev/null 2>"$T/v"
 grep -q "insn 1: r0 = \*(u8 \*)(r2 + 0)" "$T/v" && grep -q "r2=pkt" "$T/v" && pass check_cli_verbose || fail check_cli_verbose "$(head -3 "$T/v")"
+# the assertion list of each instruction follows its state; the failing one is among them
+python3 - "$T/v" <<'PY' && pass check_cli_verbose_checks || fail check_cli_verbose_checks "$(head -8 "$T/v")"
+import sys
+lines = open(sys.argv[1]).read().splitlines()
+def checks_of(slot):
+    for i, ln in enumerate(lines):
+        if ln.startswith("ctx 0 insn %d:" % slot):
+            for nxt in lines[i + 1:]:
+                if nxt.startswith("ctx "):
+                    break
+                if nxt.strip().startswith("checks:"):
+                    return nxt.split(":", 1)[1].split()
+    return None
+assert checks_of(0) == ["init(r1)", "mem(r1+0,4,read)"], checks_of(0)
+assert checks_of(1) == ["init(r2)", "mem(r2+0,1,read)"], checks_of(1)
+assert checks_of(2) is None, checks_of(2)  # r0 = 2: nothing to check
+PY
 
 "$BPFGATE" check "$T/nonexistent.o" >/dev/null 2>"$T/e"; rc=$?
 [ $rc = 2 ] && grep -q "nonexistent" "$T/e" && pass check_cli_missing_exit2 || fail check_cli_missing_exit2 "rc=$rc"

@@ -41,7 +41,7 @@ static void usage(FILE *f)
 		"interpretation); print accepted/rejected and, for a rejection, where and why.\n"
 		"  --prog NAME     only this program (repeatable)\n"
 		"  --btf FILE      target BTF for CO-RE (default /sys/kernel/btf/vmlinux)\n"
-		"  -v              print the abstract state before every instruction\n"
+		"  -v              print the abstract state before every instruction and the checks it gets\n"
 		"  --dot FILE      write the CFG (blocks, branches, source lines) as Graphviz\n"
 		"  --json          one JSON array of per-program records\n"
 		"  --sarif         SARIF 2.1.0 log, results at source lines\n"

@@ -542,51 +542,14 @@ static int do_release(struct vctx *v, struct as_state *s, size_t pc, struct call
 	return 0;
 }
 
-static int lock_ops(struct vctx *v, struct as_state *s, size_t pc, struct call_info *ci)
+/* The spin lock taken or released (the discipline is checked before, by
+ * the A_CALL_LOCK assertion). */
+static void lock_ops(struct as_state *s, uint32_t id)
 {
-	if (ci->id == BPF_FUNC_spin_lock) {
-		if (s->lock != -1)
-			return verr(v, s, pc, "lock", "Locking two bpf_spin_locks are not allowed");
+	if (id == BPF_FUNC_spin_lock)
 		s->lock = R(s, 1)->map;
-		return 0;
-	}
-	if (ci->id == BPF_FUNC_spin_unlock) {
-		if (s->lock == -1)
-			return verr(v, s, pc, "lock", "bpf_spin_unlock without taking a lock");
-		if (s->lock == -2)
-			return verr(v, s, pc, "lock", "bpf_spin_unlock: lock may not be held on every path here");
-		if (s->lock != R(s, 1)->map)
-			return verr(v, s, pc, "lock", "bpf_spin_unlock of different lock");
+	else if (id == BPF_FUNC_spin_unlock)
 		s->lock = -1;
-		return 0;
-	}
-	if (s->lock != -1)
-		return verr(v, s, pc, "lock", "function calls are not allowed while holding a lock (%s)",
-			    ci->name);
-	return 0;
-}
-
-static bool license_gpl(struct vctx *v)
-{
-	const char *l = bg_object__license(v->obj);
-	if (!l)
-		return false;
-	static const char *ok[] = { "GPL", "GPL v2", "GPL and additional rights", "Dual BSD/GPL",
-				    "Dual MIT/GPL", "Dual MPL/GPL" };
-	for (size_t i = 0; i < sizeof(ok) / sizeof(ok[0]); i++)
-		if (!strcmp(l, ok[i]))
-			return true;
-	return false;
-}
-
-static bool prog_sleepable(struct vctx *v)
-{
-	const char *sec = bg_program__section(v->prog);
-	if (!sec)
-		return false;
-	const char *slash = strchr(sec, '/');
-	size_t n = slash ? (size_t)(slash - sec) : strlen(sec);
-	return n > 2 && sec[n - 2] == '.' && sec[n - 1] == 's';
 }
 
 /* Stack objects: open-coded iterators and dynptrs live in stack slots and
@@ -687,9 +650,6 @@ static int xfer_kfunc(struct vctx *v, struct as_state *s, size_t pc, const struc
 {
 	const char *name = kfunc_name(v, in);
 	const struct bg_helper_proto *p = name ? bg_kfunc_by_name(name) : NULL;
-	if (s->lock != -1)
-		return verr(v, s, pc, "lock", "function calls are not allowed while holding a lock (kfunc %s)",
-			    name ? name : "?");
 	if (!p) {
 		for (int i = 1; i <= 5; i++)
 			as_reg_uninit(R(s, i));
@@ -724,26 +684,12 @@ int xfer_call(struct vctx *v, struct as_state *s, size_t pc, int32_t *cb_target,
 	*cb_kind = 0;
 	if (in->pseudo == BG_CALL_KFUNC)
 		return xfer_kfunc(v, s, pc, in);
+	/* the helper exists, may be called here, and the lock discipline
+	 * holds: its assertions were checked before (assert.c) */
 	uint32_t id = (uint32_t)in->imm;
-	if (id == 0xbad2310u)
-		return verr(v, s, pc, "core", "invalid func unknown#%u: a CO-RE relocation failed (poisoned call)", id);
 	const struct bg_helper_proto *p = bg_helper_by_id(id);
-	if (!p)
-		return verr(v, s, pc, "bad_helper", "invalid func unknown#%u", id);
-	const char *why = NULL;
-	if (!bg_helper_allowed(id, v->prog_type, 0, &why))
-		return verr(v, s, pc, "helper_not_allowed", "program of this type cannot use helper %s#%u%s%s",
-			    p->name, id, why ? ": " : "", why ? why : "");
-	if ((p->flags & BG_HF_MIGHT_SLEEP) && !prog_sleepable(v))
-		return verr(v, s, pc, "sleep", "helper call might sleep in a non-sleepable prog (%s)", p->name);
-	if ((p->flags & BG_HF_GPL_ONLY) && !license_gpl(v))
-		return verr(v, s, pc, "gpl", "cannot call GPL-restricted function %s from non-GPL compatible program",
-			    p->name);
 	struct call_info ci = { .p = p, .name = p->name, .id = id, .map_idx = -1 };
-	if (lock_ops(v, s, pc, &ci))
-		return -1;
-	if (id == BPF_FUNC_tail_call && s->nrefs)
-		return verr(v, s, pc, "ref_leak", "tail_call would lead to reference leak");
+	lock_ops(s, id);
 	struct as_reg args[5];
 	for (int i = 0; i < 5; i++) {
 		args[i] = *R(s, i + 1);

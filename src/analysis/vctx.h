@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <bpfgate/object.h>
 #include <bpfgate/verifier.h>
+#include "analysis/assert.h"
 #include "analysis/cfg.h"
 #include "analysis/state.h"
 #include "platform/ctx.h"
@@ -95,6 +96,9 @@ struct vctx {
 	const struct bg_kernel_profile *prof;
 	bool kgate;
 	bool uninit_stack_ok; /* reads of uninitialized stack allowed (privileged, 6.3+) */
+	/* assertion lists (assert.h): those of insn pc are asrt[asrt_at[pc] .. asrt_at[pc+1]) */
+	struct assertion *asrt;
+	uint32_t *asrt_at;
 };
 
 /* Record the first error at insn pc with a check name and message (printf
@@ -109,8 +113,6 @@ uint32_t vid(struct vctx *v, size_t pc, uint32_t salt);
 int xfer_insn(struct vctx *v, struct as_state *s, size_t pc);
 /* Branch refinement for conditional jumps; sets *dead when the edge is infeasible. */
 int xfer_branch(struct vctx *v, struct as_state *s, size_t pc, bool taken, bool *dead);
-/* Checks on program exit (main frame). */
-int xfer_exit_main(struct vctx *v, struct as_state *s, size_t pc);
 /* Read a register (checks it is initialized). */
 int check_reg_init(struct vctx *v, struct as_state *s, size_t pc, int reg);
 /* Memory access through register reg at offset off of size bytes. For a read

@@ -572,38 +572,11 @@ static int enter_function(struct vctx *v, uint32_t ctx, const struct as_state *a
 
 static int return_from(struct vctx *v, uint32_t ctx, struct as_state *s, size_t pc)
 {
+	/* the exit assertions (A_EXIT_*) were checked for this context kind */
 	struct actx *c = &v->ctxs[ctx];
 	struct as_reg r0 = as_cur(s)->r[0];
-	if (c->kind == CTX_CALL && r0.type == T_STACK && r0.frame == s->nframes - 1)
-		return verr(v, s, pc, "stack_escape", "cannot return stack pointer to the caller");
-	if (c->kind == CTX_CB_SYNC || c->kind == CTX_CB_ASYNC) {
-		if (check_reg_init(v, s, pc, 0))
-			return -1;
-		if (r0.type != T_SCALAR || r0.v.smin < c->ret_min || r0.v.smax > c->ret_max) {
-			char buf[200];
-			fmt_reg(v, s, 0, buf, sizeof(buf));
-			return verr(v, s, pc, "ret_range",
-				    "At callback return the register R0 has %s should have been in [%" PRId64 ", %" PRId64 "]",
-				    buf, c->ret_min, c->ret_max);
-		}
-	}
-	if (c->kind == CTX_GLOBAL) {
-		if (r0.type != T_SCALAR)
-			return verr(v, s, pc, "ret_type", "At subprogram exit the register R0 is not a scalar value (%s)",
-				    as_type_name(r0.type, r0.flags));
-		if (s->lock != -1)
-			return verr(v, s, pc, "lock_held", "bpf_spin_unlock is missing at global function exit");
-		if (s->nrefs)
-			return verr(v, s, pc, "ref_leak", "Unreleased reference id=%u alloc_insn=%u (global function)",
-				    s->refs[0].id, s->refs[0].insn);
+	if (c->kind == CTX_GLOBAL || c->kind == CTX_CB_ASYNC)
 		return 0;
-	}
-	if (c->kind == CTX_CB_ASYNC) {
-		if (s->nrefs)
-			return verr(v, s, pc, "ref_leak", "Unreleased reference id=%u alloc_insn=%u (async callback)",
-				    s->refs[0].id, s->refs[0].insn);
-		return 0;
-	}
 	uint32_t callsite = c->callsite, parent = c->parent;
 	if (c->kind == CTX_CB_SYNC) {
 		/* the helper may call the callback again */
@@ -654,6 +627,7 @@ static void trace_insn(struct vctx *v, const struct as_state *s, size_t pc)
 	bg_insn_format(&v->insns[pc], dis, sizeof(dis));
 	fprintf(v->opts->trace, "ctx %u insn %zu: %s\n", v->cur_ctx, pc, dis);
 	as_state_print(s, v->opts->trace);
+	asrt_print(v, pc, v->opts->trace);
 }
 
 static int terminator(struct vctx *v, uint32_t ctx, uint32_t block, struct as_state *s, size_t pc)
@@ -691,7 +665,7 @@ static int terminator(struct vctx *v, uint32_t ctx, uint32_t block, struct as_st
 	}
 	case BG_K_EXIT: {
 		if (v->ctxs[ctx].kind == CTX_MAIN)
-			return xfer_exit_main(v, s, pc);
+			return 0; /* the exit assertions were checked (A_EXIT_*) */
 		struct as_state o;
 		as_state_copy(&o, s);
 		int r = return_from(v, ctx, &o, pc);
@@ -759,7 +733,7 @@ static int process_state(struct vctx *v, uint32_t ctx, uint32_t block, struct as
 			trace_insn(v, &s, pc);
 		if (v->visit)
 			v->visit(v->visit_arg, pc, &s, ctx_global_root(v, ctx));
-		if (kgate_insn(v, &s, pc)) {
+		if (asrt_check(v, &s, pc)) {
 			r = -1;
 		} else if (pc == last) {
 			r = terminator(v, ctx, block, &s, pc);
@@ -1006,6 +980,7 @@ static void free_all(struct vctx *v)
 {
 	if (getenv("BG_CHECK_STATS"))
 		print_stats(v);
+	asrt_free(v);
 	for (uint32_t i = 0; i < v->nctx; i++) {
 		struct actx *c = &v->ctxs[i];
 		for (uint32_t b = 0; b < c->nblocks; b++) {
@@ -1149,6 +1124,8 @@ static int setup(struct vctx *v, const struct bg_program *prog, const struct bg_
 			v->g.funcs[f].linkage = fi->linkage;
 		}
 	}
+	if (asrt_build(v))
+		return -ENOMEM;
 	thresholds(v);
 	cfg_branch_live(&v->g);
 	cfg_counted_loops(&v->g);

@@ -1,0 +1,676 @@
+/* Assertions: the checks an instruction gets, as data. asrt_build reads
+ * each instruction once and lists its assertions (checks.def) in the order
+ * the kernel reports them; asrt_check evaluates the list on the state that
+ * reaches the instruction, before its transfer function runs. A rule only
+ * reads the state: effects (loaded values, locks taken, references
+ * released) belong to the transfer functions in xfer.c and call.c.
+ * Cost: O(assertions) per analysed instruction, a handful each; the lists
+ * take 6 bytes per assertion plus 4 per instruction. */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include <linux/bpf.h>
+#include <bpfgate/object.h>
+#include "analysis/assert.h"
+#include "analysis/kgate.h"
+#include "analysis/vctx.h"
+
+typedef int (*rule_fn)(struct vctx *v, struct as_state *s, size_t pc, const struct assertion *a);
+
+static inline struct as_reg *R(struct as_state *s, int i)
+{
+	return &as_cur(s)->r[i];
+}
+
+/* ---------------------------------------------------------- instructions */
+
+static int rule_kernel(struct vctx *v, struct as_state *s, size_t pc, const struct assertion *a)
+{
+	(void)a;
+	return kgate_insn(v, s, pc);
+}
+
+static int rule_valid_insn(struct vctx *v, struct as_state *s, size_t pc, const struct assertion *a)
+{
+	(void)a;
+	const struct bg_insn *in = &v->insns[pc];
+	if (in->kind == BG_K_CALLX)
+		return verr(v, s, pc, "bad_insn", "indirect calls (callx) are not supported by the kernel");
+	if (in->kind == BG_K_LD_IMM64)
+		return verr(v, s, pc, "bad_insn", "unsupported ld_imm64 source %u", in->pseudo);
+	return verr(v, s, pc, "bad_insn", "invalid instruction (%s)", bg_insn_kind_name(in->kind));
+}
+
+static int rule_fp_ro(struct vctx *v, struct as_state *s, size_t pc, const struct assertion *a)
+{
+	(void)a;
+	return verr(v, s, pc, "fp_write", "frame pointer is read only: r10 cannot be written");
+}
+
+static int rule_reg_init(struct vctx *v, struct as_state *s, size_t pc, const struct assertion *a)
+{
+	return check_reg_init(v, s, pc, a->reg);
+}
+
+static int rule_div_imm(struct vctx *v, struct as_state *s, size_t pc, const struct assertion *a)
+{
+	(void)a;
+	if (v->insns[pc].imm == 0)
+		return verr(v, s, pc, "div_by_zero", "div by zero");
+	return 0;
+}
+
+static int rule_shift_imm(struct vctx *v, struct as_state *s, size_t pc, const struct assertion *a)
+{
+	(void)a;
+	const struct bg_insn *in = &v->insns[pc];
+	int w = in->alu64 ? 64 : 32;
+	if (in->imm < 0 || in->imm >= w)
+		return verr(v, s, pc, "bad_shift", "invalid shift %d", in->imm);
+	return 0;
+}
+
+static int rule_scalar(struct vctx *v, struct as_state *s, size_t pc, const struct assertion *a)
+{
+	if (R(s, a->reg)->type != T_SCALAR)
+		return verr(v, s, pc, "ptr_arith", "R%d pointer arithmetic prohibited (byte swap)", a->reg);
+	return 0;
+}
+
+static int rule_atomic_size(struct vctx *v, struct as_state *s, size_t pc, const struct assertion *a)
+{
+	(void)a;
+	const struct bg_insn *in = &v->insns[pc];
+	if (in->size != 4 && in->size != 8)
+		return verr(v, s, pc, "atomic", "invalid atomic operand size %d", in->size);
+	return 0;
+}
+
+static int rule_atomic_region(struct vctx *v, struct as_state *s, size_t pc, const struct assertion *a)
+{
+	uint8_t t = R(s, a->reg)->type;
+	if (rg_has(t, RG_NO_ATOMIC))
+		return verr(v, s, pc, "atomic", "BPF_ATOMIC stores into R%d %s is not allowed", a->reg,
+			    as_type_name(t, 0));
+	return 0;
+}
+
+static int rule_atomic_leak(struct vctx *v, struct as_state *s, size_t pc, const struct assertion *a)
+{
+	uint16_t aop = v->insns[pc].atomic_op;
+	if (R(s, a->reg)->type != T_SCALAR && aop != BG_ATOMIC_XCHG && aop != BG_ATOMIC_CMPXCHG && !v->priv)
+		return verr(v, s, pc, "atomic", "R%d leaks addr into mem", a->reg);
+	return 0;
+}
+
+/* ------------------------------------------------------------- ld_imm64 */
+
+static int rule_map_fd(struct vctx *v, struct as_state *s, size_t pc, const struct assertion *a)
+{
+	(void)a;
+	const struct bg_insn *in = &v->insns[pc];
+	if ((uint32_t)in->imm >= bg_object__map_cnt(v->obj))
+		return verr(v, s, pc, "bad_map", "fd %d is not pointing to valid bpf_map", in->imm);
+	return 0;
+}
+
+static int rule_map_lock_type(struct vctx *v, struct as_state *s, size_t pc, const struct assertion *a)
+{
+	(void)a;
+	const char *why = NULL;
+	const struct bg_map_def *m = bg_object__map(v->obj, (size_t)v->insns[pc].imm);
+	if (m && map_field_offset(v, m, "bpf_spin_lock") >= 0 &&
+	    !bg_prog_map_fields_ok(v->prog_type, BG_MAPF_SPIN_LOCK, &why))
+		return verr(v, s, pc, "lock", "%s", why);
+	return 0;
+}
+
+static int rule_map_value_off(struct vctx *v, struct as_state *s, size_t pc, const struct assertion *a)
+{
+	(void)a;
+	const struct bg_insn *in = &v->insns[pc];
+	const struct bg_map_def *m = bg_object__map(v->obj, (size_t)in->imm);
+	uint32_t off = (uint32_t)(in->imm64 >> 32);
+	if (m && off >= m->value_size && m->value_size)
+		return verr(v, s, pc, "bad_map", "invalid access to map value pointer, value_size=%u off=%u",
+			    m->value_size, off);
+	return 0;
+}
+
+/* --------------------------------------------------------------- ld_abs */
+
+static int rule_ld_abs_type(struct vctx *v, struct as_state *s, size_t pc, const struct assertion *a)
+{
+	(void)a;
+	if (!bg_prog_ld_abs_ok(v->prog_type))
+		return verr(v, s, pc, "ld_abs", "BPF_LD_[ABS|IND] instructions not allowed for this program type");
+	return 0;
+}
+
+static int rule_ld_abs_ctx(struct vctx *v, struct as_state *s, size_t pc, const struct assertion *a)
+{
+	(void)a;
+	if (R(s, 6)->type != T_CTX)
+		return verr(v, s, pc, "ld_abs", "at the time of BPF_LD_ABS|IND R6 != pointer to skb");
+	return 0;
+}
+
+static int rule_ld_abs_lock(struct vctx *v, struct as_state *s, size_t pc, const struct assertion *a)
+{
+	(void)a;
+	if (s->lock != -1)
+		return verr(v, s, pc, "lock", "BPF_LD_[ABS|IND] cannot be used inside bpf_spin_lock-ed region");
+	return 0;
+}
+
+static int rule_ld_abs_refs(struct vctx *v, struct as_state *s, size_t pc, const struct assertion *a)
+{
+	(void)a;
+	if (s->nrefs)
+		return verr(v, s, pc, "ref_leak", "BPF_LD_[ABS|IND] would lead to reference leak");
+	return 0;
+}
+
+/* ---------------------------------------------------------------- calls */
+
+#define POISONED_HELPER 0xbad2310u /* libbpf's id for a call whose CO-RE relocation failed */
+
+static int rule_helper_known(struct vctx *v, struct as_state *s, size_t pc, const struct assertion *a)
+{
+	(void)a;
+	uint32_t id = (uint32_t)v->insns[pc].imm;
+	if (id == POISONED_HELPER)
+		return verr(v, s, pc, "core", "invalid func unknown#%u: a CO-RE relocation failed (poisoned call)", id);
+	if (!bg_helper_by_id(id))
+		return verr(v, s, pc, "bad_helper", "invalid func unknown#%u", id);
+	return 0;
+}
+
+static int rule_helper_type(struct vctx *v, struct as_state *s, size_t pc, const struct assertion *a)
+{
+	(void)a;
+	uint32_t id = (uint32_t)v->insns[pc].imm;
+	const struct bg_helper_proto *p = bg_helper_by_id(id);
+	const char *why = NULL;
+	if (!bg_helper_allowed(id, v->prog_type, 0, &why))
+		return verr(v, s, pc, "helper_not_allowed", "program of this type cannot use helper %s#%u%s%s",
+			    p->name, id, why ? ": " : "", why ? why : "");
+	return 0;
+}
+
+static bool prog_sleepable(struct vctx *v)
+{
+	const char *sec = bg_program__section(v->prog);
+	if (!sec)
+		return false;
+	const char *slash = strchr(sec, '/');
+	size_t n = slash ? (size_t)(slash - sec) : strlen(sec);
+	return n > 2 && sec[n - 2] == '.' && sec[n - 1] == 's';
+}
+
+static int rule_sleepable(struct vctx *v, struct as_state *s, size_t pc, const struct assertion *a)
+{
+	(void)a;
+	const struct bg_helper_proto *p = bg_helper_by_id((uint32_t)v->insns[pc].imm);
+	if ((p->flags & BG_HF_MIGHT_SLEEP) && !prog_sleepable(v))
+		return verr(v, s, pc, "sleep", "helper call might sleep in a non-sleepable prog (%s)", p->name);
+	return 0;
+}
+
+static bool license_gpl(struct vctx *v)
+{
+	const char *l = bg_object__license(v->obj);
+	if (!l)
+		return false;
+	static const char *ok[] = { "GPL", "GPL v2", "GPL and additional rights", "Dual BSD/GPL",
+				    "Dual MIT/GPL", "Dual MPL/GPL" };
+	for (size_t i = 0; i < sizeof(ok) / sizeof(ok[0]); i++)
+		if (!strcmp(l, ok[i]))
+			return true;
+	return false;
+}
+
+static int rule_gpl(struct vctx *v, struct as_state *s, size_t pc, const struct assertion *a)
+{
+	(void)a;
+	const struct bg_helper_proto *p = bg_helper_by_id((uint32_t)v->insns[pc].imm);
+	if ((p->flags & BG_HF_GPL_ONLY) && !license_gpl(v))
+		return verr(v, s, pc, "gpl", "cannot call GPL-restricted function %s from non-GPL compatible program",
+			    p->name);
+	return 0;
+}
+
+static int rule_call_lock(struct vctx *v, struct as_state *s, size_t pc, const struct assertion *a)
+{
+	(void)a;
+	const struct bg_insn *in = &v->insns[pc];
+	if (in->pseudo == BG_CALL_KFUNC) {
+		if (s->lock != -1) {
+			const char *name = kfunc_name(v, in);
+			return verr(v, s, pc, "lock", "function calls are not allowed while holding a lock (kfunc %s)",
+				    name ? name : "?");
+		}
+		return 0;
+	}
+	if (in->imm == BPF_FUNC_spin_lock) {
+		if (s->lock != -1)
+			return verr(v, s, pc, "lock", "Locking two bpf_spin_locks are not allowed");
+		return 0;
+	}
+	if (in->imm == BPF_FUNC_spin_unlock) {
+		if (s->lock == -1)
+			return verr(v, s, pc, "lock", "bpf_spin_unlock without taking a lock");
+		if (s->lock == -2)
+			return verr(v, s, pc, "lock", "bpf_spin_unlock: lock may not be held on every path here");
+		if (s->lock != R(s, 1)->map)
+			return verr(v, s, pc, "lock", "bpf_spin_unlock of different lock");
+		return 0;
+	}
+	if (s->lock != -1)
+		return verr(v, s, pc, "lock", "function calls are not allowed while holding a lock (%s)",
+			    bg_helper_by_id((uint32_t)in->imm)->name);
+	return 0;
+}
+
+static int rule_tail_call_refs(struct vctx *v, struct as_state *s, size_t pc, const struct assertion *a)
+{
+	(void)a;
+	if (s->nrefs)
+		return verr(v, s, pc, "ref_leak", "tail_call would lead to reference leak");
+	return 0;
+}
+
+/* ----------------------------------------------------------------- exit */
+
+static uint8_t ctx_kind(const struct vctx *v)
+{
+	return v->ctxs[v->cur_ctx].kind;
+}
+
+static int rule_exit_stack(struct vctx *v, struct as_state *s, size_t pc, const struct assertion *a)
+{
+	(void)a;
+	const struct as_reg *r0 = R(s, 0);
+	if (ctx_kind(v) == CTX_CALL && r0->type == T_STACK && r0->frame == s->nframes - 1)
+		return verr(v, s, pc, "stack_escape", "cannot return stack pointer to the caller");
+	return 0;
+}
+
+static int rule_exit_r0(struct vctx *v, struct as_state *s, size_t pc, const struct assertion *a)
+{
+	(void)a;
+	uint8_t k = ctx_kind(v);
+	if (k == CTX_MAIN || k == CTX_CB_SYNC || k == CTX_CB_ASYNC)
+		return check_reg_init(v, s, pc, 0);
+	return 0;
+}
+
+static int rule_exit_r0_scalar(struct vctx *v, struct as_state *s, size_t pc, const struct assertion *a)
+{
+	(void)a;
+	const struct as_reg *r0 = R(s, 0);
+	if (ctx_kind(v) == CTX_GLOBAL && r0->type != T_SCALAR)
+		return verr(v, s, pc, "ret_type", "At subprogram exit the register R0 is not a scalar value (%s)",
+			    as_type_name(r0->type, r0->flags));
+	return 0;
+}
+
+static int rule_exit_lock(struct vctx *v, struct as_state *s, size_t pc, const struct assertion *a)
+{
+	(void)a;
+	if (s->lock == -1)
+		return 0;
+	if (ctx_kind(v) == CTX_MAIN)
+		return verr(v, s, pc, "lock_held", "bpf_spin_unlock is missing: exiting with a bpf_spin_lock held");
+	if (ctx_kind(v) == CTX_GLOBAL)
+		return verr(v, s, pc, "lock_held", "bpf_spin_unlock is missing at global function exit");
+	return 0;
+}
+
+static int rule_exit_cb_range(struct vctx *v, struct as_state *s, size_t pc, const struct assertion *a)
+{
+	(void)a;
+	const struct actx *c = &v->ctxs[v->cur_ctx];
+	const struct as_reg *r0 = R(s, 0);
+	if (c->kind != CTX_CB_SYNC && c->kind != CTX_CB_ASYNC)
+		return 0;
+	if (r0->type != T_SCALAR || r0->v.smin < c->ret_min || r0->v.smax > c->ret_max) {
+		char buf[200];
+		fmt_reg(v, s, 0, buf, sizeof(buf));
+		return verr(v, s, pc, "ret_range",
+			    "At callback return the register R0 has %s should have been in [%" PRId64 ", %" PRId64 "]",
+			    buf, c->ret_min, c->ret_max);
+	}
+	return 0;
+}
+
+static int rule_exit_refs(struct vctx *v, struct as_state *s, size_t pc, const struct assertion *a)
+{
+	(void)a;
+	if (!s->nrefs)
+		return 0;
+	switch (ctx_kind(v)) {
+	case CTX_MAIN:
+		return verr(v, s, pc, "ref_leak", "Unreleased reference id=%u alloc_insn=%u: %s acquired at insn %u is never released",
+			    s->refs[0].id, s->refs[0].insn, as_type_name(s->refs[0].type, 0), s->refs[0].insn);
+	case CTX_GLOBAL:
+		return verr(v, s, pc, "ref_leak", "Unreleased reference id=%u alloc_insn=%u (global function)",
+			    s->refs[0].id, s->refs[0].insn);
+	case CTX_CB_ASYNC:
+		return verr(v, s, pc, "ref_leak", "Unreleased reference id=%u alloc_insn=%u (async callback)",
+			    s->refs[0].id, s->refs[0].insn);
+	default:
+		return 0;
+	}
+}
+
+static int rule_exit_range(struct vctx *v, struct as_state *s, size_t pc, const struct assertion *a)
+{
+	(void)a;
+	const struct bg_prog_policy *p = v->pol;
+	if (ctx_kind(v) != CTX_MAIN || !p || !p->check_ret)
+		return 0;
+	char buf[200];
+	struct as_reg *r0 = R(s, 0);
+	fmt_reg(v, s, 0, buf, sizeof(buf));
+	if (r0->type != T_SCALAR)
+		return verr(v, s, pc, "ret_range", "At program exit the register R0 is not a known value (%s)",
+			    as_type_name(r0->type, r0->flags));
+	if (r0->v.smin < p->ret_min || r0->v.smax > p->ret_max) {
+		/* the kernel compares the 32-bit subregister for most types */
+		if (r0->v.s32min >= p->ret_min && r0->v.s32max <= p->ret_max && p->ret_min >= INT32_MIN &&
+		    p->ret_max <= INT32_MAX && r0->v.umax <= UINT32_MAX)
+			return 0;
+		return verr(v, s, pc, "ret_range",
+			    "At program exit the register R0 has %s should have been in [%" PRId64 ", %" PRId64 "]",
+			    buf, p->ret_min, p->ret_max);
+	}
+	return 0;
+}
+
+/* ---------------------------------------------------------------- table */
+
+static const struct {
+	const char *name;
+	rule_fn fn;
+} rules[A__MAX] = {
+#define CHECK(id, name_, fn_, what) [id] = {.name = name_, .fn = fn_},
+#include "analysis/checks.def"
+#undef CHECK
+};
+
+const char *asrt_name(unsigned id)
+{
+	return id < A__MAX ? rules[id].name : "?";
+}
+
+/* ---------------------------------------------------------------- build */
+
+struct builder {
+	struct assertion *a;
+	size_t n, cap;
+	bool oom;
+};
+
+static void put(struct builder *b, uint8_t id, int reg, int off, int size, uint8_t flags)
+{
+	if (b->n == b->cap) {
+		size_t cap = b->cap ? 2 * b->cap : 256;
+		struct assertion *na = realloc(b->a, cap * sizeof(*na));
+		if (!na) {
+			b->oom = true;
+			return;
+		}
+		b->a = na;
+		b->cap = cap;
+	}
+	b->a[b->n++] = (struct assertion){ .id = id, .reg = (uint8_t)reg, .size = (uint8_t)size,
+					   .flags = flags, .off = (int16_t)off };
+}
+
+static bool writes_dst(const struct bg_insn *in)
+{
+	switch (in->kind) {
+	case BG_K_ALU:
+	case BG_K_END:
+	case BG_K_ADDR_CAST:
+	case BG_K_LD_IMM64:
+	case BG_K_LDX:
+		return true;
+	case BG_K_ATOMIC:
+		return in->atomic_op == BG_ATOMIC_LOAD_ACQ;
+	default:
+		return false;
+	}
+}
+
+static void build_alu(struct builder *b, const struct bg_insn *in)
+{
+	if (in->op == BG_ALU_MOV) {
+		if (in->src_is_reg)
+			put(b, A_REG_INIT, in->src, 0, 0, 0);
+		return;
+	}
+	if (!in->src_is_reg && (in->op == BG_ALU_DIV || in->op == BG_ALU_MOD))
+		put(b, A_DIV_IMM, in->dst, 0, 0, 0);
+	if (!in->src_is_reg && (in->op == BG_ALU_LSH || in->op == BG_ALU_RSH || in->op == BG_ALU_ARSH))
+		put(b, A_SHIFT_IMM, in->dst, 0, 0, 0);
+	put(b, A_REG_INIT, in->dst, 0, 0, 0);
+	if (in->src_is_reg && in->op != BG_ALU_NEG)
+		put(b, A_REG_INIT, in->src, 0, 0, 0);
+	put(b, A_PTR_ARITH, in->dst, 0, 0, 0);
+}
+
+static void build_atomic(struct builder *b, const struct bg_insn *in)
+{
+	if (in->atomic_op == BG_ATOMIC_LOAD_ACQ) {
+		put(b, A_REG_INIT, in->src, 0, 0, 0);
+		put(b, A_MEM, in->src, in->off, in->size, AF_READ);
+		return;
+	}
+	if (in->atomic_op == BG_ATOMIC_STORE_REL) {
+		put(b, A_REG_INIT, in->src, 0, 0, 0);
+		put(b, A_REG_INIT, in->dst, 0, 0, 0);
+		put(b, A_MEM, in->dst, in->off, in->size, AF_WRITE);
+		return;
+	}
+	put(b, A_ATOMIC_SIZE, in->dst, 0, 0, 0);
+	put(b, A_REG_INIT, in->src, 0, 0, 0);
+	put(b, A_REG_INIT, in->dst, 0, 0, 0);
+	if (in->atomic_op == BG_ATOMIC_CMPXCHG)
+		put(b, A_REG_INIT, 0, 0, 0, 0);
+	put(b, A_ATOMIC_REGION, in->dst, 0, 0, 0);
+	put(b, A_ATOMIC_LEAK, in->src, 0, 0, 0);
+	put(b, A_MEM, in->dst, in->off, in->size, AF_READ | AF_WRITE);
+}
+
+static void build_ld_imm64(struct builder *b, const struct bg_insn *in)
+{
+	switch (in->pseudo) {
+	case BG_PSEUDO_NONE:
+	case BG_PSEUDO_FUNC:
+	case BG_PSEUDO_BTF_ID:
+		return;
+	case BG_PSEUDO_MAP_IDX:
+	case BG_PSEUDO_MAP_FD:
+		put(b, A_MAP_FD, in->dst, 0, 0, 0);
+		put(b, A_MAP_LOCK_TYPE, in->dst, 0, 0, 0);
+		return;
+	case BG_PSEUDO_MAP_IDX_VALUE:
+	case BG_PSEUDO_MAP_VALUE:
+		put(b, A_MAP_FD, in->dst, 0, 0, 0);
+		put(b, A_MAP_VALUE_OFF, in->dst, 0, 0, 0);
+		return;
+	default:
+		put(b, A_VALID_INSN, in->dst, 0, 0, 0);
+		return;
+	}
+}
+
+static void build_call(struct builder *b, const struct bg_insn *in)
+{
+	switch (in->pseudo) {
+	case BG_CALL_LOCAL:
+		put(b, A_CALL_FRAME, 0, 0, 0, 0);
+		return;
+	case BG_CALL_KFUNC:
+		put(b, A_CALL_LOCK, 0, 0, 0, 0);
+		put(b, A_ARGS, 0, 0, 0, 0);
+		return;
+	default:
+		put(b, A_HELPER_KNOWN, 0, 0, 0, 0);
+		put(b, A_HELPER_TYPE, 0, 0, 0, 0);
+		put(b, A_SLEEPABLE, 0, 0, 0, 0);
+		put(b, A_GPL, 0, 0, 0, 0);
+		put(b, A_CALL_LOCK, 0, 0, 0, 0);
+		if (in->imm == BPF_FUNC_tail_call)
+			put(b, A_TAIL_CALL_REFS, 0, 0, 0, 0);
+		put(b, A_ARGS, 0, 0, 0, 0);
+		return;
+	}
+}
+
+static void build_exit(struct builder *b)
+{
+	static const uint8_t ids[] = { A_EXIT_STACK, A_EXIT_R0, A_EXIT_R0_SCALAR, A_EXIT_LOCK,
+				       A_EXIT_CB_RANGE, A_EXIT_REFS, A_EXIT_RANGE };
+	for (size_t i = 0; i < sizeof(ids); i++)
+		put(b, ids[i], 0, 0, 0, 0);
+}
+
+/* The assertions of one instruction, in the order they are checked. */
+static void build_insn(const struct vctx *v, struct builder *b, const struct bg_insn *in)
+{
+	if (v->kgate)
+		put(b, A_KERNEL, 0, 0, 0, 0);
+	if (in->dst == 10 && writes_dst(in))
+		put(b, A_FP_RO, 10, 0, 0, 0);
+	switch (in->kind) {
+	case BG_K_ALU:
+		build_alu(b, in);
+		return;
+	case BG_K_END:
+		put(b, A_REG_INIT, in->dst, 0, 0, 0);
+		put(b, A_SCALAR, in->dst, 0, 0, 0);
+		return;
+	case BG_K_ADDR_CAST:
+		put(b, A_REG_INIT, in->src, 0, 0, 0);
+		return;
+	case BG_K_LD_IMM64:
+		build_ld_imm64(b, in);
+		return;
+	case BG_K_LD_ABS:
+	case BG_K_LD_IND:
+		put(b, A_LD_ABS_TYPE, 0, 0, 0, 0);
+		put(b, A_LD_ABS_CTX, 6, 0, 0, 0);
+		put(b, A_LD_ABS_LOCK, 0, 0, 0, 0);
+		if (in->kind == BG_K_LD_IND)
+			put(b, A_REG_INIT, in->src, 0, 0, 0);
+		put(b, A_LD_ABS_REFS, 0, 0, 0, 0);
+		return;
+	case BG_K_LDX:
+		put(b, A_REG_INIT, in->src, 0, 0, 0);
+		put(b, A_MEM, in->src, in->off, in->size, AF_READ);
+		return;
+	case BG_K_ST:
+	case BG_K_STX:
+		if (in->kind == BG_K_STX)
+			put(b, A_REG_INIT, in->src, 0, 0, 0);
+		put(b, A_REG_INIT, in->dst, 0, 0, 0);
+		put(b, A_MEM, in->dst, in->off, in->size, AF_WRITE);
+		return;
+	case BG_K_ATOMIC:
+		build_atomic(b, in);
+		return;
+	case BG_K_JCOND:
+		put(b, A_REG_INIT, in->dst, 0, 0, 0);
+		if (in->src_is_reg)
+			put(b, A_REG_INIT, in->src, 0, 0, 0);
+		return;
+	case BG_K_CALL:
+		build_call(b, in);
+		return;
+	case BG_K_EXIT:
+		build_exit(b);
+		return;
+	case BG_K_JA:
+	case BG_K_MAY_GOTO:
+	case BG_K_LD_IMM64_HI:
+		return;
+	default:
+		put(b, A_VALID_INSN, 0, 0, 0, 0);
+		return;
+	}
+}
+
+int asrt_build(struct vctx *v)
+{
+	struct builder b = { 0 };
+	uint32_t *at = malloc((v->n + 1) * sizeof(*at));
+	if (!at)
+		return -ENOMEM;
+	for (size_t pc = 0; pc < v->n; pc++) {
+		at[pc] = (uint32_t)b.n;
+		build_insn(v, &b, &v->insns[pc]);
+	}
+	at[v->n] = (uint32_t)b.n;
+	if (b.oom) {
+		free(b.a);
+		free(at);
+		return -ENOMEM;
+	}
+	v->asrt = b.a;
+	v->asrt_at = at;
+	return 0;
+}
+
+void asrt_free(struct vctx *v)
+{
+	free(v->asrt);
+	free(v->asrt_at);
+	v->asrt = NULL;
+	v->asrt_at = NULL;
+}
+
+int asrt_check(struct vctx *v, struct as_state *s, size_t pc)
+{
+	if (!v->asrt_at)
+		return 0;
+	for (uint32_t i = v->asrt_at[pc]; i < v->asrt_at[pc + 1]; i++) {
+		const struct assertion *a = &v->asrt[i];
+		rule_fn fn = rules[a->id].fn;
+		if (fn && fn(v, s, pc, a))
+			return -1;
+	}
+	return 0;
+}
+
+void asrt_print(const struct vctx *v, size_t pc, FILE *f)
+{
+	if (!v->asrt_at || v->asrt_at[pc] == v->asrt_at[pc + 1])
+		return;
+	fprintf(f, "  checks:");
+	for (uint32_t i = v->asrt_at[pc]; i < v->asrt_at[pc + 1]; i++) {
+		const struct assertion *a = &v->asrt[i];
+		const char *n = rules[a->id].name;
+		switch (a->id) {
+		case A_REG_INIT:
+		case A_SCALAR:
+		case A_PTR_ARITH:
+		case A_ATOMIC_REGION:
+		case A_ATOMIC_LEAK:
+		case A_LD_ABS_CTX:
+			fprintf(f, " %s(r%u)", n, a->reg);
+			break;
+		case A_MEM:
+			fprintf(f, " %s(r%u%+d,%u,%s)", n, a->reg, a->off, a->size,
+				a->flags == (AF_READ | AF_WRITE) ? "rmw" : (a->flags & AF_WRITE) ? "write" : "read");
+			break;
+		default:
+			fprintf(f, " %s", n);
+			break;
+		}
+	}
+	fprintf(f, "\n");
+}
