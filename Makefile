@@ -39,7 +39,7 @@ TEST_SRC  := $(sort $(wildcard tests/unit/*.c))
 TEST_BIN  := $(TEST_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 EX_SRC    := $(sort $(wildcard examples/*.bpf.c))
 EX_OBJ    := $(EX_SRC:examples/%.bpf.c=$(BUILD)/examples/%.bpf.o)
-BPF_CFLAGS := -O2 -g -target bpf -Wall -Werror -Wno-unused-function -I$(BUILD) -Iexamples/include \
+BPF_CFLAGS := -O2 -g -target bpf -Wall -Werror -Wno-unused-function -I$(BUILD) -Iexamples/include -Iinclude \
            -I/usr/include/x86_64-linux-gnu
 DEPFLAGS  = -MMD -MP
 

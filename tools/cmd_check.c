@@ -9,6 +9,7 @@
 #include <bpfgate/bpfgate.h>
 #include "cli.h"
 #include "core/json.h"
+#include "check_asserts.h"
 #include "platform/profiles.h"
 
 #define MAX_PROGS 256
@@ -257,9 +258,11 @@ static void print_json_open(struct bg_json *j, const char *path, const struct bg
 }
 
 static void print_json(struct bg_json *j, const char *path, const struct bg_program *p,
-		       const struct bg_verify_result *r)
+		       const struct bg_verify_result *r, const struct bg_assert_result *as, int nas)
 {
 	print_json_open(j, path, p, r);
+	if (nas > 0)
+		check_asserts_json(j, as, nas);
 	bg_json_obj_end(j);
 }
 
@@ -568,20 +571,36 @@ static int check_object(struct check_args *a, const char *path, struct sink *out
 			continue;
 		}
 		int w = worst_of(r, nk);
+		/* assertions (<bpfgate/assert.h>): on the first profile's analysis */
+		struct bg_assert_result *as = NULL;
+		int nas = 0, abad = 0;
+		if (bg_object__has_asserts(obj) &&
+		    (nas = check_asserts_eval(p, a->kern[0] ? a->kern[0]->name : NULL, a->unpriv,
+					      a->max_steps, &as, &abad)) < 0) {
+			cli_error("check", "%s: %s: assertions: %s", path, bg_program__name(p), strerror(-nas));
+			rc = EXIT_BAD;
+		}
 		if (a->json && a->multi) {
 			print_json_multi(a, &out->j, path, p, r);
 		} else if (a->json) {
-			print_json(&out->j, path, p, &r[0]);
+			print_json(&out->j, path, p, &r[0], as, nas);
 		} else if (a->sarif) {
 			for (int k = 0; k < nk; k++)
 				if (r[k].verdict == BG_VERDICT_REJECTED)
 					sarif_result(&out->j, path, p, &r[k], a->multi ? kname(a, k) : NULL);
-		} else if (!a->quiet || r[w].verdict != BG_VERDICT_ACCEPTED) {
+			if (nas > 0)
+				check_asserts_sarif(&out->j, path, p, as, nas);
+		} else if (!a->quiet || r[w].verdict != BG_VERDICT_ACCEPTED || abad) {
 			if (a->multi)
 				print_text_multi(a, path, p, r);
 			else
 				print_text(path, p, &r[0]);
+			if (nas > 0)
+				check_asserts_text(as, nas, a->verbose, r[0].verdict != BG_VERDICT_ACCEPTED);
 		}
+		free(as);
+		if (abad && rc == EXIT_OK)
+			rc = EXIT_REJECTED;
 		if (out->dot)
 			dot_program(out->dot, p, &r[0]);
 		if (r[w].verdict == BG_VERDICT_REJECTED && rc == EXIT_OK)

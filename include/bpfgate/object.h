@@ -83,6 +83,24 @@ struct bg_func_info {
 	int linkage;             /* 0 static, 1 global, 2 extern */
 };
 
+/* An assertion of <bpfgate/assert.h> found in the object (see docs/ASSERTIONS.md).
+ * kind is BG_ASSERT_RANGE..BG_ASSERT_MAX_INSNS; a and b its constant arguments
+ * (range: lo, hi; pkt: n; max_insns: n). */
+enum bg_assert_kind {
+	BG_ASSERT_RANGE = 1, BG_ASSERT_PKT, BG_ASSERT_NONNULL, BG_ASSERT_CONST,
+	BG_ASSERT_UNROLLED, BG_ASSERT_MAX_INSNS,
+};
+struct bg_assert_site {
+	uint8_t kind;            /* enum bg_assert_kind */
+	uint8_t size;            /* operand bytes (1, 2, 4, 8); 0 for unrolled/max_insns */
+	bool is_signed;          /* operand has a signed type */
+	uint32_t line;           /* source line of the assertion (__LINE__) */
+	int64_t a, b;
+	size_t insn;             /* marker slot in the prepared program */
+	int reg;                 /* register holding the operand at the marker, -1 none */
+	const char *func;        /* lost: the function that declared it (from its symbol), or NULL */
+};
+
 /* Open and prepare. Returns NULL and sets errno on failure; with err non-NULL
  * a message naming the file and offset is written there. */
 BG_API struct bg_object *bg_object__open(const char *path, const struct bg_open_opts *opts,
@@ -132,6 +150,15 @@ BG_API const struct bg_core_failure *bg_program__core_failure(const struct bg_pr
  * or NULL when absent. rec_size is set to the record size. */
 BG_API const void *bg_program__btf_func_info(const struct bg_program *prog, size_t *cnt, uint32_t *rec_size);
 BG_API const void *bg_program__btf_line_info(const struct bg_program *prog, size_t *cnt, uint32_t *rec_size);
+
+/* Assertion markers in prog (every copy the compiler made: unrolling and
+ * inlining duplicate them), in slot order; NULL with *n = 0 when none. */
+BG_API const struct bg_assert_site *bg_program__asserts(const struct bg_program *prog, size_t *n);
+/* Assertions declared in the object whose marker the optimizer removed
+ * everywhere (insn and reg are meaningless). */
+BG_API const struct bg_assert_site *bg_object__lost_asserts(const struct bg_object *obj, size_t *n);
+/* 1 when the object was built with <bpfgate/assert.h> assertions (declared or marked). */
+BG_API int bg_object__has_asserts(const struct bg_object *obj);
 
 /* Editing a prepared program (used by coverage instrumentation). */
 /* Append a map to the object; returns its index (what ld_imm64 MAP_IDX

@@ -178,6 +178,36 @@ BG_API int bg_aval__fmt(const struct bg_aval *a, char *buf, size_t sz);
 /* Name of a kind ("pkt", "map_value", "any"); "?" when out of range. */
 BG_API const char *bg_aval_kind_str(unsigned kind);
 
+/* ---------------------------------------------------------------------
+ * Assertions of <bpfgate/assert.h> (docs/ASSERTIONS.md), checked against
+ * the analysis' states at each marker (every copy, every state there). */
+enum bg_assert_status {
+	BG_ASSERT_HOLDS = 0,
+	BG_ASSERT_FAILS,           /* some state at the marker does not prove it */
+	BG_ASSERT_LOST,            /* declared, but the optimizer removed every marker */
+	BG_ASSERT_UNREACHED,       /* marker present, no state reaches it: dead code to the
+				    * verifier, or the analysis stopped at a rejection */
+};
+
+struct bg_assert_result {
+	struct bg_assert_site site;   /* the marker (lost: the declaration) */
+	enum bg_assert_status status;
+	const struct bg_line *loc;    /* source position (file from line info), or NULL */
+	char text[128];               /* "bg_assert_pkt(ip, 20)" (from the source line when known) */
+	char why[256];                /* FAILS: "r3 = pkt(off=14, r=14)"; else what was seen */
+	size_t states;                /* states checked at the marker */
+};
+
+/* Check every marker of prog against st (bg_verify_states__new of the same
+ * program); with lost != 0 also report the object's lost declarations that
+ * belong to prog's functions (or to no known function, reported once by
+ * the object's first program). *out is malloc'd (free() it); returns the
+ * count or a negative errno. */
+BG_API int bg_asserts__check(const struct bg_program *prog, const struct bg_verify_states *st,
+			     int lost, struct bg_assert_result **out);
+BG_API const char *bg_assert_status_name(enum bg_assert_status s); /* "holds", "fails", ... */
+BG_API const char *bg_assert_kind_name(int kind);                  /* "pkt", "range", ... */
+
 #ifdef __cplusplus
 }
 #endif

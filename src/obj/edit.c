@@ -75,6 +75,13 @@ int bg_program__set_insns(struct bg_program *p, const struct bg_raw_insn *raw, s
 		p->fails[i].insn = old_to_new[p->fails[i].insn];
 	for (size_t i = 0; i < p->npieces; i++)
 		p->pieces[i].at = old_to_new[p->pieces[i].at];
+	for (size_t i = 0; i < p->nasserts; i++) { /* the marker: within old insn's new code */
+		size_t o = p->asserts[i].insn, k = old_to_new[o];
+		size_t end = o + 1 < p->n ? old_to_new[o + 1] : n;
+		while (k + 1 < end && memcmp(&nraw[k], &p->raw[o], sizeof(*nraw)))
+			k++;
+		p->asserts[i].insn = k;
+	}
 	free(p->raw);
 	free(p->insns);
 	free(p->line_of);

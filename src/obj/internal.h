@@ -141,6 +141,8 @@ struct bg_program {
 	struct bg_core_failure *fails;
 	size_t nfails;
 	char *decode_error;         /* with opts.keep_malformed: why insns is NULL */
+	struct bg_assert_site *asserts; /* asserts.c: markers in this program */
+	size_t nasserts;
 };
 
 struct bg_object {
@@ -191,6 +193,9 @@ struct bg_object {
 	bool target_tried;
 	char *target_err;
 	void *core_cache;           /* core.c: name index of the target BTF */
+	struct bg_assert_site *lost_asserts; /* asserts.c: declared, no marker left */
+	size_t nlost_asserts;
+	bool has_asserts;
 };
 
 /* Format "objname: msg" into obj->err; returns -BG_ERR_FORMAT. */
@@ -213,6 +218,7 @@ int obj_funcs_collect(struct bg_object *obj);
 int obj_relos_collect(struct bg_object *obj);
 int obj_externs_resolve(struct bg_object *obj);
 int obj_progs_build(struct bg_object *obj);
+int obj_asserts_collect(struct bg_object *obj);
 int obj_core_apply(struct bg_object *obj, struct bg_program *prog);
 void obj_core_free(struct bg_object *obj);
 int obj_target_find(struct bg_object *obj, const struct btf *tb, const char *name, int kind);

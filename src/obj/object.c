@@ -90,6 +90,7 @@ void prog_free(struct bg_program *prog)
 	free(prog->raw);
 	free(prog->insns);
 	free(prog->decode_error);
+	free(prog->asserts);
 	free(prog->pieces);
 	free(prog->piece_of_func);
 	free(prog->lines);
@@ -132,6 +133,7 @@ void bg_object__free(struct bg_object *obj)
 		free(obj->slot_bufs[i]);
 	free(obj->slot_bufs);
 	free(obj->kcfg);
+	free(obj->lost_asserts);
 	free(obj->maps);
 	free(obj->kconfig_data);
 	for (size_t i = 0; i < obj->next_secs; i++) {
@@ -160,7 +162,8 @@ static int obj_prepare(struct bg_object *obj)
 	if ((err = obj_elf_parse(obj)) || (err = obj_btf_parse(obj)) ||
 	    (err = obj_funcs_collect(obj)) || (err = obj_maps_collect(obj)) ||
 	    (err = obj_relos_collect(obj)) || (err = obj_externs_resolve(obj)) ||
-	    (err = obj_progs_build(obj)) || (err = obj_map_inits(obj)))
+	    (err = obj_progs_build(obj)) || (err = obj_map_inits(obj)) ||
+	    (err = obj_asserts_collect(obj)))
 		return err;
 	return 0;
 }

@@ -1,0 +1,208 @@
+#!/usr/bin/env python3
+"""Assertions of <bpfgate/assert.h> checked by `bpfgate check` (tests/data/asserts/*.c).
+
+Each source is compiled at -O2 by clang-14 and clang-19. A comment on an
+assertion's line states what `check --json` must say of it:
+  /* expect: holds|fails|lost|unreached [xN] [/REGEX/] */
+every copy of the assertion on that line has that status (xN: exactly N
+copies, e.g. one per unrolled iteration) and REGEX matches its abstract value;
+`expect-c14:` / `expect-c19:` override for one compiler. Every assertion
+of a file must have an expectation, and every expectation must be met.
+Then the kernel: every program of every object (assertions included) must be
+accepted by the running kernel, and the same source built with
+-DBG_ASSERT_DISABLE is loaded beside it; the table of instruction counts and
+kernel verification times (BPF_LOG_STATS only) with and without assertions is
+printed and written to $BG_NORMAL_BUILD/bench/asserts.tsv.
+"""
+import json
+import os
+import re
+import subprocess
+import sys
+import tempfile
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+BUILD = os.environ.get("BG_BUILD", os.path.join(ROOT, "build"))
+NORMAL = os.environ.get("BG_NORMAL_BUILD", BUILD)
+BPFGATE = os.path.join(BUILD, "bpfgate")
+DATA = os.path.join(ROOT, "tests", "data", "asserts")
+CLANGS = {"c14": "clang-14", "c19": "clang-19"}
+EXPECT = re.compile(r"expect(-c14|-c19)?:\s*(holds|fails|lost|unreached)(?:\s+x(\d+))?(?:\s+/(.*?)/)?\s*\*/")
+
+failed = 0
+
+
+def out(kind, name, why=""):
+    global failed
+    if kind == "FAIL":
+        failed += 1
+    print(f"{kind} {name}" + (f": {why}" if why else ""), flush=True)
+
+
+def expectations(path):
+    """line -> {variant or None: (status, count, regex)}"""
+    exp = {}
+    for no, text in enumerate(open(path), 1):
+        for m in EXPECT.finditer(text):
+            var = m.group(1)[1:] if m.group(1) else None
+            exp.setdefault(no, {})[var] = (m.group(2), int(m.group(3)) if m.group(3) else None, m.group(4))
+    return exp
+
+
+def compile_bpf(clang, src, obj, extra=()):
+    cmd = [clang, "-g", "-O2", "-Wall", "-Werror", "-target", "bpf", "-I" + os.path.join(ROOT, "include"),
+           "-I/usr/include/x86_64-linux-gnu", *extra, "-c", src, "-o", obj]
+    r = subprocess.run(cmd, capture_output=True, text=True)
+    return r.returncode == 0, r.stderr
+
+
+def run_json(args):
+    r = subprocess.run([BPFGATE, *args], capture_output=True, text=True)
+    try:
+        return r.returncode, json.loads(r.stdout)
+    except json.JSONDecodeError:
+        return r.returncode, None
+
+
+def check_file(src, var, obj):
+    name = f"asserts/{os.path.basename(src)}/{var}"
+    exp = expectations(src)
+    rc, recs = run_json(["check", "--json", obj])
+    if recs is None:
+        out("FAIL", name, f"check --json gave no JSON (exit {rc})")
+        return
+    by_line = {}
+    for rec in recs:
+        for a in rec.get("asserts", []):
+            if os.path.basename(a.get("file") or "") not in ("", os.path.basename(src)):
+                continue
+            by_line.setdefault(a["line"], []).append((rec["program"], a))
+    bad = any(a["status"] in ("fails", "lost") for v in by_line.values() for _, a in v)
+    if (rc == 1) != bad:
+        out("FAIL", name + "/exit", f"exit {rc} with failing/lost assertions: {bad}")
+    for line in sorted(set(by_line) | set(exp)):
+        e = exp.get(line, {})
+        want = e.get(var) or e.get(None)
+        got = by_line.get(line, [])
+        case = f"{name}:{line}"
+        if not want:
+            out("FAIL", case, f"assertion without expectation: {[a['status'] for _, a in got]}")
+            continue
+        status, count, regex = want
+        if not got:
+            out("FAIL", case, f"no assertion reported on this line (expected {status})")
+            continue
+        why = []
+        if count is not None and len(got) != count:
+            why.append(f"{len(got)} copies, expected {count}")
+        for prog, a in got:
+            if a["status"] != status:
+                why.append(f"{prog}: {a['assertion']} {a['status']} ({a['value']}), expected {status}")
+            elif regex and not re.search(regex, a["value"] or ""):
+                why.append(f"{prog}: value {a['value']!r} does not match /{regex}/")
+        if why:
+            out("FAIL", case, "; ".join(why))
+        else:
+            out("PASS", case + f" {status} x{len(got)}")
+
+
+def kernel_side(src, var, obj, tmp, table):
+    name = f"asserts/{os.path.basename(src)}/{var}/kernel"
+    plain = os.path.join(tmp, f"{var}-{os.path.basename(src)}.plain.o")
+    ok, err = compile_bpf(CLANGS[var], src, plain, ["-DBG_ASSERT_DISABLE"])
+    if not ok:
+        out("FAIL", name, "build without assertions: " + err.strip()[:200])
+        return
+    _, with_a = run_json(["kload", "--json", obj])
+    _, without = run_json(["kload", "--json", plain])
+    if with_a is None or without is None:
+        out("FAIL", name, "kload --json gave no JSON")
+        return
+    plain_by = {r["program"]: r for r in without}
+    for r in with_a:
+        case = f"{name}/{r['program']}"
+        p = plain_by.get(r["program"], {})
+        if r["verdict"] != "accepted":
+            out("FAIL", case, f"with assertions: {r['verdict']}: {r.get('message')}")
+        elif p.get("verdict") != "accepted":
+            out("FAIL", case, f"without assertions: {p.get('verdict')}")
+        else:
+            out("PASS", case)
+            table.append((os.path.basename(src), var, r["program"], p["insns"], r["insns"],
+                          p.get("processed", 0), r.get("processed", 0),
+                          p.get("verif_time_us", 0), r.get("verif_time_us", 0)))
+
+
+def section_offset(obj, name):
+    r = subprocess.run(["readelf", "-S", "-W", obj], capture_output=True, text=True)
+    for line in r.stdout.splitlines():
+        f = line.replace("[ ", "[").split()
+        if len(f) > 5 and f[1] == name:
+            return int(f[4], 16)
+    return None
+
+
+def malformed(obj, tmp):
+    """A damaged record: exit 2 with a message naming the section and what is wrong."""
+    off = section_offset(obj, ".bpfgate.asserts")
+    if off is None:
+        out("FAIL", "asserts/malformed", "no .bpfgate.asserts section found")
+        return
+    data = open(obj, "rb").read()
+    cases = [("version", off + 8, b"\x07", r"\.bpfgate\.asserts.*assertion version 7"),
+             ("kind", off + 9, b"\x63", r"\.bpfgate\.asserts.*unknown assertion kind 99"),
+             ("marker", off, b"\x00" * 8, r"\.bpfgate\.asserts.*is not an assertion marker"),
+             ("misaligned", off, b"\x03", r"\.bpfgate\.asserts.*not an instruction")]
+    for what, at, patch, want in cases:
+        bad = os.path.join(tmp, f"bad-{what}.o")
+        with open(bad, "wb") as f:
+            f.write(data[:at] + patch + data[at + len(patch):])
+        r = subprocess.run([BPFGATE, "check", bad], capture_output=True, text=True)
+        if r.returncode == 2 and re.search(want, r.stderr):
+            out("PASS", f"asserts/malformed/{what}")
+        else:
+            out("FAIL", f"asserts/malformed/{what}", f"exit {r.returncode}: {r.stderr.strip()[:200]}")
+
+
+def kernel_usable():
+    return subprocess.run([BPFGATE, "kload", "--probe"], capture_output=True).returncode == 0
+
+
+def main():
+    srcs = sorted(os.path.join(DATA, f) for f in os.listdir(DATA) if f.endswith(".c"))
+    kern = kernel_usable()
+    if not kern:
+        out("FAIL" if os.environ.get("CI") == "true" else "SKIP", "asserts/kernel", "bpf() refused here")
+    table = []
+    with tempfile.TemporaryDirectory() as tmp:
+        for src in srcs:
+            for var, clang in CLANGS.items():
+                obj = os.path.join(tmp, f"{var}-{os.path.basename(src)}.o")
+                ok, err = compile_bpf(clang, src, obj)
+                if not ok:
+                    out("FAIL", f"asserts/{os.path.basename(src)}/{var}/build", err.strip()[:300])
+                    continue
+                check_file(src, var, obj)
+                if os.path.basename(src) == "kinds.c" and var == "c14":
+                    malformed(obj, tmp)
+                if kern:
+                    kernel_side(src, var, obj, tmp, table)
+    if table:
+        hdr = ("source", "clang", "program", "insns", "insns+asserts", "processed", "processed+asserts",
+               "verif_us", "verif_us+asserts")
+        print("# " + "\t".join(hdr))
+        for row in table:
+            print("# " + "\t".join(str(x) for x in row))
+        try:
+            os.makedirs(os.path.join(NORMAL, "bench"), exist_ok=True)
+            with open(os.path.join(NORMAL, "bench", "asserts.tsv"), "w") as f:
+                f.write("\t".join(hdr) + "\n")
+                for row in table:
+                    f.write("\t".join(str(x) for x in row) + "\n")
+        except OSError:
+            pass
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
