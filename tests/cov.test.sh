@@ -40,7 +40,8 @@ check_counts "$tmp/vm.info" vm
 python3 - "$tmp/vm.json" "$(line_of second)" <<'PY' && pass cov/profile-json || fail cov/profile-json "branch profile wrong"
 import json, sys
 d = json.load(open(sys.argv[1])); line = int(sys.argv[2])
-b = [x for x in d if x["line"] == line]
+b = [x for x in d if x["kind"] == "branch" and x["line"] == line]
+assert any(x["kind"] == "line" and x["line"] == line and x["count"] == 3 for x in d), "no line record"
 assert len(b) == 1 and sorted([b[0]["taken"], b[0]["not_taken"]]) == [1, 2], b
 PY
 # merging two runs sums them

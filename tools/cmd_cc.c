@@ -23,6 +23,9 @@ static void usage(void)
 	       "  --fix-route R       how a pass run is backed out: plugin (clang -fpass-plugin),\n"
 	       "                      pipeline (opt -passes= the -O2 pipeline minus entries, llc),\n"
 	       "                      auto (default: the plugin when built, else the pipeline)\n"
+	       "  --profile FILE      build with the branch profile of `bpfgate cov run --profile`\n"
+	       "                      (as an LLVM sample profile; stale lines/functions reported, left out)\n"
+	       "  --no-hints          do not record branch hints (.bpfgate.hints section)\n"
 	       "  -v                  progress lines on stderr\n"
 	       "exit: 0 object written and accepted, 1 rejected, 2 bad usage or compile error\n");
 }
@@ -93,12 +96,16 @@ int cmd_cc(int argc, char **argv)
 				free(rest);
 				return cli_error("cc", "--fix-route takes pipeline, plugin or auto (not '%s')", v);
 			}
+		} else if ((!strcmp(a, "--profile") && has_val) || !strncmp(a, "--profile=", 10)) {
+			o.profile = a[9] == '=' ? a + 10 : argv[++i];
+		} else if (!strcmp(a, "--no-hints")) {
+			o.no_hints = 1;
 		} else if (!strcmp(a, "--no-sidecar")) {
 			o.no_sidecar = 1;
 		} else if (!strcmp(a, "-v") || !strcmp(a, "--verbose")) {
 			verbose = 1;
 		} else if (!strcmp(a, "--clang") || !strcmp(a, "--verifier") || !strcmp(a, "--budget") ||
-			   !strcmp(a, "--fix-route")) {
+			   !strcmp(a, "--fix-route") || !strcmp(a, "--profile")) {
 			free(rest);
 			return cli_error("cc", "%s needs a value", a);
 		} else {

@@ -10,6 +10,7 @@
 #include "cli.h"
 #include "core/json.h"
 #include "check_asserts.h"
+#include "hints_cli.h"
 #include "platform/profiles.h"
 
 #define MAX_PROGS 256
@@ -230,6 +231,7 @@ static void print_json_open(struct bg_json *j, const char *path, const struct bg
 	bg_json_kdouble(j, "seconds", r->seconds);
 	bg_json_kuint(j, "steps", r->steps);
 	bg_json_kuint(j, "peak_bytes", r->peak_bytes);
+	cli_hints_json(j, p);
 	if (r->verdict != BG_VERDICT_ACCEPTED) {
 		const struct bg_diag *d = &r->diag;
 		bg_json_kstr(j, "message", d->message);

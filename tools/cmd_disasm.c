@@ -22,6 +22,7 @@
 
 #include <bpfgate/bpfgate.h>
 #include "cli.h"
+#include "hints_cli.h"
 #include "core/json.h"
 
 
@@ -68,15 +69,20 @@ static void json_prog_end(struct dis_opts *o)
 }
 
 static void print_insn(struct dis_opts *o, size_t idx, const struct bg_insn *in,
-		       const struct bg_raw_insn *raw, const struct bg_line *ln, const char *core)
+		       const struct bg_raw_insn *raw, const struct bg_line *ln, const char *core,
+		       const struct bg_hint *hint)
 {
-	char text[160];
+	char text[160], ht[64];
 
 	if (in->kind == BG_K_LD_IMM64_HI)
 		return;
 	bg_insn_format_opts(in, text, sizeof(text), o->flags);
 	if (!o->json) {
-		if (core)
+		if (hint)
+			cli_hint_text(hint, ht, sizeof(ht));
+		if (hint && !core)
+			printf("%6zu: %s\t; %s\n", idx, text, ht);
+		else if (core)
 			printf("%6zu: %s\t; CO-RE relocation failed: %s\n", idx, text, core);
 		else
 			printf("%6zu: %s\n", idx, text);
@@ -101,6 +107,8 @@ static void print_insn(struct dis_opts *o, size_t idx, const struct bg_insn *in,
 	}
 	if (core)
 		bg_json_kstr(&o->j, "core_failure", core);
+	if (hint)
+		cli_hint_json(&o->j, hint);
 	bg_json_obj_end(&o->j);
 }
 
@@ -130,7 +138,7 @@ static int print_raw(struct dis_opts *o, const char *name, const char *sec,
 			i++;
 			continue;
 		}
-		print_insn(o, base + i, &in, raw + i, NULL, NULL);
+		print_insn(o, base + i, &in, raw + i, NULL, NULL, NULL);
 		i += (size_t)k;
 	}
 	if (o->json)
@@ -345,6 +353,8 @@ static int dis_object(struct dis_opts *o)
 		const struct bg_line *last = NULL;
 		const struct bg_insn *in;
 		const struct bg_raw_insn *raw;
+		const struct bg_hint **hints;
+		struct bg_hint *hstore = NULL;
 		size_t n, nr;
 
 		if (o->prog && strcmp(o->prog, name))
@@ -352,6 +362,7 @@ static int dis_object(struct dis_opts *o)
 		found++;
 		in = bg_program__insns(prog, &n);
 		raw = bg_program__raw(prog, &nr);
+		hints = cli_hints_by_slot(prog, n, &hstore);
 		if (o->json)
 			json_prog_begin(o, name, bg_program__section(prog), bg_program__type_name(prog));
 		else
@@ -362,8 +373,11 @@ static int dis_object(struct dis_opts *o)
 
 			if (o->source)
 				print_source(o, ln, &last);
-			print_insn(o, i, &in[i], raw && i < nr ? raw + i : NULL, ln, core_reason(prog, i));
+			print_insn(o, i, &in[i], raw && i < nr ? raw + i : NULL, ln, core_reason(prog, i),
+				   hints ? hints[i] : NULL);
 		}
+		free(hints);
+		free(hstore);
 		if (o->json)
 			json_prog_end(o);
 	}

@@ -16,6 +16,7 @@
 
 #include "cli.h"
 #include "core/json.h"
+#include "run_jumps.h"
 #include "core/pcap.h"
 
 
@@ -413,7 +414,7 @@ static void print_fault(const struct run_args *a, const struct bg_vm_fault *f, s
 /* Run every packet of a capture (read and checked whole by core/pcap.c
  * first, so a damaged file is refused before anything runs). */
 static int run_pcap(struct bg_vm *vm, const struct run_args *a, const struct bg_program *p,
-		    struct bg_json *j)
+		    struct bg_json *j, struct run_jumps *rj)
 {
 	struct bg_packets ps = { 0 };
 	size_t npk, nfault = 0, off = 24;
@@ -441,6 +442,8 @@ static int run_pcap(struct bg_vm *vm, const struct run_args *a, const struct bg_
 				print_fault(a, bg_vm__fault(vm), NULL);
 			continue;
 		}
+		if (rj)
+			run_jumps_end_run(rj);
 		insns += bg_vm__insn_count(vm);
 		if (r0 < 16)
 			counts[r0]++;
@@ -458,6 +461,8 @@ static int run_pcap(struct bg_vm *vm, const struct run_args *a, const struct bg_
 		bg_json_kuint(j, "packets", npk);
 		bg_json_kuint(j, "faults", nfault);
 		bg_json_kuint(j, "insns", insns);
+		if (rj)
+			run_jumps_json(rj, p, npk - nfault, insns, j);
 		bg_json_key(j, "actions");
 		bg_json_obj_begin(j);
 		for (i = 0; i < 16; i++)
@@ -490,7 +495,7 @@ static int run_pcap(struct bg_vm *vm, const struct run_args *a, const struct bg_
 }
 
 static int run_once(struct bg_vm *vm, const struct run_args *a, const struct bg_program *p,
-		    const uint8_t *pkt, size_t pkt_len, struct bg_json *j)
+		    const uint8_t *pkt, size_t pkt_len, struct bg_json *j, struct run_jumps *rj)
 {
 	const struct bg_object *o = bg_program__object(p);
 	size_t nm = bg_vm__map_cnt(vm), i, olen, plen;
@@ -532,6 +537,8 @@ static int run_once(struct bg_vm *vm, const struct run_args *a, const struct bg_
 			bg_json_kstr(j, "action", bg_vm__action_name(vm, r0));
 		}
 		bg_json_kuint(j, "insns", bg_vm__insn_count(vm));
+		if (rj && !err)
+			run_jumps_json(rj, p, (uint64_t)k, bg_vm__insn_count(vm) * (uint64_t)k, j);
 		bg_json_kdouble(j, "ns_per_run", ((t1.tv_sec - t0.tv_sec) * 1e9 +
 						  (t1.tv_nsec - t0.tv_nsec)) / (double)k);
 		if (out) {
@@ -654,6 +661,7 @@ int cmd_run(int argc, char **argv)
 	struct run_args a;
 	struct bg_vm *vm;
 	struct bg_json js, *j = NULL;
+	struct run_jumps rj = {0}, *rjp = NULL;
 	char err[512] = "";
 	uint8_t *pkt = NULL;
 	size_t pkt_len = 0;
@@ -679,10 +687,17 @@ int cmd_run(int argc, char **argv)
 	}
 	vo.no_sanitize = a.no_sanitize;
 	vo.allow_uninit_stack = a.allow_uninit;
+	/* jump counts with --json, except when timing repeated runs (the hook costs) */
+	if (a.json && (a.pcap || a.repeat <= 1) && run_jumps_init(&rj, p) == 0) {
+		vo.hook = run_jumps_hook;
+		vo.hook_cookie = &rj;
+		rjp = &rj;
+	}
 	vm = bg_vm__new(p, &vo);
 	if (!vm) {
 		rc = cli_error("run", "%s: cannot prepare %s: %s", a.obj, bg_program__name(p),
 			       strerror(errno));
+		run_jumps_free(&rj);
 		bg_object__free(obj);
 		return rc;
 	}
@@ -701,14 +716,15 @@ int cmd_run(int argc, char **argv)
 			j = &js;
 		}
 		if (a.pcap)
-			rc = run_pcap(vm, &a, p, j);
+			rc = run_pcap(vm, &a, p, j, rjp);
 		else
-			rc = run_once(vm, &a, p, pkt, pkt_len, j);
+			rc = run_once(vm, &a, p, pkt, pkt_len, j, rjp);
 		if (j)
 			printf("\n");
 	}
 	free(pkt);
 	bg_vm__free(vm);
+	run_jumps_free(&rj);
 	bg_object__free(obj);
 	return rc;
 }

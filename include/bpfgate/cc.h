@@ -34,6 +34,9 @@ struct bg_cc_opts {
 	int no_sidecar;         /* neither read nor write OUT.bpfgate */
 	FILE *progress;         /* one line per step, or NULL */
 	int fix_route;          /* BG_CC_ROUTE_* */
+	const char *profile;    /* branch profile of `bpfgate cov run --profile`: built with it
+				   as an LLVM sample profile (stale parts reported, left out) */
+	int no_hints;           /* do not write branch hints (.bpfgate.hints) into the object */
 };
 
 struct bg_cc_result;

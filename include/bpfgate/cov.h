@@ -48,8 +48,10 @@ BG_API const struct bg_program *bg_cov__program(const struct bg_cov *cov); /* th
 
 /* lcov tracefile of several instrumented programs (sums per file and line). */
 BG_API int bg_cov__write_lcov(struct bg_cov *const *covs, size_t n, const char *test_name, FILE *f);
-/* Branch profile: per conditional jump, taken / not-taken counts keyed by
- * instruction and source location, as JSON. */
+/* Branch profile (JSON array): per conditional jump a "kind":"branch" record
+ * (taken / not-taken counts, program, func, file, line, col, source text),
+ * per source line a "kind":"line" record (count: runs of its hottest block).
+ * bpfgate cc --profile reads it (src/cc/profile.c). */
 BG_API int bg_cov__write_profile(struct bg_cov *const *covs, size_t n, FILE *f);
 
 /* Running an instrumented program and collecting its counts. */

@@ -160,6 +160,24 @@ BG_API const struct bg_assert_site *bg_object__lost_asserts(const struct bg_obje
 /* 1 when the object was built with <bpfgate/assert.h> assertions (declared or marked). */
 BG_API int bg_object__has_asserts(const struct bg_object *obj);
 
+/* Branch hints: the probability the compiler had for a conditional jump being
+ * taken, recorded by bpfgate cc in the section .bpfgate.hints (docs/HINTS.md). */
+enum bg_hint_source { BG_HINT_STATIC = 0, BG_HINT_EXPECT = 1, BG_HINT_PROFILE = 2 };
+struct bg_hint {
+	size_t insn;             /* slot of the conditional jump in the prepared program */
+	uint32_t taken;          /* P(taken) * 2^31 (LLVM's BranchProbability numerator) */
+	int source;              /* enum bg_hint_source: where LLVM's probability came from */
+	const char *file;        /* source of the jump (points into the object) */
+	uint32_t line, col;
+};
+/* The hints of prog's jumps, sorted by slot, in *out (malloc'd; NULL when
+ * none). Returns their number, 0 when the object has no hints section, or
+ * -BG_ERR_FORMAT with "FILE: section .bpfgate.hints offset 0xO: why" in err
+ * for a malformed section. */
+BG_API int bg_program__hints(const struct bg_program *prog, struct bg_hint **out, char *err,
+			     size_t errsz);
+BG_API const char *bg_hint_source_name(int source); /* "static", "expect", "profile" */
+
 /* Editing a prepared program (used by coverage instrumentation). */
 /* Append a map to the object; returns its index (what ld_imm64 MAP_IDX
  * references) or a negative errno. The definition is copied. */

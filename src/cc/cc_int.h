@@ -96,6 +96,15 @@ struct bg_cc_result {
 	int fix_route;                   /* BG_CC_ROUTE_* asked for */
 	const char *route_used;          /* "plugin" or "pipeline" when the fix skips pass runs */
 	struct cc_pipe *pipe;            /* the pipeline route's state (pipeline.c), or NULL */
+	/* branch hints and the profile-guided build (hints.c, profile.c; hints.h) */
+	bool no_hints;
+	int nhints;                      /* hints written into the object, -1 none tried */
+	char hints_note[512];            /* why some or all jumps have no hint */
+	const char *profile;             /* --profile FILE (cov run --profile), or NULL */
+	char sample_prof[96];            /* the LLVM sample profile made from it */
+	char profile_note[1024];         /* stale entries left out, or why the profile is bad */
+	int profile_funcs, profile_stale;
+	struct cc_prof *prof;            /* profile.c state */
 };
 
 double cc_now(void);

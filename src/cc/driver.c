@@ -14,6 +14,7 @@
 #include <unistd.h>
 #include <bpfgate/bpfgate.h>
 #include "cc/cc_int.h"
+#include "cc/hints.h"
 #include "cc/pipeline.h"
 #include "cc/spawn.h"
 
@@ -372,6 +373,7 @@ int bg_cc_build(int argc, char **argv, const struct bg_cc_opts *opts, struct bg_
 	if (!s)
 		return -ENOMEM;
 	*res = s;
+	s->nhints = -1;
 	s->t0 = cc_now();
 	s->budget_s = opts && opts->budget_s > 0 ? opts->budget_s : 120;
 	s->strict = opts && opts->strict;
@@ -380,6 +382,10 @@ int bg_cc_build(int argc, char **argv, const struct bg_cc_opts *opts, struct bg_
 		s->fix_route = opts->fix_route;
 	s->verifiers = opts && opts->verifiers ? opts->verifiers
 					      : BG_CC_VERIFIER_KERNEL | BG_CC_VERIFIER_BPFGATE;
+	if (opts && opts->sz >= offsetof(struct bg_cc_opts, no_hints) + sizeof(opts->no_hints)) {
+		s->profile = opts->profile;
+		s->no_hints = opts->no_hints;
+	}
 	if (opts && opts->no_sidecar)
 		setenv("BPFGATE_CC_NO_SIDECAR", "1", 1);
 	if (pick_clang(s, opts ? opts->clang : NULL) < 0) {
@@ -397,6 +403,11 @@ int bg_cc_build(int argc, char **argv, const struct bg_cc_opts *opts, struct bg_
 	s->kernel_ok = (s->verifiers & BG_CC_VERIFIER_KERNEL) && bg_kern_available(&why);
 	s->kernel_why = s->kernel_ok ? NULL : why;
 	s->bpfgate_ok = (s->verifiers & BG_CC_VERIFIER_BPFGATE) && bg_verify;
+	if (s->profile && cc_profile_prepare(s) != 0) {
+		fprintf(stderr, "bpfgate cc: --profile %s\n", s->profile_note);
+		s->status = 2;
+		return 0;
+	}
 	rc = user_build(s);
 	if (rc != 0) {
 		print_clang_diagnostics(s->stderr_text);
@@ -408,6 +419,9 @@ int bg_cc_build(int argc, char **argv, const struct bg_cc_opts *opts, struct bg_
 	if (s->target >= 0)
 		search(s);
 	finish(s);
+	s->nhints = -1;
+	if (s->status == 0 && !s->no_hints)
+		cc_hints_record(s);
 	return 0;
 }
 
@@ -432,5 +446,6 @@ void bg_cc_result__free(struct bg_cc_result *s)
 	free(s->dep_args);
 	free(s->stderr_text);
 	cc_pipe_free(s->pipe);
+	cc_profile_free(s);
 	free(s);
 }

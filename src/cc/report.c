@@ -5,6 +5,7 @@
 #include <string.h>
 #include "cc/cc_int.h"
 #include "core/json.h"
+#include "cc/hints.h"
 
 static const char *outcome_name(enum cc_outcome o)
 {
@@ -24,6 +25,7 @@ static void print_text(const struct bg_cc_result *s, FILE *f)
 
 	if (!s->kernel_ok)
 		fprintf(f, "bpfgate cc: kernel not asked: %s\n", s->kernel_why ? s->kernel_why : "not chosen");
+	cc_hints_print(s, f, NULL);
 	if (!t) {
 		fprintf(f, "bpfgate cc: %s: %d program(s) accepted (judged by %s), %zu insns\n",
 			s->output, s->first.nprogs, judged_by(s), s->first.insns);
@@ -128,6 +130,7 @@ static void print_json(const struct bg_cc_result *s, FILE *f)
 	bg_json_kbool(&j, "unsafe_source", s->unsafe_source);
 	bg_json_kuint(&j, "insns_before", s->insns_before);
 	bg_json_kuint(&j, "insns_after", s->fix[0] ? s->insns_after : s->insns_before);
+	cc_hints_print(s, NULL, &j);
 	bg_json_kint(&j, "compiles", s->compiles);
 	bg_json_kdouble(&j, "seconds", s->seconds);
 	bg_json_obj_end(&j);

@@ -254,9 +254,92 @@ int bg_cov__write_lcov(struct bg_cov *const *covs, size_t n, const char *test_na
 	return ferror(f) ? -EIO : 0;
 }
 
+/* The function (of the prepared program) holding slot i. */
+static const char *func_of(const struct bg_cov *c, size_t i)
+{
+	const char *name = c->prog_name;
+
+	for (size_t k = 0; k < c->nfn; k++)
+		if (c->fn[k].start <= i)
+			name = c->fn[k].name;
+	return name;
+}
+
+static void profile_branches(const struct bg_cov *c, const struct cov_counts *cc, struct bg_json *j)
+{
+	for (size_t i = 0; i < c->n_old; i++) {
+		const struct bg_line *l = branch_line(c, i);
+
+		if (c->old[i].kind != BG_K_JCOND)
+			continue;
+		bg_json_obj_begin(j);
+		bg_json_kstr(j, "kind", "branch");
+		bg_json_kstr(j, "program", c->prog_name);
+		bg_json_kstr(j, "func", func_of(c, i));
+		bg_json_kuint(j, "insn", i);
+		bg_json_kstr(j, "file", l->file);
+		bg_json_kuint(j, "line", l->line);
+		bg_json_kuint(j, "col", l->col);
+		bg_json_kstr(j, "text", l->text ? l->text : "");
+		bg_json_kuint(j, "taken", cc->taken[i]);
+		bg_json_kuint(j, "not_taken", cc->not_taken[i]);
+		bg_json_obj_end(j);
+	}
+}
+
+static const struct bg_cov *sort_cov; /* qsort context (single-threaded report writing) */
+
+static int slot_line_cmp(const void *a, const void *b)
+{
+	const struct bg_line *x = &sort_cov->line[*(const size_t *)a];
+	const struct bg_line *y = &sort_cov->line[*(const size_t *)b];
+	int c = strcmp(x->file, y->file);
+
+	if (c)
+		return c;
+	if (x->line != y->line)
+		return x->line < y->line ? -1 : 1;
+	return *(const size_t *)a < *(const size_t *)b ? -1 : 1;
+}
+
+/* One record per source line of the program: the largest block count of
+ * the slots on it (what a sample profile calls the line's samples). */
+static int profile_lines(const struct bg_cov *c, const struct cov_counts *cc, struct bg_json *j)
+{
+	size_t *ix = malloc((c->n_old ? c->n_old : 1) * sizeof(size_t)), n = 0;
+
+	if (!ix)
+		return -ENOMEM;
+	for (size_t i = 0; i < c->n_old; i++)
+		if (c->line[i].file && c->line[i].line && c->old[i].kind != BG_K_LD_IMM64_HI)
+			ix[n++] = i;
+	sort_cov = c;
+	qsort(ix, n, sizeof(*ix), slot_line_cmp);
+	for (size_t a = 0, b; a < n; a = b) {
+		const struct bg_line *l = &c->line[ix[a]];
+		uint64_t mx = 0;
+
+		for (b = a; b < n && c->line[ix[b]].line == l->line && !strcmp(c->line[ix[b]].file, l->file); b++)
+			if (cc->block[ix[b]] > mx)
+				mx = cc->block[ix[b]];
+		bg_json_obj_begin(j);
+		bg_json_kstr(j, "kind", "line");
+		bg_json_kstr(j, "program", c->prog_name);
+		bg_json_kstr(j, "func", func_of(c, ix[a]));
+		bg_json_kstr(j, "file", l->file);
+		bg_json_kuint(j, "line", l->line);
+		bg_json_kstr(j, "text", l->text ? l->text : "");
+		bg_json_kuint(j, "count", mx);
+		bg_json_obj_end(j);
+	}
+	free(ix);
+	return 0;
+}
+
 int bg_cov__write_profile(struct bg_cov *const *covs, size_t n, FILE *f)
 {
 	struct bg_json j;
+	int err;
 
 	bg_json_init(&j, f, true);
 	bg_json_arr_begin(&j);
@@ -268,20 +351,11 @@ int bg_cov__write_profile(struct bg_cov *const *covs, size_t n, FILE *f)
 			continue;
 		if (cov_derive(c, &cc) < 0)
 			return -ENOMEM;
-		for (size_t i = 0; i < c->n_old; i++) {
-			if (c->old[i].kind != BG_K_JCOND)
-				continue;
-			bg_json_obj_begin(&j);
-			bg_json_kstr(&j, "program", c->prog_name);
-			bg_json_kuint(&j, "insn", i);
-			bg_json_kstr(&j, "file", branch_line(c, i)->file);
-			bg_json_kuint(&j, "line", branch_line(c, i)->line);
-			bg_json_kuint(&j, "col", branch_line(c, i)->col);
-			bg_json_kuint(&j, "taken", cc.taken[i]);
-			bg_json_kuint(&j, "not_taken", cc.not_taken[i]);
-			bg_json_obj_end(&j);
-		}
+		profile_branches(c, &cc, &j);
+		err = profile_lines(c, &cc, &j);
 		cov_counts_free(&cc);
+		if (err)
+			return err;
 	}
 	bg_json_arr_end(&j);
 	return ferror(f) ? -EIO : 0;

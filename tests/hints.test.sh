@@ -1,0 +1,146 @@
+# Branch hints (.bpfgate.hints) and the profile-guided build of bpfgate cc:
+# hints from likely()/unlikely() in disasm, check --json and run --json (how
+# often each was right, counted on packets built for it); the object still
+# loads in the kernel; a profile from cov run drives a rebuild that the
+# kernel and bpfgate check accept, with hints marked (profile); a stale
+# profile (changed line, renamed function) is named; bad input exits 2.
+. "$(dirname "$0")/lib/common.sh"
+tmp=$(mktemp -d /tmp/bg-hints-test.XXXXXX)
+trap 'rm -rf "$tmp"' EXIT
+src="$BG_ROOT/tests/data/hints/likely.bpf.c"
+line_of() { grep -n "L:$1 " "$2" | cut -d: -f1; }
+need_kernel() { # name: true when bpf() works; SKIP (FAIL under CI=true) otherwise
+  kernel_ok && return 0
+  if [ "${CI:-}" = true ]; then fail "$1" "bpf() refused under CI=true"; else skip "$1" "bpf() unavailable"; fi
+  return 1
+}
+
+# 10 frames: 8 start with 0x45 (likely path), 2 with 0x60 and p[1] == 7
+python3 - "$tmp/pk.pcap" <<'PY'
+import struct, sys
+with open(sys.argv[1], "wb") as f:
+    f.write(struct.pack("<IHHiIII", 0xA1B2C3D4, 2, 4, 0, 0, 65535, 1))
+    for i in range(10):
+        p = bytes([0x45 if i < 8 else 0x60, 7]) + bytes(58)
+        f.write(struct.pack("<IIII", i, 0, len(p), len(p)) + p)
+PY
+
+for clang in clang-14 clang-19; do
+  command -v "$clang" >/dev/null || { skip "hints/$clang" "$clang not installed"; continue; }
+  obj="$tmp/likely-$clang.o"
+  if ! "$BPFGATE" cc --clang "$clang" -O2 -g -I/usr/include/x86_64-linux-gnu -c "$src" -o "$obj" 2>"$tmp/err"; then
+    fail "hints/$clang/build" "$(tail -2 "$tmp/err")"; continue
+  fi
+  grep -q "3 branch hint(s) written" "$tmp/err" && pass "hints/$clang/report" || fail "hints/$clang/report" "$(cat "$tmp/err")"
+  # section present, not allocated (flags column has no A)
+  fl=$(readelf -S -W "$obj" | awk '$2 == ".bpfgate.hints" {print $8}')
+  [ -n "$(readelf -S -W "$obj" | grep -F .bpfgate.hints)" ] && [[ "$fl" != *A* ]] \
+    && pass "hints/$clang/section-not-allocated" || fail "hints/$clang/section-not-allocated" "flags '$fl'"
+  "$BPFGATE" disasm --json "$obj" > "$tmp/d.json"
+  python3 - "$tmp/d.json" "$(line_of bounds "$src")" "$(line_of likely "$src")" "$(line_of plain "$src")" <<'PY' \
+    && pass "hints/$clang/disasm-json" || fail "hints/$clang/disasm-json" "hints wrong"
+import json, sys
+d = json.load(open(sys.argv[1]))["programs"][0]["insns"]
+b, l, p = map(int, sys.argv[2:5])
+h = {x["hint"]["line"]: x["hint"] for x in d if "hint" in x}
+assert set(h) == {b, l, p}, h
+assert h[b]["source"] == "expect" and h[l]["source"] == "expect" and h[p]["source"] == "static", h
+# unlikely(bounds) and likely(p[0]) are extreme one way or the other; the plain test is not
+assert min(h[b]["taken"], 1 - h[b]["taken"]) < 0.01 and min(h[l]["taken"], 1 - h[l]["taken"]) < 0.01, h
+assert 0.05 < h[p]["taken"] < 0.95, h
+PY
+  "$BPFGATE" disasm "$obj" | grep -Eq "goto .*; (un)?likely taken (0\.00|1\.00) \(expect\)" \
+    && pass "hints/$clang/disasm-text" || fail "hints/$clang/disasm-text" "$("$BPFGATE" disasm "$obj" | grep goto)"
+  "$BPFGATE" check --json "$obj" | python3 -c '
+import json, sys
+r = json.load(sys.stdin)[0]
+assert r["verdict"] == "accepted" and len(r["hints"]) == 3 and {h["source"] for h in r["hints"]} == {"expect", "static"}, r
+' && pass "hints/$clang/check-json" || fail "hints/$clang/check-json" "no hints in check --json"
+  # run --json: the likely jump was right for the 8 packets that start with 0x45,
+  # the unlikely bounds check for all 10; 10 runs, cond jumps counted
+  "$BPFGATE" run "$obj" --pcap "$tmp/pk.pcap" --json > "$tmp/r.json"
+  python3 - "$tmp/r.json" "$(line_of bounds "$src")" "$(line_of likely "$src")" <<'PY' \
+    && pass "hints/$clang/run-right" || fail "hints/$clang/run-right" "$(head -c 600 "$tmp/r.json")"
+import json, sys
+r = json.load(open(sys.argv[1])); b, l = int(sys.argv[2]), int(sys.argv[3])
+h = {x["line"]: x for x in r["hints"]}
+assert h[b]["executed"] == 10 and h[b]["right"] == 10, h[b]
+assert h[l]["executed"] == 10 and h[l]["right"] == 8, h[l]
+assert r["cond_jumps"] == 10 + 10 + 2 and r["per_run"]["cond_jumps"] == 2.2, r
+assert r["taken_jumps"] == sum(x["taken"] for x in r["hints"]), r
+PY
+  if need_kernel "hints/$clang/kernel-load"; then
+    pin=/sys/fs/bpf/bg_hints_test_$$
+    if bpftool prog load "$obj" "$pin" 2>"$tmp/bt"; then
+      rm -f "$pin"; pass "hints/$clang/kernel-load"
+    else
+      fail "hints/$clang/kernel-load" "$(tail -2 "$tmp/bt")"
+    fi
+  fi
+done
+
+# a malformed hints section is named and ignored, the code still shows
+obj="$tmp/likely-clang-14.o"
+if [ -f "$obj" ]; then
+  cp "$obj" "$tmp/bad.o"
+  off=$(readelf -S -W "$tmp/bad.o" | awk '$2 == ".bpfgate.hints" {print $5}')
+  printf 'XXXX' | dd of="$tmp/bad.o" bs=1 seek=$((16#$off)) conv=notrunc status=none
+  "$BPFGATE" disasm "$tmp/bad.o" >"$tmp/o" 2>"$tmp/e"; rc=$?
+  [ $rc = 0 ] && grep -q "section .bpfgate.hints offset 0x0: bad header" "$tmp/e" && grep -q "exit" "$tmp/o" \
+    && ! grep -q "(expect)" "$tmp/o" && pass hints/malformed-section || fail hints/malformed-section "rc=$rc $(cat "$tmp/e")"
+fi
+
+# ---- the profile-guided build on the example parser ----
+cp "$BG_ROOT/examples/xdp_parse.bpf.c" "$tmp/xdp_parse.bpf.c"
+flags=(-O2 -g -I"$BG_NORMAL_BUILD" -I"$BG_ROOT/examples/include" -I/usr/include/x86_64-linux-gnu)
+python3 "$BG_ROOT/bench/skewed_pcap.py" "$tmp/skew.pcap" 1000
+if ! "$BPFGATE" cc --clang clang-14 "${flags[@]}" -c "$tmp/xdp_parse.bpf.c" -o "$tmp/base.o" 2>"$tmp/err"; then
+  fail hints/profile/base-build "$(tail -2 "$tmp/err")"; exit 0
+fi
+"$BPFGATE" cov run "$tmp/base.o" --vm --pcap "$tmp/skew.pcap" -o "$tmp/base.info" --profile "$tmp/prof.json" >/dev/null 2>&1 \
+  || { fail hints/profile/cov-run "cov run failed"; exit 0; }
+if "$BPFGATE" cc --clang clang-14 --profile "$tmp/prof.json" "${flags[@]}" -c "$tmp/xdp_parse.bpf.c" -o "$tmp/pgo.o" 2>"$tmp/err" \
+   && grep -q "function(s) in the sample profile" "$tmp/err" && ! grep -q STALE "$tmp/err"; then
+  pass hints/profile/build
+else
+  fail hints/profile/build "$(cat "$tmp/err")"
+fi
+"$BPFGATE" disasm "$tmp/pgo.o" | grep -Eq "goto .*\(profile\)" && pass hints/profile/disasm \
+  || fail hints/profile/disasm "no (profile) hint"
+"$BPFGATE" check "$tmp/pgo.o" >/dev/null 2>&1 && pass hints/profile/check-accepts || fail hints/profile/check-accepts "rejected"
+if need_kernel hints/profile/kernel-accepts; then
+  "$BPFGATE" kload "$tmp/pgo.o" 2>&1 | grep -q "accepted" && pass hints/profile/kernel-accepts \
+    || fail hints/profile/kernel-accepts "$("$BPFGATE" kload "$tmp/pgo.o" 2>&1 | tail -2)"
+fi
+# taken jumps per packet with and without the profile (interpreter)
+tj() { "$BPFGATE" run "$1" --pcap "$tmp/skew.pcap" --json | python3 -c 'import json,sys; print(json.load(sys.stdin)["per_run"]["taken_jumps"])'; }
+a=$(tj "$tmp/base.o"); b=$(tj "$tmp/pgo.o")
+if python3 -c "import sys; sys.exit(0 if $b < $a else 1)"; then
+  pass hints/profile/fewer-taken-jumps
+else
+  xfail hints/profile/fewer-taken-jumps "taken jumps per packet $a without, $b with the profile: the BPF backend cannot invert conditional branches (BPFInstrInfo::analyzeBranch), so block placement keeps ISel's fall-throughs"
+fi
+
+# stale: a changed line and a renamed program function are named, left out
+ln=$(grep -n 'if (eth->h_proto != bpf_htons(ETH_P_IP)) {' "$tmp/xdp_parse.bpf.c" | cut -d: -f1)
+sed -i "${ln}s/if (eth->h_proto != bpf_htons(ETH_P_IP)) {/if (bpf_htons(ETH_P_IP) != eth->h_proto) {/" "$tmp/xdp_parse.bpf.c"
+sed -i 's/^int xdp_parse(struct xdp_md \*ctx)/int xdp_parse_v2(struct xdp_md *ctx)/' "$tmp/xdp_parse.bpf.c"
+"$BPFGATE" cc --clang clang-14 --profile "$tmp/prof.json" "${flags[@]}" -c "$tmp/xdp_parse.bpf.c" -o "$tmp/st.o" 2>"$tmp/err"; rc=$?
+[ $rc = 0 ] && grep -q "STALE" "$tmp/err" && grep -q "function 'xdp_parse' of the profile is not defined" "$tmp/err" \
+  && pass hints/profile/stale-function || fail hints/profile/stale-function "rc=$rc $(cat "$tmp/err")"
+# only the line changed (function name restored): that line is named
+sed -i 's/^int xdp_parse_v2(struct xdp_md \*ctx)/int xdp_parse(struct xdp_md *ctx)/' "$tmp/xdp_parse.bpf.c"
+"$BPFGATE" cc --clang clang-14 --profile "$tmp/prof.json" "${flags[@]}" -c "$tmp/xdp_parse.bpf.c" -o "$tmp/st.o" --report json \
+  >"$tmp/st.json" 2>"$tmp/err"; rc=$?
+python3 - "$tmp/st.json" "$ln" <<'PY' && [ $rc = 0 ] && pass hints/profile/stale-line || fail hints/profile/stale-line "rc=$rc $(cat "$tmp/err")"
+import json, sys
+p = json.load(open(sys.argv[1]))["profile"]
+assert p["stale"] == 1 and f"xdp_parse.bpf.c:{sys.argv[2]} changed since the profile" in p["stale_entries"], p
+PY
+# bad profile input: exit 2 naming the file and offset
+printf '[{"kind": "line", "line": 3,' > "$tmp/bad.json"
+"$BPFGATE" cc --clang clang-14 --profile "$tmp/bad.json" "${flags[@]}" -c "$tmp/xdp_parse.bpf.c" -o "$tmp/x.o" 2>"$tmp/err"; rc=$?
+[ $rc = 2 ] && grep -q "bad.json: offset [0-9]*: " "$tmp/err" && [ ! -f "$tmp/x.o" ] && pass hints/profile/bad-input \
+  || fail hints/profile/bad-input "rc=$rc $(cat "$tmp/err")"
+"$BPFGATE" cc --clang clang-14 --profile "$tmp/none.json" "${flags[@]}" -c "$tmp/xdp_parse.bpf.c" -o "$tmp/x.o" 2>"$tmp/err"; rc=$?
+[ $rc = 2 ] && grep -q "none.json: No such file" "$tmp/err" && pass hints/profile/missing || fail hints/profile/missing "rc=$rc $(cat "$tmp/err")"
