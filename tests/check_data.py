@@ -142,7 +142,8 @@ def case_c(case, head, hids):
         if m and m.group(1) in hids:
             a = "call %d" % hids[m.group(1)]
         elif m:
-            calls.append(m.group(1))
+            if m.group(1) not in calls:  # one asm operand per kfunc, however often called
+                calls.append(m.group(1))
             a = "call %%[%s]" % m.group(1)
         for r in re.findall(r"%\[(\w+)\]", a):
             if r not in refs and r not in calls:

@@ -26,6 +26,11 @@ if python3 scripts/gen_ctx.py > "$tmp/ctx.def" 2> "$tmp/err" && cmp -s "$tmp/ctx
 else
   fail platform/gen-ctx "src/platform/ctx.def differs from scripts/gen_ctx.py output: $(head -c 300 "$tmp/err")"
 fi
+if python3 scripts/gen_kfunc_types.py > "$tmp/kft.def" 2> "$tmp/err" && cmp -s "$tmp/kft.def" src/platform/kfunc_types.def; then
+  pass platform/gen-kfunc-types
+else
+  fail platform/gen-kfunc-types "src/platform/kfunc_types.def differs from scripts/gen_kfunc_types.py output: $(head -c 300 "$tmp/err")"
+fi
 # The generator must refuse an input it cannot reproduce (a corrupted measurement).
 mkdir -p "$tmp/s/scripts/data/ctx-6.18" "$tmp/s/tests/unit"
 cp scripts/gen_ctx.py "$tmp/s/scripts/"; cp scripts/data/ctx-6.18/fields.txt "$tmp/s/scripts/data/ctx-6.18/"

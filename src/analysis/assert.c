@@ -15,6 +15,7 @@
 #include "analysis/assert.h"
 #include "analysis/kgate.h"
 #include "analysis/vctx.h"
+#include "platform/sections.h"
 
 typedef int (*rule_fn)(struct vctx *v, struct as_state *s, size_t pc, const struct assertion *a);
 
@@ -199,11 +200,16 @@ static int rule_helper_type(struct vctx *v, struct as_state *s, size_t pc, const
 	return 0;
 }
 
+/* Loaded with BPF_F_SLEEPABLE: a ".s" section ("fentry.s/...", "lsm.s/...")
+ * or one libbpf always loads sleepable ("syscall"). */
 static bool prog_sleepable(struct vctx *v)
 {
 	const char *sec = bg_program__section(v->prog);
 	if (!sec)
 		return false;
+	const struct bg_sec_def *d = bg_sec_def_find(sec, NULL);
+	if (d && (d->prog_flags & BG_PROG_F_SLEEPABLE))
+		return true;
 	const char *slash = strchr(sec, '/');
 	size_t n = slash ? (size_t)(slash - sec) : strlen(sec);
 	return n > 2 && sec[n - 2] == '.' && sec[n - 1] == 's';
@@ -270,6 +276,102 @@ static int rule_call_lock(struct vctx *v, struct as_state *s, size_t pc, const s
 	if (s->lock != -1)
 		return verr(v, s, pc, "lock", "function calls are not allowed while holding a lock (%s)",
 			    bg_helper_by_id((uint32_t)in->imm)->name);
+	return 0;
+}
+
+static int rule_kfunc_type(struct vctx *v, struct as_state *s, size_t pc, const struct assertion *a)
+{
+	(void)a;
+	const char *name = kfunc_name(v, &v->insns[pc]);
+	if (name && bg_kfunc_type_allowed(name, v->prog_type, NULL) == 0)
+		return verr(v, s, pc, "kfunc_not_allowed", "calling kernel function %s is not allowed", name);
+	return 0;
+}
+
+static int rule_kfunc_sleepable(struct vctx *v, struct as_state *s, size_t pc, const struct assertion *a)
+{
+	(void)a;
+	const char *name = kfunc_name(v, &v->insns[pc]);
+	bool sleepable = false;
+	if (name && bg_kfunc_type_allowed(name, v->prog_type, &sleepable) != 0 && sleepable &&
+	    !prog_sleepable(v))
+		return verr(v, s, pc, "sleep", "program must be sleepable to call sleepable kfunc %s", name);
+	return 0;
+}
+
+/* ------------------------------------------------- critical sections */
+
+static const char *const sec_region[AS_SEC__MAX] = { "bpf_rcu_read_lock", "bpf_preempt_disable",
+						     "bpf_local_irq_save" };
+
+static int rule_section_helper(struct vctx *v, struct as_state *s, size_t pc, const struct assertion *a)
+{
+	(void)a;
+	static const char *const where[AS_SEC__MAX] = { "rcu_read_lock", "non-preemptible", "IRQ-disabled" };
+	uint32_t id = (uint32_t)v->insns[pc].imm;
+	const struct bg_helper_proto *p = bg_helper_by_id(id);
+	if (!(p->flags & BG_HF_MIGHT_SLEEP))
+		return 0;
+	for (int k = 0; k < AS_SEC__MAX; k++)
+		if (s->sec[k])
+			return verr(v, s, pc, "section", "sleepable helper %s#%u in %s region", p->name, id, where[k]);
+	return 0;
+}
+
+/* The section kind a kfunc opens (+1) or closes (-1), in *kind. */
+static int section_op(const struct bg_helper_proto *p, int *kind)
+{
+	if (p->flags & (BG_HF_RCU_LOCK | BG_HF_RCU_UNLOCK)) {
+		*kind = AS_SEC_RCU;
+		return (p->flags & BG_HF_RCU_LOCK) ? 1 : -1;
+	}
+	if (p->flags & (BG_HF_SECTION_BEGIN | BG_HF_SECTION_END)) {
+		*kind = (p->flags & BG_HF_IRQ) ? AS_SEC_IRQ : AS_SEC_PREEMPT;
+		return (p->flags & BG_HF_SECTION_BEGIN) ? 1 : -1;
+	}
+	return 0;
+}
+
+static int rule_section_kfunc(struct vctx *v, struct as_state *s, size_t pc, const struct assertion *a)
+{
+	(void)a;
+	static const char *const unmatched[AS_SEC__MAX] = { "unmatched rcu read unlock",
+							    "unmatched attempt to enable preemption",
+							    "unmatched attempt to restore irq state" };
+	static const char *const within[AS_SEC__MAX] = { "rcu_read_lock", "non-preemptible", "IRQ-disabled" };
+	const char *name = kfunc_name(v, &v->insns[pc]);
+	const struct bg_helper_proto *p = name ? bg_kfunc_by_name(name) : NULL;
+	if (p && (p->flags & BG_HF_THROW)) {
+		if (s->lock != -1)
+			return verr(v, s, pc, "section", "bpf_throw cannot be used inside bpf_spin_lock-ed region");
+		for (int k = 0; k < AS_SEC__MAX; k++)
+			if (s->sec[k])
+				return verr(v, s, pc, "section", "bpf_throw cannot be used inside %s-ed region", sec_region[k]);
+		return 0;
+	}
+	int kind = 0, op = p ? section_op(p, &kind) : 0;
+	if (op > 0 && kind == AS_SEC_RCU && s->sec[kind]) /* RCU sections do not nest (6.18) */
+		return verr(v, s, pc, "section", "nested rcu read lock (kernel function %s)", name);
+	if (op < 0 && !s->sec[kind])
+		return verr(v, s, pc, "section", "%s (kernel function %s)", unmatched[kind], name);
+	if (op < 0 && s->sec[kind] == AS_SEC_MAYBE)
+		return verr(v, s, pc, "section", "%s: the %s-ed region may not be open on every path here", name,
+			    sec_region[kind]);
+	bool sleepable = false;
+	if (op || !name || bg_kfunc_type_allowed(name, v->prog_type, &sleepable) < 0 || !sleepable)
+		return 0;
+	for (int k = 0; k < AS_SEC__MAX; k++)
+		if (s->sec[k])
+			return verr(v, s, pc, "section", "kernel func %s is sleepable within %s region", name, within[k]);
+	return 0;
+}
+
+static int rule_section_tail_call(struct vctx *v, struct as_state *s, size_t pc, const struct assertion *a)
+{
+	(void)a;
+	for (int k = 0; k < AS_SEC__MAX; k++)
+		if (s->sec[k])
+			return verr(v, s, pc, "section", "tail_call cannot be used inside %s-ed region", sec_region[k]);
 	return 0;
 }
 
@@ -363,6 +465,19 @@ static int rule_exit_refs(struct vctx *v, struct as_state *s, size_t pc, const s
 	default:
 		return 0;
 	}
+}
+
+static int rule_exit_sections(struct vctx *v, struct as_state *s, size_t pc, const struct assertion *a)
+{
+	(void)a;
+	static const int order[AS_SEC__MAX] = { AS_SEC_IRQ, AS_SEC_RCU, AS_SEC_PREEMPT };
+	if (ctx_kind(v) != CTX_MAIN && ctx_kind(v) != CTX_GLOBAL)
+		return 0;
+	for (int i = 0; i < AS_SEC__MAX; i++)
+		if (s->sec[order[i]])
+			return verr(v, s, pc, "section", "BPF_EXIT instruction in main prog cannot be used inside %s-ed region",
+				    sec_region[order[i]]);
+	return 0;
 }
 
 static int rule_exit_range(struct vctx *v, struct as_state *s, size_t pc, const struct assertion *a)
@@ -516,6 +631,9 @@ static void build_call(struct builder *b, const struct bg_insn *in)
 		return;
 	case BG_CALL_KFUNC:
 		put(b, A_CALL_LOCK, 0, 0, 0, 0);
+		put(b, A_KFUNC_TYPE, 0, 0, 0, 0);
+		put(b, A_KFUNC_SLEEPABLE, 0, 0, 0, 0);
+		put(b, A_SECTION_KFUNC, 0, 0, 0, 0);
 		put(b, A_ARGS, 0, 0, 0, 0);
 		return;
 	default:
@@ -524,8 +642,11 @@ static void build_call(struct builder *b, const struct bg_insn *in)
 		put(b, A_SLEEPABLE, 0, 0, 0, 0);
 		put(b, A_GPL, 0, 0, 0, 0);
 		put(b, A_CALL_LOCK, 0, 0, 0, 0);
-		if (in->imm == BPF_FUNC_tail_call)
+		put(b, A_SECTION_HELPER, 0, 0, 0, 0);
+		if (in->imm == BPF_FUNC_tail_call) {
 			put(b, A_TAIL_CALL_REFS, 0, 0, 0, 0);
+			put(b, A_SECTION_TAIL_CALL, 0, 0, 0, 0);
+		}
 		put(b, A_ARGS, 0, 0, 0, 0);
 		return;
 	}
@@ -534,7 +655,7 @@ static void build_call(struct builder *b, const struct bg_insn *in)
 static void build_exit(struct builder *b)
 {
 	static const uint8_t ids[] = { A_EXIT_STACK, A_EXIT_R0, A_EXIT_R0_SCALAR, A_EXIT_LOCK,
-				       A_EXIT_CB_RANGE, A_EXIT_REFS, A_EXIT_RANGE };
+				       A_EXIT_CB_RANGE, A_EXIT_REFS, A_EXIT_SECTIONS, A_EXIT_RANGE };
 	for (size_t i = 0; i < sizeof(ids); i++)
 		put(b, ids[i], 0, 0, 0, 0);
 }

@@ -646,6 +646,24 @@ static bool has_dynptr_arg(const struct bg_helper_proto *p)
 	return false;
 }
 
+/* A critical section opened or closed (order checked before: A_SECTION_KFUNC). */
+static void section_ops(struct as_state *s, const struct bg_helper_proto *p)
+{
+	int k;
+	if (p->flags & (BG_HF_RCU_LOCK | BG_HF_RCU_UNLOCK))
+		k = AS_SEC_RCU;
+	else if (p->flags & (BG_HF_SECTION_BEGIN | BG_HF_SECTION_END))
+		k = (p->flags & BG_HF_IRQ) ? AS_SEC_IRQ : AS_SEC_PREEMPT;
+	else
+		return;
+	if (s->sec[k] == AS_SEC_MAYBE)
+		return;
+	if (p->flags & (BG_HF_RCU_LOCK | BG_HF_SECTION_BEGIN))
+		s->sec[k] = s->sec[k] + 1 < AS_SEC_MAYBE ? (uint8_t)(s->sec[k] + 1) : AS_SEC_MAYBE;
+	else if (s->sec[k])
+		s->sec[k]--;
+}
+
 static int xfer_kfunc(struct vctx *v, struct as_state *s, size_t pc, const struct bg_insn *in)
 {
 	const char *name = kfunc_name(v, in);
@@ -672,6 +690,7 @@ static int xfer_kfunc(struct vctx *v, struct as_state *s, size_t pc, const struc
 		return -1;
 	if ((p->flags & BG_HF_RELEASE) && !has_dynptr_arg(p) && do_release(v, s, pc, &ci))
 		return -1;
+	section_ops(s, p);
 	for (int i = 1; i <= 5; i++)
 		as_reg_uninit(R(s, i));
 	return ret_value(v, s, pc, &ci, args);

@@ -352,7 +352,8 @@ bool as_state_leq(const struct as_state *a, const struct as_state *b)
 		return true;
 	if (b->bottom)
 		return false;
-	if (a->nframes != b->nframes || a->lock != b->lock || a->niter != b->niter)
+	if (a->nframes != b->nframes || a->lock != b->lock || a->niter != b->niter ||
+	    memcmp(a->sec, b->sec, sizeof(a->sec)))
 		return false;
 	if (memcmp(a->iter, b->iter, a->niter * sizeof(a->iter[0])))
 		return false;
@@ -570,6 +571,9 @@ bool as_state_join(struct as_state *a, const struct as_state *b, bool widen, con
 			as_ref_add(a, b->refs[i].id, b->refs[i].insn, b->refs[i].type);
 	if (a->lock != b->lock)
 		a->lock = -2; /* maybe held: any lock operation or exit is an error */
+	for (int k = 0; k < AS_SEC__MAX; k++)
+		if (a->sec[k] != b->sec[k])
+			a->sec[k] = AS_SEC_MAYBE; /* depth unknown: closing it or exiting is an error */
 	as_zone_gc(a);
 	/* a join that only renamed packet bases changes nothing */
 	if (!check)
@@ -599,6 +603,7 @@ static uint64_t reg_key(const struct as_reg *r, bool weak)
 uint64_t as_state_key(const struct as_state *s, bool weak, uint16_t live)
 {
 	uint64_t h = mix(s->nframes, (uint64_t)(int64_t)s->lock);
+	h = mix(h, (uint64_t)s->sec[0] | (uint64_t)s->sec[1] << 8 | (uint64_t)s->sec[2] << 16);
 	for (uint32_t i = 0; i < s->nrefs; i++)
 		h = mix(h, s->refs[i].id);
 	for (uint32_t f = 0; f < s->nframes; f++) {
@@ -732,6 +737,13 @@ void as_state_print(const struct as_state *s, void *file)
 	}
 	if (s->lock != -1)
 		fprintf(f, "  lock: %s\n", s->lock == -2 ? "maybe held" : as_map_name(s->lock));
+	static const char *const sec_names[AS_SEC__MAX] = { "rcu_read_lock", "preempt_disable",
+							    "local_irq_save" };
+	for (int k = 0; k < AS_SEC__MAX; k++)
+		if (s->sec[k] == AS_SEC_MAYBE)
+			fprintf(f, "  %s: maybe held\n", sec_names[k]);
+		else if (s->sec[k])
+			fprintf(f, "  %s: %u deep\n", sec_names[k], s->sec[k]);
 }
 
 size_t as_state_bytes(const struct as_state *s)

@@ -89,11 +89,19 @@ struct as_state {
 	struct as_ref refs[AS_MAX_REFS];
 	int32_t lock;      /* -1 no lock, else map index of the held lock */
 	uint32_t lock_id;
+	/* critical sections opened by kfuncs: nesting depth of each kind
+	 * (enum as_section), AS_SEC_MAYBE when paths with different depths joined */
+	uint8_t sec[3];
 	uint32_t niter;
 	uint16_t iter[AS_MAX_ITER]; /* loop iteration vector (outermost first) */
 	uint32_t path;     /* path arena node of one path reaching here */
 	bool bottom;
 };
+
+/* Critical sections a kfunc opens and closes (kfuncs.def: BG_HF_RCU_LOCK /
+ * RCU_UNLOCK, BG_HF_SECTION_BEGIN / END, with BG_HF_IRQ for the irq pair). */
+enum as_section { AS_SEC_RCU = 0, AS_SEC_PREEMPT, AS_SEC_IRQ, AS_SEC__MAX };
+#define AS_SEC_MAYBE 0xff
 
 static inline struct as_frame *as_cur(struct as_state *s)
 {

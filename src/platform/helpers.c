@@ -43,6 +43,19 @@ static const struct bg_helper_proto kfunc_table[] = {
 };
 #undef BG_KFUNC
 
+/* Every kfunc of vmlinux with the program types that may call it (measured,
+ * kfunc_types.def, sorted by name). */
+static const struct kfunc_types {
+	const char *name;
+	uint64_t allowed, measured;
+	bool sleepable;
+} kfunc_types[] = {
+#define BG_KFUNC_TYPES(name_, allowed_, measured_, sleepable_)                                     \
+	{ .name = name_, .allowed = (allowed_), .measured = (measured_), .sleepable = (sleepable_) },
+#include "platform/kfunc_types.def"
+#undef BG_KFUNC_TYPES
+};
+
 #define NHELPERS (sizeof(helper_table) / sizeof(helper_table[0]))
 #define NKFUNCS (sizeof(kfunc_table) / sizeof(kfunc_table[0]))
 #define MAX_ID 255
@@ -106,6 +119,24 @@ const struct bg_helper_proto *bg_helper_by_name(const char *name)
 const struct bg_helper_proto *bg_kfunc_by_name(const char *name)
 {
 	return name ? find_name(kf_by_name, NKFUNCS, name) : NULL;
+}
+
+static int cmp_kfunc_types(const void *key, const void *e)
+{
+	return strcmp(key, ((const struct kfunc_types *)e)->name);
+}
+
+int bg_kfunc_type_allowed(const char *name, uint32_t prog_type, bool *sleepable)
+{
+	const struct kfunc_types *k =
+		name ? bsearch(name, kfunc_types, sizeof(kfunc_types) / sizeof(kfunc_types[0]),
+			       sizeof(kfunc_types[0]), cmp_kfunc_types)
+		     : NULL;
+	if (sleepable)
+		*sleepable = k && k->sleepable;
+	if (!k || prog_type >= 64 || !(k->measured & (1ull << prog_type)))
+		return -1;
+	return (k->allowed >> prog_type) & 1;
 }
 
 const struct bg_helper_proto *bg_helpers(unsigned *n)

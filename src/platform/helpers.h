@@ -92,6 +92,9 @@ enum bg_ret_type {
 					/* probe_write_user): unavailable on the running kernel */
 #define BG_HF_SECTION_BEGIN (1u << 19)  /* kfunc: opens a preempt/irq-off section (must end before exit) */
 #define BG_HF_SECTION_END   (1u << 20)  /* kfunc: ends it */
+#define BG_HF_IRQ           (1u << 21)  /* kfunc: with SECTION_BEGIN/END, the section is irq-off */
+					/* (bpf_local_irq_save/restore), else preemption-off */
+#define BG_HF_THROW         (1u << 22)  /* kfunc: bpf_throw (ends the program: an exit) */
 
 /* Groups of program types a helper is available in (bitmask). */
 #define BG_PG_BASE      (1u << 0)  /* every program type (bpf_base_func_proto) */
@@ -155,6 +158,12 @@ const struct bg_helper_proto *bg_helper_proto_for(uint32_t id, uint32_t prog_typ
  * into func bpf_map_lookup_elem#1"); *why gets that message. Pairs not
  * measured (map types not probed) are allowed. */
 bool bg_map_helper_ok(uint32_t map_type, uint32_t id, const char **why);
+/* May a program of prog_type call kfunc `name`? 1 yes, 0 no (the kernel
+ * says "calling kernel function X is not allowed"), -1 not known (a kfunc
+ * not in vmlinux, or a type that cannot be loaded here: lsm, struct_ops,
+ * ext, lirc_mode2). *sleepable (may be NULL): the kfunc needs a sleepable
+ * program (KF_SLEEPABLE). Measured on the running kernel: kfunc_types.def. */
+int bg_kfunc_type_allowed(const char *name, uint32_t prog_type, bool *sleepable);
 /* Highest helper id known (BPF_FUNC_cgrp_storage_delete = 211 on 6.18). */
 uint32_t bg_helper_max_id(void);
 #endif

@@ -9,6 +9,8 @@
  *   test_platform_kernel --dump-ctx      print ctx access matrices (input of
  *                                        scripts/gen_ctx.py)
  *   test_platform_kernel --dump-fields   print ctx struct members from BTF
+ *   test_platform_kernel --dump-kfunc-types  kfunc availability per program
+ *                                        type (input of scripts/gen_kfunc_types.py)
  *
  * Only "cannot use helper"/"unknown func" rejections count as "not allowed"
  * for helpers: the programs pass no arguments, so any other rejection means
@@ -232,6 +234,138 @@ static int kernel_helper(uint32_t t, uint32_t h, bool *gpl, enum verdict *flag)
 		break;
 	}
 	return any_loadable ? allowed : -1;
+}
+
+/* ---- kfunc availability per program type ----
+ * Every kfunc of vmlinux (a FUNC carrying the "bpf_kfunc" decl tag) called
+ * with no arguments from each loadable (type, attach) target: the kernel
+ * answers "calling kernel function X is not allowed" before it looks at the
+ * arguments, and "program must be sleepable to call sleepable kfunc X" right
+ * after, so any other outcome means the kfunc is callable from the type. */
+struct kfunc_name {
+	const char *name;
+	int id;
+};
+
+static int cmp_kfunc_name(const void *a, const void *b)
+{
+	return strcmp(((const struct kfunc_name *)a)->name, ((const struct kfunc_name *)b)->name);
+}
+
+/* The kfuncs of vmlinux sorted by name; *n gets the count. NULL on error. */
+static struct kfunc_name *vmlinux_kfuncs(const struct btf *vm, unsigned *n)
+{
+	unsigned cnt = btf__type_cnt(vm), k = 0;
+	struct kfunc_name *out = calloc(cnt, sizeof(*out));
+	if (!out)
+		return NULL;
+	for (unsigned id = 1; id < cnt; id++) {
+		const struct btf_type *t = btf__type_by_id(vm, id);
+		if (!btf_is_decl_tag(t) || btf_decl_tag(t)->component_idx != -1 ||
+		    strcmp(btf__name_by_offset(vm, t->name_off), "bpf_kfunc"))
+			continue;
+		const struct btf_type *f = btf__type_by_id(vm, t->type);
+		if (!f || !btf_is_func(f))
+			continue;
+		out[k].name = btf__name_by_offset(vm, f->name_off);
+		out[k].id = (int)t->type;
+		k++;
+	}
+	qsort(out, k, sizeof(*out), cmp_kfunc_name);
+	*n = k;
+	return out;
+}
+
+/* 1 callable from type t (under some target of t), 0 not allowed, -1 no
+ * target of t loads here. *sleep: the kernel asked for a sleepable program. */
+static int kernel_kfunc(uint32_t t, int btf_id, bool *sleep)
+{
+	struct bpf_insn in[3] = {
+		insn(BPF_JMP | BPF_CALL, 0, BPF_PSEUDO_KFUNC_CALL, 0, btf_id),
+		insn(BPF_ALU64 | BPF_MOV | BPF_K, 0, 0, 0, 0),
+		insn(BPF_JMP | BPF_EXIT, 0, 0, 0, 0),
+	};
+	int loadable = 0;
+	*sleep = false;
+	for (unsigned i = 0; i < NTARGETS; i++) {
+		if (targets[i].type != t || ok_ret(t, targets[i].attach) < 0)
+			continue;
+		loadable = 1;
+		(void)load(t, targets[i].attach, in, 3, "GPL");
+		if (strstr(vlog, "is not allowed") && strstr(vlog, "calling kernel function"))
+			continue;
+		*sleep = strstr(vlog, "program must be sleepable") != NULL;
+		return 1;
+	}
+	return loadable ? 0 : -1;
+}
+
+/* "kfunc type yes|no [sleep]" per kfunc and loadable type (input of
+ * scripts/gen_kfunc_types.py, kept in scripts/data/kfunc-types-6.18.txt). */
+static int dump_kfunc_types(void)
+{
+	struct btf *vm = btf__load_vmlinux_btf();
+	unsigned n = 0;
+	struct kfunc_name *ks = vm ? vmlinux_kfuncs(vm, &n) : NULL;
+	if (!ks) {
+		fprintf(stderr, "no vmlinux BTF\n");
+		btf__free(vm);
+		return 1;
+	}
+	for (unsigned i = 0; i < n; i++) {
+		for (uint32_t t = 1; t < NPROG_TYPES; t++) {
+			bool sleep;
+			int a = kernel_kfunc(t, ks[i].id, &sleep);
+			if (a >= 0)
+				printf("%s %s %s%s\n", ks[i].name, bg_prog_type_name(t), a ? "yes" : "no",
+				       sleep ? " sleep" : "");
+		}
+	}
+	free(ks);
+	btf__free(vm);
+	return 0;
+}
+
+/* Every kfunc's availability per type, and its sleepable-only flag, as the
+ * table (kfunc_types.def) says. */
+static void check_kfunc_types(void)
+{
+	struct btf *vm = btf__load_vmlinux_btf();
+	unsigned n = 0, agree = 0, total = 0, refused = 0;
+	struct kfunc_name *ks = vm ? vmlinux_kfuncs(vm, &n) : NULL;
+	char bad[400] = "";
+	if (!ks || !n) {
+		T_SKIP("platform/kernel/kfunc_types", "no kfuncs in vmlinux BTF");
+		free(ks);
+		btf__free(vm);
+		return;
+	}
+	for (unsigned i = 0; i < n; i++) {
+		for (uint32_t t = 1; t < NPROG_TYPES; t++) {
+			bool sleep, tsleep = false;
+			int a = kernel_kfunc(t, ks[i].id, &sleep);
+			if (a < 0)
+				continue;
+			int ta = bg_kfunc_type_allowed(ks[i].name, t, &tsleep);
+			total++;
+			refused += !a;
+			/* syscall programs load sleepable: the kernel never asks there */
+			if (ta == a && (!a || tsleep == sleep || (t == BPF_PROG_TYPE_SYSCALL && !sleep))) {
+				agree++;
+				continue;
+			}
+			size_t l = strlen(bad);
+			if (l < sizeof(bad) - 80)
+				snprintf(bad + l, sizeof(bad) - l, " %s/%s(kernel %s%s, table %d%s)", ks[i].name,
+					 bg_prog_type_name(t), a ? "yes" : "no", sleep ? " sleep" : "", ta,
+					 tsleep ? " sleep" : "");
+		}
+	}
+	free(ks);
+	btf__free(vm);
+	printf("# kfunc availability: %u/%u (kfunc, type) pairs agree, %u refused by the kernel\n", agree,
+	       total, refused);
+	T_CHECK(agree == total && refused > 0, "platform/kernel/kfunc_types", "%s", bad);
 }
 
 /* ---- dumps (generator inputs) ---- */
@@ -1354,6 +1488,8 @@ int main(int argc, char **argv)
 		dump_helpers_attach();
 		return 0;
 	}
+	if (argc > 1 && !strcmp(argv[1], "--dump-kfunc-types"))
+		return dump_kfunc_types();
 	if (argc > 1 && !strcmp(argv[1], "--dump-map-helpers")) {
 		dump_map_helpers();
 		return 0;
@@ -1371,6 +1507,7 @@ int main(int argc, char **argv)
 	check_args();
 	check_flags();
 	check_kfuncs();
+	check_kfunc_types();
 	check_map_fields();
 	check_map_helpers();
 	T_EXIT();
