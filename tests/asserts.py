@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""Assertions of <bpfgate/assert.h> checked by `bpfgate check` (tests/data/asserts/*.c).
+"""Assertions of <bpfgate/assert.h> checked by `bpfgate check` (tests/data/asserts/*.c and
+the assertion examples examples/asserts/*.c).
 
 Each source is compiled at -O2 by clang-14 and clang-19. A comment on an
 assertion's line states what `check --json` must say of it:
@@ -8,7 +9,8 @@ every copy of the assertion on that line has that status (xN: exactly N
 copies, e.g. one per unrolled iteration) and REGEX matches its abstract value;
 `expect-c14:` / `expect-c19:` override for one compiler. Every assertion
 of a file must have an expectation, and every expectation must be met.
-Then the kernel: every program of every object (assertions included) must be
+`kernel-c14: reject` (or -c19) documents a build the kernel refuses (with and
+without assertions: an optimizer hazard). Then the kernel: every other program of every object (assertions included) must be
 accepted by the running kernel, and the same source built with
 -DBG_ASSERT_DISABLE is loaded beside it; the table of instruction counts and
 kernel verification times (BPF_LOG_STATS only) with and without assertions is
@@ -25,9 +27,10 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 BUILD = os.environ.get("BG_BUILD", os.path.join(ROOT, "build"))
 NORMAL = os.environ.get("BG_NORMAL_BUILD", BUILD)
 BPFGATE = os.path.join(BUILD, "bpfgate")
-DATA = os.path.join(ROOT, "tests", "data", "asserts")
+DATA = [os.path.join(ROOT, "tests", "data", "asserts"), os.path.join(ROOT, "examples", "asserts")]
 CLANGS = {"c14": "clang-14", "c19": "clang-19"}
-EXPECT = re.compile(r"expect(-c14|-c19)?:\s*(holds|fails|lost|unreached)(?:\s+x(\d+))?(?:\s+/(.*?)/)?\s*\*/")
+EXPECT = re.compile(r"expect(-c14|-c19)?:\s*(holds|fails|lost|unreached)(?:\s+x(\d+))?(?:\s+/(.*?)/(?=\s|\*|$))?")
+KERNEL = re.compile(r"kernel-(c14|c19):\s*(accept|reject)")
 
 failed = 0
 
@@ -119,9 +122,17 @@ def kernel_side(src, var, obj, tmp, table):
         out("FAIL", name, "kload --json gave no JSON")
         return
     plain_by = {r["program"]: r for r in without}
+    want = {m.group(1): m.group(2) for m in KERNEL.finditer(open(src).read())}.get(var, "accept")
     for r in with_a:
         case = f"{name}/{r['program']}"
         p = plain_by.get(r["program"], {})
+        if want == "reject":
+            # the hazard the assertion documents: the kernel refuses this build, with or without
+            if r["verdict"] == "rejected" and p.get("verdict") == "rejected":
+                out("PASS", case + " (rejected with and without assertions, as documented)")
+            else:
+                out("FAIL", case, f"documented kernel rejection: got {r['verdict']} / {p.get('verdict')}")
+            continue
         if r["verdict"] != "accepted":
             out("FAIL", case, f"with assertions: {r['verdict']}: {r.get('message')}")
         elif p.get("verdict") != "accepted":
@@ -169,7 +180,7 @@ def kernel_usable():
 
 
 def main():
-    srcs = sorted(os.path.join(DATA, f) for f in os.listdir(DATA) if f.endswith(".c"))
+    srcs = sorted(os.path.join(d, f) for d in DATA for f in os.listdir(d) if f.endswith(".c"))
     kern = kernel_usable()
     if not kern:
         out("FAIL" if os.environ.get("CI") == "true" else "SKIP", "asserts/kernel", "bpf() refused here")

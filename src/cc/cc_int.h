@@ -30,6 +30,10 @@ struct cc_prog_verdict {
 	char msg[512];                   /* the rejection message, one line */
 	char norm[512];                  /* msg with numbers and register names folded */
 	char src[512];                   /* source line of the failure, if known */
+	int kernel, bpfgate;             /* each verifier's verdict: 1 rejected, 0 accepted, -1 none */
+	int assert_failed;               /* rejected for a failed <bpfgate/assert.h> assertion */
+	char akey[300];                  /* the failed assertion's identity (the folded form) */
+	char warn[512];                  /* a verdict that did not decide, or a lost assertion */
 };
 
 /* Outcome of compiling and judging one variant. */
@@ -43,6 +47,15 @@ struct cc_judge {
 	size_t insns;                    /* total instruction slots of all programs */
 	char judged_by[32];              /* "kernel,bpfgate" */
 };
+
+/* policy.c: the deciding verdict from the kernel's (k) and bpfgate's (b)
+ * (1 rejected, 0 accepted, -1 no verdict), and assertions. */
+struct bg_program;
+void cc_decide(const struct bg_cc_result *s, struct cc_prog_verdict *v, int k,
+	       const struct cc_prog_verdict *kv, int b, const struct cc_prog_verdict *bv);
+void cc_judge_asserts(const struct bg_program *p, struct cc_prog_verdict *v);
+/* altclang.c: the unchanged build with every other installed clang; 0 when one is accepted. */
+int cc_try_other_clangs(struct bg_cc_result *s);
 
 struct cc_attempt {
 	char what[1100];
@@ -105,6 +118,9 @@ struct bg_cc_result {
 	char profile_note[1024];         /* stale entries left out, or why the profile is bad */
 	int profile_funcs, profile_stale;
 	struct cc_prof *prof;            /* profile.c state */
+	/* other compilers (driver.c), when no back-out of the user's clang works */
+	char alt_clang[256];             /* the clang whose unchanged build is accepted, or "" */
+	char builds_tried[512];          /* "clang-14 (-O2 + 12 variants), clang-19" */
 };
 
 double cc_now(void);

@@ -331,16 +331,17 @@ static void search(struct bg_cc_result *s)
 		cc_ir_diff(s);
 	}
 	if (s->culprit == 0 && s->bisected) {
-		s->unsafe_source = true;
+		if (cc_try_other_clangs(s) != 0)
+			s->unsafe_source = true;
 		return;
 	}
-	if (cc_find_fix(s) != 0 && s->before != CC_GOOD)
+	if (cc_find_fix(s) != 0 && cc_try_other_clangs(s) != 0 && s->before != CC_GOOD)
 		s->unsafe_source = true;
 }
 
 static void finish(struct bg_cc_result *s)
 {
-	bool ok = s->fix[0] || first_rejected(&s->first) < 0;
+	bool ok = s->fix[0] || s->alt_clang[0] || first_rejected(&s->first) < 0;
 
 	if (ok && copy_file(s->written, s->output) == 0) {
 		if (s->fix[0] && !s->replayed && !getenv("BPFGATE_CC_NO_SIDECAR"))

@@ -124,40 +124,48 @@ extern int bg_verify(const struct bg_program *prog, const struct bg_verify_opts 
 		     struct bg_verify_result *res) __attribute__((weak));
 extern void bg_verify_result__fini(struct bg_verify_result *res) __attribute__((weak));
 
-static void judge_kernel(const struct bg_program *p, struct cc_prog_verdict *v)
+/* Each verifier's verdict into its own record: 1 rejected, 0 accepted, -1 none
+ * (the kernel: unavailable, e.g. EPERM before verification). */
+static int judge_kernel(const struct bg_program *p, struct cc_prog_verdict *v)
 {
 	struct bg_kload_result r;
+	int verdict = -1;
 
 	memset(&r, 0, sizeof(r));
 	if (bg_kern_load(p, NULL, &r) < 0)
-		return;
+		return -1;
 	if (r.verdict == BG_VERDICT_REJECTED) {
-		v->rejected = 1;
-		snprintf(v->by, sizeof(v->by), "kernel");
+		verdict = 1;
 		kernel_rejection(r.log ? r.log : "", v);
 		if (!v->msg[0])
 			snprintf(v->msg, sizeof(v->msg), "%s", r.reason ? r.reason : "rejected");
+	} else if (r.verdict == BG_VERDICT_ACCEPTED) {
+		verdict = 0;
 	}
 	bg_kload_result__fini(&r);
+	return verdict;
 }
 
-static void judge_bpfgate(const struct bg_program *p, struct cc_prog_verdict *v)
+static int judge_bpfgate(const struct bg_program *p, struct cc_prog_verdict *v)
 {
 	struct bg_verify_result r;
+	int verdict = -1;
 
 	memset(&r, 0, sizeof(r));
 	if (!bg_verify || bg_verify(p, NULL, &r) < 0)
-		return;
-	if (r.verdict == BG_VERDICT_REJECTED && !v->rejected) {
-		v->rejected = 1;
-		snprintf(v->by, sizeof(v->by), "bpfgate");
+		return -1;
+	if (r.verdict == BG_VERDICT_REJECTED) {
+		verdict = 1;
 		snprintf(v->msg, sizeof(v->msg), "%s", r.diag.message ? r.diag.message : "rejected");
 		if (r.diag.line)
 			snprintf(v->src, sizeof(v->src), "%s @ %s:%u", r.diag.line->text,
 				 r.diag.line->file, r.diag.line->line);
+	} else if (r.verdict == BG_VERDICT_ACCEPTED) {
+		verdict = 0;
 	}
 	if (bg_verify_result__fini)
 		bg_verify_result__fini(&r);
+	return verdict;
 }
 
 void cc_judge_object(struct bg_cc_result *s, const char *path, struct cc_judge *j)
@@ -184,11 +192,14 @@ void cc_judge_object(struct bg_cc_result *s, const char *path, struct cc_judge *
 		snprintf(v->name, sizeof(v->name), "%s", bg_program__name(p));
 		bg_program__raw(p, &n);
 		j->insns += n;
-		if (s->kernel_ok)
-			judge_kernel(p, v);
-		if (s->bpfgate_ok)
-			judge_bpfgate(p, v);
-		cc_normalize(v->msg, v->norm, sizeof(v->norm));
+		struct cc_prog_verdict kv, bv;
+		memset(&kv, 0, sizeof(kv));
+		memset(&bv, 0, sizeof(bv));
+		int k = s->kernel_ok ? judge_kernel(p, &kv) : -1;
+		int b = s->bpfgate_ok ? judge_bpfgate(p, &bv) : -1;
+		cc_decide(s, v, k, &kv, b, &bv); /* policy.c */
+		cc_judge_asserts(p, v);
+		cc_normalize(v->assert_failed ? v->akey : v->msg, v->norm, sizeof(v->norm));
 	}
 	bg_object__free(obj);
 }

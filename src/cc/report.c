@@ -26,6 +26,10 @@ static void print_text(const struct bg_cc_result *s, FILE *f)
 	if (!s->kernel_ok)
 		fprintf(f, "bpfgate cc: kernel not asked: %s\n", s->kernel_why ? s->kernel_why : "not chosen");
 	cc_hints_print(s, f, NULL);
+	for (int i = 0; i < s->first.nprogs; i++)
+		if (s->first.progs[i].warn[0])
+			fprintf(f, "bpfgate cc: warning: %s: program '%s': %s\n", s->input,
+				s->first.progs[i].name, s->first.progs[i].warn);
 	if (!t) {
 		fprintf(f, "bpfgate cc: %s: %d program(s) accepted (judged by %s), %zu insns\n",
 			s->output, s->first.nprogs, judged_by(s), s->first.insns);
@@ -54,6 +58,11 @@ static void print_text(const struct bg_cc_result *s, FILE *f)
 		fprintf(f, "bpfgate cc: %s %s; insns %zu -> %zu (%+ld); wrote %s (judged by %s)\n",
 			s->replayed ? "replayed recorded fix" : "backed out with", s->fix, s->insns_before,
 			s->insns_after, (long)s->insns_after - (long)s->insns_before, s->output, judged_by(s));
+	} else if (s->alt_clang[0]) {
+		fprintf(f, "bpfgate cc: no back-out of %s's passes is accepted, but %s builds this so that "
+			   "the %s accepts it (the same command line); insns %zu -> %zu; wrote %s\n",
+			s->clang, s->alt_clang, s->kernel_ok ? "kernel" : "verifier", s->insns_before,
+			s->insns_after, s->output);
 	} else if (s->unsafe_source) {
 		fprintf(f, "bpfgate cc: the source itself is unsafe (or beyond the verifier): %s, and none of "
 			   "%d rebuilds without passes or with other target choices is accepted; the verifier "
@@ -61,6 +70,8 @@ static void print_text(const struct bg_cc_result *s, FILE *f)
 			s->culprit == 0 ? "it is rejected the same way with every optional pass skipped"
 					: "no build along the pipeline was accepted before the rejection appeared",
 			s->nattempts, t->msg, t->src[0] ? " at " : "", t->src);
+		if (s->builds_tried[0])
+			fprintf(f, "  builds tried: %s\n", s->builds_tried);
 	} else if (s->strict) {
 		fprintf(f, "bpfgate cc: --strict: not backing out\n");
 	} else {
@@ -88,6 +99,8 @@ static void print_json(const struct bg_cc_result *s, FILE *f)
 		bg_json_obj_begin(&j);
 		bg_json_kstr(&j, "program", v->name);
 		bg_json_kstr(&j, "verdict", v->rejected ? "rejected" : "accepted");
+		if (v->warn[0])
+			bg_json_kstr(&j, "warning", v->warn);
 		if (v->rejected) {
 			bg_json_kstr(&j, "by", v->by);
 			bg_json_kstr(&j, "message", v->msg);
@@ -128,6 +141,8 @@ static void print_json(const struct bg_cc_result *s, FILE *f)
 	bg_json_kstr(&j, "fix_route", s->route_used);
 	bg_json_kbool(&j, "replayed", s->replayed);
 	bg_json_kbool(&j, "unsafe_source", s->unsafe_source);
+	bg_json_kstr(&j, "other_clang", s->alt_clang[0] ? s->alt_clang : NULL);
+	bg_json_kstr(&j, "builds_tried", s->builds_tried[0] ? s->builds_tried : NULL);
 	bg_json_kuint(&j, "insns_before", s->insns_before);
 	bg_json_kuint(&j, "insns_after", s->fix[0] ? s->insns_after : s->insns_before);
 	cc_hints_print(s, NULL, &j);
