@@ -7,7 +7,8 @@
 #    no plugin): cc names clang-19 and writes its object;
 #  - an unsafe source: "the source itself is unsafe", naming the builds tried;
 #  - where no kernel can judge (fentry: EPERM here), a bpfgate rejection warns
-#    and keeps clang's object byte for byte; --strict refuses it.
+#    and keeps clang's object byte for byte (--no-hints: cc otherwise adds its
+#    .bpfgate.hints section); --strict refuses it.
 . "$(dirname "$0")/lib/common.sh"
 for c in clang-14 clang-19; do
   command -v $c >/dev/null || { skip asserts_cc "$c not installed"; exit 0; }
@@ -44,7 +45,7 @@ cc_assert_case range_copy 19 '' '^-mcpu=v3$'
 
 # 2. no back-out possible with clang-14 (forced plugin route, no plugin): clang-19 builds it
 mkdir -p "$tmp/noplug"
-BPFGATE_PLUGIN_DIR="$tmp/noplug" "$BPFGATE" cc --clang clang-14 --verifier kernel --no-sidecar --fix-route plugin \
+BPFGATE_PLUGIN_DIR="$tmp/noplug" "$BPFGATE" cc --clang clang-14 --verifier kernel --no-sidecar --no-hints --fix-route plugin \
   $F -c "$BG_ROOT/tests/data/cc/u8_mask.c" -o "$tmp/u8.o" >"$tmp/u8.txt" 2>&1
 rc=$?
 clang-19 $F -target bpf -c "$BG_ROOT/tests/data/cc/u8_mask.c" -o "$tmp/u8-19.o"
@@ -78,7 +79,7 @@ bv=$("$BPFGATE" check "$tmp/fentry-clang.o" | grep -o 'rejected' | head -1)
 if [ "$kv" != unavailable ] || [ "$bv" != rejected ]; then
   skip asserts_cc/policy/no-kernel "premise changed: kernel says '$kv', bpfgate '$bv'"
 else
-  "$BPFGATE" cc --clang clang-19 --no-sidecar $F -c "$tmp/fentry.c" -o "$tmp/fentry-cc.o" >"$tmp/fe.txt" 2>&1
+  "$BPFGATE" cc --clang clang-19 --no-sidecar --no-hints $F -c "$tmp/fentry.c" -o "$tmp/fentry-cc.o" >"$tmp/fe.txt" 2>&1
   rc=$?
   if [ $rc -eq 0 ] && cmp -s "$tmp/fentry-cc.o" "$tmp/fentry-clang.o" && grep -q "warning: .*no kernel could judge" "$tmp/fe.txt"; then
     pass asserts_cc/policy/no-kernel-warns-keeps-object
