@@ -8,7 +8,8 @@
 #
 # Sources: progs that are meant to load (no __failure / __msg annotations, not
 # verifier_* negative tests), sorted, N of them spread over the list. For each
-# object: written by both? byte-identical? the kernel's verdicts on clang's
+# object: written by both? byte-identical (or identical but for the
+# .bpfgate.hints section cc adds by default: "yes+hints")? the kernel's verdicts on clang's
 # build (bpfgate kload: accepted / rejected / unavailable per program), cc's
 # warnings, and the compile time of each (overhead = cc / clang).
 # Prints a summary and writes OUT_TSV (default build/bench/cc-dropin.tsv).
@@ -22,6 +23,8 @@ N=${1:-40}
 TSV=${2:-$BUILD/bench/cc-dropin.tsv}
 BPFGATE=${BPFGATE:-$BUILD/bpfgate}
 CLANG=${CLANG:-clang-19}
+OBJCOPY=$(command -v llvm-objcopy-19 || command -v llvm-objcopy)
+CC_FLAGS=${CC_FLAGS:-}     # extra bpfgate cc options, e.g. --no-hints
 ST=$RC/src/tools/testing/selftests/bpf
 [ -d "$ST/progs" ] && [ -f "$RC/include/vmlinux.h" ] || { echo "cc_dropin: no real corpus at $RC (make -C corpus/real)" >&2; exit 2; }
 export BPFGATE_PLUGIN_DIR=${BPFGATE_PLUGIN_DIR:-$BUILD/plugins}
@@ -49,27 +52,34 @@ EOF
 echo "cc_dropin: ${#pick[@]} of ${#all[@]} selftests sources; clang ($CLANG) build..." >&2
 make -s -f "$tmp/Makefile" OUT="$tmp/ref" CC="$CLANG" -k >/dev/null 2>&1
 echo "cc_dropin: bpfgate cc build..." >&2
-make -s -f "$tmp/Makefile" OUT="$tmp/cc" CC="$BPFGATE cc --clang $CLANG --no-sidecar --budget 60" -k >/dev/null 2>&1
+make -s -f "$tmp/Makefile" OUT="$tmp/cc" CC="$BPFGATE cc --clang $CLANG --no-sidecar --budget 60 $CC_FLAGS" -k >/dev/null 2>&1
 
 printf 'file\tclang_rc\tcc_rc\tclang_s\tcc_s\toverhead\tkernel(clang build)\tidentical\tcc says\n' > "$TSV"
-bad=0; n=0; ident=0; written=0; judged_ok=0; sum_c=0; sum_b=0
+bad=0; n=0; ident=0; identh=0; written=0; judged_ok=0; sum_c=0; sum_b=0
 while read -r f; do
   read -r crc cs < "$tmp/ref/$f.time"; read -r brc bs < "$tmp/cc/$f.time"
   kv=-; same=-
   if [ -f "$tmp/ref/$f.o" ]; then
     kv=$("$BPFGATE" kload "$tmp/ref/$f.o" 2>/dev/null | awk 'NF >= 3 && $3 ~ /^(accepted|rejected|unavailable)$/ {c[$3]++} END {s=""; for (k in c) s = s (s ? "," : "") k "=" c[k]; print s ? s : "no-verdict"}')
   fi
-  if [ -f "$tmp/ref/$f.o" ] && [ -f "$tmp/cc/$f.o" ]; then cmp -s "$tmp/ref/$f.o" "$tmp/cc/$f.o" && same=yes || same=no; fi
+  if [ -f "$tmp/ref/$f.o" ] && [ -f "$tmp/cc/$f.o" ]; then
+    if cmp -s "$tmp/ref/$f.o" "$tmp/cc/$f.o"; then same=yes
+    else # the same object plus cc's own .bpfgate.hints section (recorded by default)?
+      same=no
+      $OBJCOPY --remove-section=.bpfgate.hints "$tmp/cc/$f.o" "$tmp/t/a.o" 2>/dev/null &&
+        $OBJCOPY "$tmp/ref/$f.o" "$tmp/t/b.o" 2>/dev/null && cmp -s "$tmp/t/a.o" "$tmp/t/b.o" && same=yes+hints
+    fi
+  fi
   says=$(grep -m1 -E 'warning|backed out|builds this|unsafe' "$tmp/cc/$f.log" 2>/dev/null | cut -c1-160 | tr '\t' ' ')
-  n=$((n + 1)); [ -f "$tmp/cc/$f.o" ] && written=$((written + 1)); [ "$same" = yes ] && ident=$((ident + 1))
+  n=$((n + 1)); [ -f "$tmp/cc/$f.o" ] && written=$((written + 1)); [ "$same" = yes ] && ident=$((ident + 1)); [ "$same" = yes+hints ] && identh=$((identh + 1))
   if [ "$crc" = 0 ] && [[ "$kv" != *rejected* ]]; then
     judged_ok=$((judged_ok + 1))
-    [ "$same" = yes ] || { bad=$((bad + 1)); echo "cc_dropin: $f: kernel accepts clang's build but cc's object is ${same/-/missing}" >&2; }
+    [ "$same" = yes ] || [ "$same" = yes+hints ] || { bad=$((bad + 1)); echo "cc_dropin: $f: kernel accepts clang's build but cc's object is ${same/-/missing}" >&2; }
   fi
   ov=$(echo "scale=2; $bs / $cs" | bc 2>/dev/null || echo -)
   sum_c=$(echo "$sum_c + $cs" | bc); sum_b=$(echo "$sum_b + $bs" | bc)
   printf '%s\t%s\t%s\t%.3f\t%.3f\t%s\t%s\t%s\t%s\n' "$f.c" "$crc" "$brc" "$cs" "$bs" "$ov" "$kv" "$same" "${says:--}" >> "$TSV"
 done < "$tmp/list"
-echo "cc_dropin: $n sources, $written objects written by cc ($(ls "$tmp"/ref/*.o 2>/dev/null | wc -l) by clang), $ident byte-identical; $judged_ok built by clang with no kernel rejection, $bad of them differ or are missing"
+echo "cc_dropin: $n sources, $written objects written by cc ($(ls "$tmp"/ref/*.o 2>/dev/null | wc -l) by clang), $ident byte-identical, $identh identical but for cc's .bpfgate.hints section; $judged_ok built by clang with no kernel rejection, $bad of them differ or are missing"
 echo "cc_dropin: compile time clang ${sum_c}s, bpfgate cc ${sum_b}s (x$(echo "scale=2; $sum_b / $sum_c" | bc)); per file: $TSV"
 [ "$bad" -eq 0 ]
