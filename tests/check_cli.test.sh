@@ -64,5 +64,13 @@ head -c 300 /dev/urandom > "$T/junk.o"
 "$BPFGATE" check "$ok" --prog no_such_prog >/dev/null 2>&1; rc=$?
 [ $rc = 2 ] && pass check_cli_unknown_prog_exit2 || fail check_cli_unknown_prog_exit2 "rc=$rc"
 "$BPFGATE" check --help | grep -q "usage: bpfgate check" && pass check_cli_help || fail check_cli_help ""
+# a budget reached is no verdict on the program: exit 3, "too complex for bpfgate" with the place
 "$BPFGATE" check "$ok" --max-steps 5 >"$T/out" 2>&1; rc=$?
-[ $rc = 1 ] && grep -q "too complex" "$T/out" && pass check_cli_too_complex || fail check_cli_too_complex "rc=$rc $(head -2 "$T/out")"
+[ $rc = 3 ] && grep -q "too complex for bpfgate" "$T/out" && grep -q "insn [0-9]" "$T/out" \
+  && pass check_cli_too_complex || fail check_cli_too_complex "rc=$rc $(head -2 "$T/out")"
+"$BPFGATE" check "$ok" --max-steps 5 --json >"$T/tc.json" 2>&1; rc=$?
+[ $rc = 3 ] && python3 -c "
+import json,sys
+r=json.load(open(sys.argv[1]))
+assert r and all(x['verdict']=='unavailable' and x['diagnostic']['check']=='too_complex' for x in r), r
+" "$T/tc.json" && pass check_cli_too_complex_json || fail check_cli_too_complex_json "rc=$rc $(head -c 300 "$T/tc.json")"

@@ -1,9 +1,10 @@
 /* Shared pieces of the bpfgate CLI: the subcommand signature and exit codes.
- * Exit codes: 0 success / all accepted, 1 a program rejected, 2 bad input or usage. */
+ * Exit codes: 0 success / all accepted, 1 a program rejected, 2 bad input or usage,
+ * 3 (check) a program too complex for bpfgate: a resource budget ran out, no verdict. */
 #ifndef BG_TOOLS_CLI_H
 #define BG_TOOLS_CLI_H
 
-enum { EXIT_OK = 0, EXIT_REJECTED = 1, EXIT_BAD = 2 };
+enum { EXIT_OK = 0, EXIT_REJECTED = 1, EXIT_BAD = 2, EXIT_TOO_COMPLEX = 3 };
 
 /* One entry per subcommand: tools/cmd_<name>.c defines cmd_<name>(). */
 #define BG_COMMANDS(X)                                                               \

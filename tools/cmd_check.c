@@ -61,7 +61,9 @@ static void usage(FILE *f)
 		"  --list-kernels  the known profiles: limits and what each lacks (with --json)\n"
 		"  --unpriv        model unprivileged loading\n"
 		"  --max-steps N   resource limit; beyond it the verdict is 'too complex'\n"
-		"exit status: 0 all accepted, 1 a program rejected, 2 bad input\n");
+		"exit status: 0 all accepted, 1 a program rejected, 2 bad input,\n"
+		"  3 a program too complex for bpfgate (--max-steps or the state memory\n"
+		"  budget ran out: no verdict; JSON verdict unavailable, check too_complex)\n");
 }
 
 static int parse_kernels(struct check_args *a)
@@ -176,12 +178,26 @@ static void print_diag(const struct bg_diag *d)
 	}
 }
 
+/* Which exit status wins over several objects: bad input, then a rejection,
+ * then a program too complex to judge. */
+static int exit_rank(int rc)
+{
+	return rc == EXIT_BAD ? 3 : rc == EXIT_REJECTED ? 2 : rc == EXIT_TOO_COMPLEX ? 1 : 0;
+}
+
+/* A resource budget ran out: no verdict on the program. */
+static bool too_complex(const struct bg_verify_result *r)
+{
+	return r->verdict == BG_VERDICT_UNAVAILABLE && r->diag.check && !strcmp(r->diag.check, "too_complex");
+}
+
 static void print_text(const char *path, const struct bg_program *p, const struct bg_verify_result *r)
 {
 	size_t n = 0;
 	bg_program__raw(p, &n); /* slots; also for a malformed program (no decoded insns) */
 	printf("%s: %s (section %s, %s, %zu insns): %s", path, bg_program__name(p),
-	       bg_program__section(p), bg_program__type_name(p), n, bg_verdict_name(r->verdict));
+	       bg_program__section(p), bg_program__type_name(p), n,
+	       too_complex(r) ? "too complex for bpfgate" : bg_verdict_name(r->verdict));
 	printf(" [%.2f ms, %llu steps]\n", r->seconds * 1e3, (unsigned long long)r->steps);
 	if (r->verdict == BG_VERDICT_ACCEPTED)
 		return;
@@ -605,8 +621,11 @@ static int check_object(struct check_args *a, const char *path, struct sink *out
 			rc = EXIT_REJECTED;
 		if (out->dot)
 			dot_program(out->dot, p, &r[0]);
-		if (r[w].verdict == BG_VERDICT_REJECTED && rc == EXIT_OK)
+		if (r[w].verdict == BG_VERDICT_REJECTED && (rc == EXIT_OK || rc == EXIT_TOO_COMPLEX))
 			rc = EXIT_REJECTED;
+		for (int k = 0; k < nk; k++)
+			if (too_complex(&r[k]) && rc == EXIT_OK)
+				rc = EXIT_TOO_COMPLEX;
 		for (int k = 0; k < nk; k++)
 			bg_verify_result__fini(&r[k]);
 	}
@@ -672,7 +691,7 @@ int cmd_check(int argc, char **argv)
 	int rc = EXIT_OK;
 	for (int i = 0; i < a.nobjs; i++) {
 		int r = check_object(&a, a.objs[i], &out);
-		if (r > rc)
+		if (exit_rank(r) > exit_rank(rc))
 			rc = r;
 	}
 	if (a.json) {

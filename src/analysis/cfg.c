@@ -584,30 +584,88 @@ static bool latch_avoids(const struct cfg *g, uint32_t l, const uint8_t *mark, u
 	return found;
 }
 
-/* Every write of reg inside loop l is `reg += c` (dir > 0) or `reg -= c`
- * (dir < 0) with a constant c > 0; marks the blocks holding one. */
-static bool only_steps(const struct cfg *g, uint32_t l, int reg, int dir, uint8_t *mark)
+/* Does the instruction write register reg? */
+static bool insn_defines(const struct bg_insn *in, int reg)
 {
-	bool any = false;
+	switch (in->kind) {
+	case BG_K_ALU: case BG_K_END: case BG_K_LDX: case BG_K_LD_IMM64: case BG_K_ADDR_CAST:
+		return in->dst == reg;
+	case BG_K_CALL: case BG_K_CALLX: case BG_K_LD_ABS: case BG_K_LD_IND:
+		return reg <= 5;
+	case BG_K_ATOMIC:
+		return in->src == reg || (reg == 0 && in->atomic_op == BG_ATOMIC_CMPXCHG);
+	default:
+		return false;
+	}
+}
+
+static bool loop_writes(const struct cfg *g, uint32_t l, int reg)
+{
+	for (uint32_t bi = 0; bi < g->loops[l].size; bi++) {
+		uint32_t b = g->loops[l].body[bi];
+		for (uint32_t i = g->blocks[b].start; i < g->blocks[b].end; i++)
+			if (insn_defines(&g->insns[i], reg))
+				return true;
+	}
+	return false;
+}
+
+/* Every write of reg inside loop l is `reg += c` (dir > 0) or `reg -= c`
+ * (dir < 0) with a constant c > 0; marks the blocks holding one. unit: only
+ * one such write, with c = 1, outside the loops nested in l (so an
+ * iteration executes it at most once); *w64 tells its width. */
+static bool only_steps(const struct cfg *g, uint32_t l, int reg, int dir, uint8_t *mark, bool unit, bool *w64);
+
+/* The registers stepped in lockstep with loop l's counter (see cfg_loop.iv_*). */
+static void find_ivs(struct cfg *g, uint32_t l, int cstep, uint8_t *mark, uint32_t *stack, uint8_t *seen)
+{
+	struct cfg_loop *lp = &g->loops[l];
+	uint32_t depth = g->blocks[lp->head].nloops;
+	lp->niv = 0;
+	for (int x = 0; x <= 9; x++) {
+		if (x == lp->cnt_reg)
+			continue;
+		uint32_t nw = 0, wb = 0;
+		int64_t c = 0;
+		bool ok = true;
+		for (uint32_t bi = 0; bi < lp->size && ok; bi++) {
+			uint32_t b = lp->body[bi];
+			for (uint32_t i = g->blocks[b].start; i < g->blocks[b].end && ok; i++) {
+				const struct bg_insn *in = &g->insns[i];
+				if (!insn_defines(in, x))
+					continue;
+				nw++;
+				wb = b;
+				ok = in->kind == BG_K_ALU && !in->src_is_reg && in->alu64 &&
+				     (in->op == BG_ALU_ADD || in->op == BG_ALU_SUB) && in->imm != 0 &&
+				     g->blocks[b].nloops == depth;
+				c = in->op == BG_ALU_SUB ? -(int64_t)in->imm : in->imm;
+			}
+		}
+		if (!ok || nw != 1)
+			continue;
+		/* every iteration executes it */
+		for (uint32_t k = 0; k < lp->size; k++)
+			mark[lp->body[k]] = 0;
+		mark[wb] = 1;
+		ok = !latch_avoids(g, l, mark, stack, seen);
+		mark[wb] = 0;
+		if (!ok)
+			continue;
+		lp->iv_reg[lp->niv] = (uint8_t)x;
+		lp->iv_k[lp->niv] = c * cstep;
+		lp->niv++;
+	}
+}
+
+static bool only_steps(const struct cfg *g, uint32_t l, int reg, int dir, uint8_t *mark, bool unit, bool *w64)
+{
+	uint32_t any = 0, depth = g->blocks[g->loops[l].head].nloops;
 	for (uint32_t bi = 0; bi < g->loops[l].size; bi++) {
 		uint32_t b = g->loops[l].body[bi];
 		for (uint32_t i = g->blocks[b].start; i < g->blocks[b].end; i++) {
 			const struct bg_insn *in = &g->insns[i];
-			bool def = false;
-			switch (in->kind) {
-			case BG_K_ALU: case BG_K_END: case BG_K_LDX: case BG_K_LD_IMM64: case BG_K_ADDR_CAST:
-				def = in->dst == reg;
-				break;
-			case BG_K_CALL: case BG_K_CALLX: case BG_K_LD_ABS: case BG_K_LD_IND:
-				def = reg <= 5;
-				break;
-			case BG_K_ATOMIC:
-				def = in->src == reg || (reg == 0 && in->atomic_op == BG_ATOMIC_CMPXCHG);
-				break;
-			default:
-				break;
-			}
-			if (!def)
+			if (!insn_defines(in, reg))
 				continue;
 			if (in->kind != BG_K_ALU || in->src_is_reg || in->imm == 0)
 				return false;
@@ -618,19 +676,29 @@ static bool only_steps(const struct cfg *g, uint32_t l, int reg, int dir, uint8_
 				return false;
 			if ((dir > 0 && c <= 0) || (dir < 0 && c >= 0))
 				return false;
+			if (unit && ((c != 1 && c != -1) || any || g->blocks[b].nloops != depth))
+				return false;
+			if (w64)
+				*w64 = in->alu64;
 			mark[b] = 1;
-			any = true;
+			any++;
 		}
 	}
-	return any;
+	return any > 0;
 }
 
-static bool loop_counted(const struct cfg *g, uint32_t l, uint8_t *mark, uint32_t *stack, uint8_t *seen)
+static bool loop_counted(struct cfg *g, uint32_t l, uint8_t *mark, uint32_t *stack, uint8_t *seen)
 {
 	for (uint32_t bi = 0; bi < g->loops[l].size; bi++) {
 		uint32_t b = g->loops[l].body[bi];
 		const struct bg_insn *t = last_insn(g, b);
-		if (t->kind != BG_K_JCOND || t->src_is_reg || t->imm < -(1 << 30) || t->imm > (1 << 30))
+		if (t->kind != BG_K_JCOND)
+			continue;
+		/* a bound register: not the counter, never written in the loop */
+		bool regb = t->src_is_reg;
+		if (regb && (t->src == t->dst || loop_writes(g, l, t->src)))
+			continue;
+		if (!regb && (t->imm < -(1 << 30) || t->imm > (1 << 30)))
 			continue;
 		const struct cfg_block *bl = &g->blocks[b];
 		if (bl->nsucc != 2)
@@ -651,34 +719,56 @@ static bool loop_counted(const struct cfg *g, uint32_t l, uint8_t *mark, uint32_
 			case BG_JMP_JSGE: op = BG_JMP_JSLT; break;
 			case BG_JMP_JSLT: op = BG_JMP_JSGE; break;
 			case BG_JMP_JSLE: op = BG_JMP_JSGT; break;
+			case BG_JMP_JEQ: op = BG_JMP_JNE; break;
+			case BG_JMP_JNE: op = BG_JMP_JEQ; break;
 			default: continue;
 			}
 		}
-		int dir;
-		if (op == BG_JMP_JLT || op == BG_JMP_JLE || op == BG_JMP_JSLT || op == BG_JMP_JSLE)
-			dir = 1;
-		else if (op == BG_JMP_JGT || op == BG_JMP_JGE || op == BG_JMP_JSGT || op == BG_JMP_JSGE)
-			dir = -1;
-		else
-			continue;
-		for (uint32_t k = 0; k < g->loops[l].size; k++)
-			mark[g->loops[l].body[k]] = 0;
-		/* every iteration passes the test ... */
-		mark[b] = 1;
-		if (latch_avoids(g, l, mark, stack, seen))
-			continue;
-		mark[b] = 0;
-		/* ... and every iteration steps the register towards the bound */
-		if (!only_steps(g, l, t->dst, dir, mark)) {
+		/* `r != K`: either direction, steps of exactly 1 */
+		bool ne = op == BG_JMP_JNE && !regb;
+		for (int dir = -1; dir <= 1; dir += 2) {
+			if (!ne) {
+				bool up = op == BG_JMP_JLT || op == BG_JMP_JLE || op == BG_JMP_JSLT || op == BG_JMP_JSLE;
+				bool down = op == BG_JMP_JGT || op == BG_JMP_JGE || op == BG_JMP_JSGT || op == BG_JMP_JSGE;
+				if ((dir > 0 && !up) || (dir < 0 && !down))
+					continue;
+				/* a bound register: strict tests only (r < b <= max: r + 1 does not wrap) */
+				if (regb && op != BG_JMP_JLT && op != BG_JMP_JSLT && op != BG_JMP_JGT && op != BG_JMP_JSGT)
+					continue;
+			}
+			bool unit = ne || regb, w64 = true;
 			for (uint32_t k = 0; k < g->loops[l].size; k++)
 				mark[g->loops[l].body[k]] = 0;
-			continue;
-		}
-		bool ok = !latch_avoids(g, l, mark, stack, seen);
-		for (uint32_t k = 0; k < g->loops[l].size; k++)
-			mark[g->loops[l].body[k]] = 0;
-		if (ok)
+			/* every iteration passes the test ... */
+			mark[b] = 1;
+			if (latch_avoids(g, l, mark, stack, seen))
+				continue;
+			mark[b] = 0;
+			/* ... and every iteration steps the register towards the bound */
+			bool ok = only_steps(g, l, t->dst, dir, mark, unit, &w64) && !latch_avoids(g, l, mark, stack, seen);
+			for (uint32_t k = 0; k < g->loops[l].size; k++)
+				mark[g->loops[l].body[k]] = 0;
+			/* a 32-bit step wraps at 2^32: it may only meet a 32-bit test */
+			if (ok && unit && !w64 && t->alu64)
+				ok = false;
+			if (!ok)
+				continue;
+			struct cfg_loop *lp = &g->loops[l];
+			lp->cnt_check = ne;
+			lp->cnt_ext = ne || regb;
+			lp->cnt_w32 = !t->alu64;
+			lp->cnt_dir = (int8_t)dir;
+			lp->cnt_reg = t->dst;
+			lp->cnt_insn = (uint32_t)(t - g->insns);
+			lp->cnt_k = t->alu64 ? (uint64_t)(int64_t)t->imm : (uint64_t)(uint32_t)t->imm;
+			/* lockstep registers need a counter stepped by exactly 1 once per iteration */
+			bool w64c = w64;
+			if ((unit || only_steps(g, l, t->dst, dir, mark, true, &w64c)) && w64c)
+				find_ivs(g, l, dir, mark, stack, seen);
+			for (uint32_t k = 0; k < g->loops[l].size; k++)
+				mark[g->loops[l].body[k]] = 0;
 			return true;
+		}
 	}
 	return false;
 }

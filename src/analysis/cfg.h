@@ -31,6 +31,22 @@ struct cfg_loop {
 	uint32_t size;         /* blocks in the body */
 	bool allowed_unbounded;/* uses may_goto or an open-coded iterator */
 	bool counted;          /* proven bounded by an induction register (cfg_counted_loops) */
+	/* counted by `r != K` (r stepped by exactly +-1 once per iteration): bounded
+	 * only while r stays on K's side at the test, which the analysis checks on
+	 * every state reaching cnt_insn (else the loop is demoted to unrolling) */
+	bool cnt_check;
+	bool cnt_ext;          /* counted by a `!=` or bound-register test (not `r < K`) */
+	bool cnt_w32;          /* the test is a JMP32 */
+	int8_t cnt_dir;        /* +1: r counts up to K, -1: down */
+	uint8_t cnt_reg;
+	uint32_t cnt_insn;
+	uint64_t cnt_k;
+	/* derived induction registers: each written only by one `x += c` (64-bit,
+	 * constant) that every iteration executes once, beside a counter stepped
+	 * by exactly +-1 once per iteration: x - iv_k * counter is loop-invariant */
+	uint8_t niv;
+	uint8_t iv_reg[10];
+	int64_t iv_k[10];
 	uint32_t *body;        /* its blocks (size entries), head first */
 };
 
@@ -67,7 +83,11 @@ void cfg_branch_live(struct cfg *g);
 /* Mark loops whose termination follows from their shape: a test `r < K`
  * (or <=, s<, s<=; or r > K ... for a decreasing r) that every iteration
  * passes and that keeps the loop going, on a register every iteration
- * changes by a constant step towards K and nothing else writes. */
+ * changes by a constant step towards K and nothing else writes; or
+ * `r < b` (strict, or r > b) on a bound register b the loop never writes,
+ * r stepped by exactly 1 once per iteration (no wrap-around: r < b <= max);
+ * or `r != K` with r stepped by exactly 1 once per iteration (cnt_check: the
+ * analysis must see r on K's side at the test). */
 void cfg_counted_loops(struct cfg *g);
 /* Function containing slot i. */
 uint32_t cfg_func_of(const struct cfg *g, size_t i);

@@ -103,7 +103,9 @@ bool as_reg_leq(const struct as_reg *a, const struct as_reg *b)
 		return false;
 	if (b->id && a->id != b->id)
 		return false;
-	if ((a->flags & ~b->flags) != 0)
+	/* RF_LINK32 qualifies the link id: without b's id it says nothing */
+	uint8_t af = b->id ? a->flags : (uint8_t)(a->flags & ~RF_LINK32);
+	if ((af & ~b->flags) != 0)
 		return false;
 	if (a->type == T_SCALAR)
 		return (!b->id || a->delta == b->delta) && bg_scalar_leq(&a->v, &b->v);

@@ -35,12 +35,26 @@ struct disj {
 	uint64_t key, wkey;
 	bool queued;
 	uint32_t visits;
+	uint32_t inext;     /* next disjunct with the same iteration-vector hash (UINT32_MAX: end) */
 };
 
+/* A node's disjuncts are found by iteration vector through a hash index
+ * (ibuck, built once a node holds more than a few), so a join costs
+ * O(K) compares, not O(disjuncts of every iteration). */
 struct node {
 	uint32_t ctx, block;
 	uint32_t ndisj, cap;
 	struct disj *d;
+	uint32_t *ibuck, nbuck;
+	struct iv_inv *iv;  /* counted loop heads with lockstep registers: per register */
+};
+
+/* x - k * counter over every state entering a counted loop head (cfg_loop.iv_*) */
+struct iv_inv {
+	bool set, dead;
+	uint8_t type, frame;
+	int32_t map;
+	struct bg_scalar d;
 };
 
 struct direct_item {
@@ -80,11 +94,14 @@ struct vctx {
 	uint32_t npaths, cappaths;
 	/* limits and counters */
 	uint64_t steps, max_steps;
+	size_t max_bytes;    /* budget of stored abstract states (cur_bytes) */
 	uint32_t unroll;     /* iterations unrolled before a loop must be allowed */
 	uint32_t kdisj;      /* partition bound per node and iteration vector */
 	size_t cur_bytes, peak_bytes;
 	/* result */
 	bool failed;
+	uint32_t demote;         /* loop index + 1: a `!=`-counted loop whose bound check failed (restart unrolled) */
+	const uint8_t *demoted;  /* per loop: analysed unrolled after a failed bound check */
 	struct bg_diag diag;
 	char msg[1024];
 	/* per-instruction scratch: the current instruction's slot index */

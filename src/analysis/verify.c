@@ -36,6 +36,7 @@
 #include "analysis/kgate.h"
 
 #define DEFAULT_MAX_STEPS 40000000ull
+#define DEFAULT_MAX_BYTES ((size_t)1 << 30) /* abstract states stored */
 #define DEFAULT_UNROLL 2048u
 #define DEFAULT_K 8u
 #define COUNTED_UNROLL 1u
@@ -293,6 +294,58 @@ static bool same_iter(const struct as_state *a, const struct as_state *b)
 	return a->niter == b->niter && !memcmp(a->iter, b->iter, a->niter * sizeof(a->iter[0]));
 }
 
+/* ------------------------------------------------------------ iteration index */
+
+#define IDX_MIN 8u /* below this many disjuncts a node is scanned linearly */
+
+static uint32_t iter_hash(const uint16_t *iter, uint32_t niter)
+{
+	uint32_t h = 2166136261u ^ niter;
+	for (uint32_t i = 0; i < niter; i++)
+		h = (h ^ iter[i]) * 16777619u;
+	return h ^ (h >> 15);
+}
+
+static void idx_insert(struct node *n, uint32_t d)
+{
+	uint32_t b = iter_hash(n->d[d].st.iter, n->d[d].st.niter) & (n->nbuck - 1);
+	n->d[d].inext = n->ibuck[b];
+	n->ibuck[b] = d;
+}
+
+/* Keep the index at >= 1 bucket per 2 disjuncts once the node is large. */
+static void idx_grow(struct node *n)
+{
+	if (n->ndisj < IDX_MIN || n->ndisj <= 2 * n->nbuck)
+		return;
+	uint32_t nb = n->nbuck ? n->nbuck * 4 : 16;
+	uint32_t *b = malloc(nb * sizeof(*b));
+	if (!b)
+		abort();
+	memset(b, 0xff, nb * sizeof(*b));
+	free(n->ibuck);
+	n->ibuck = b;
+	n->nbuck = nb;
+	for (uint32_t i = 0; i < n->ndisj; i++)
+		idx_insert(n, i);
+}
+
+/* First disjunct (in the index's chain order) that may share s's iteration
+ * vector; iterate with idx_next. Without an index: every disjunct. */
+static uint32_t idx_first(const struct node *n, const uint16_t *iter, uint32_t niter)
+{
+	if (!n->nbuck)
+		return n->ndisj ? 0 : UINT32_MAX;
+	return n->ibuck[iter_hash(iter, niter) & (n->nbuck - 1)];
+}
+
+static uint32_t idx_next(const struct node *n, uint32_t d)
+{
+	if (!n->nbuck)
+		return d + 1 < n->ndisj ? d + 1 : UINT32_MAX;
+	return n->d[d].inext;
+}
+
 static void track_bytes(struct vctx *v, ssize_t delta)
 {
 	v->cur_bytes = (size_t)((ssize_t)v->cur_bytes + delta);
@@ -314,7 +367,10 @@ static bool no_progress(const struct node *n, const struct as_state *s, uint32_t
 {
 	if (idx >= s->niter || s->iter[idx] == 0)
 		return false;
-	for (uint32_t i = 0; i < n->ndisj; i++) {
+	uint16_t prev[AS_MAX_ITER];
+	memcpy(prev, s->iter, s->niter * sizeof(prev[0]));
+	prev[idx]--;
+	for (uint32_t i = idx_first(n, prev, s->niter); i != UINT32_MAX; i = idx_next(n, i)) {
 		const struct as_state *o = &n->d[i].st;
 		if (o->niter != s->niter || memcmp(o->iter, s->iter, idx * sizeof(s->iter[0])) ||
 		    o->iter[idx] + 1u != s->iter[idx])
@@ -350,6 +406,90 @@ static void direct_push(struct vctx *v, uint32_t ctx, uint32_t block, struct as_
 	as_state_move(&it->st, s);
 }
 
+/* ------------------------------------------------------------ lockstep registers */
+
+static bool iv_type_ok(const struct as_reg *r)
+{
+	return r->type == T_SCALAR || r->type == T_MAP_VALUE || r->type == T_MEM || r->type == T_STACK;
+}
+
+/* x - k * i over the abstract values (modulo 2^64, as the registers step) */
+static struct bg_scalar iv_diff(const struct bg_scalar *x, const struct bg_scalar *i, int64_t k, bool add)
+{
+	struct bg_scalar kc = bg_scalar_const((uint64_t)k);
+	struct bg_scalar m = bg_scalar_alu(BG_ALU_MUL, true, false, 0, i, &kc);
+	return bg_scalar_alu(add ? BG_ALU_ADD : BG_ALU_SUB, true, false, 0, x, &m);
+}
+
+/* A state enters counted loop head n from outside: widen the invariants.
+ * Returns true when one grew (the head's states must be refined again). */
+static bool iv_entry(struct vctx *v, struct node *n, const struct cfg_loop *lp, const struct as_state *s)
+{
+	if (!n->iv) {
+		n->iv = calloc(lp->niv, sizeof(*n->iv));
+		if (!n->iv)
+			abort();
+	}
+	const struct as_frame *f = &s->fr[s->nframes - 1];
+	const struct as_reg *i = &f->r[lp->cnt_reg];
+	bool grew = false;
+	(void)v;
+	for (uint32_t j = 0; j < lp->niv; j++) {
+		struct iv_inv *e = &n->iv[j];
+		const struct as_reg *x = &f->r[lp->iv_reg[j]];
+		if (e->dead)
+			continue;
+		if (i->type != T_SCALAR || !iv_type_ok(x) ||
+		    (e->set && (x->type != e->type || x->map != e->map || x->frame != e->frame))) {
+			e->dead = true;
+			grew = true;
+			continue;
+		}
+		struct bg_scalar d = iv_diff(&x->v, &i->v, lp->iv_k[j], false);
+		if (!e->set) {
+			e->set = true;
+			e->type = x->type;
+			e->map = x->map;
+			e->frame = x->frame;
+			e->d = d;
+			grew = true;
+		} else if (!bg_scalar_leq(&d, &e->d)) {
+			e->d = bg_scalar_join(&e->d, &d);
+			grew = true;
+		}
+	}
+	return grew;
+}
+
+/* Narrow the lockstep registers of a head state to invariant + k * counter. */
+static void iv_refine(const struct node *n, const struct cfg_loop *lp, struct as_state *s)
+{
+	if (!n->iv)
+		return;
+	struct as_frame *f = as_cur(s);
+	const struct as_reg *i = &f->r[lp->cnt_reg];
+	if (i->type != T_SCALAR)
+		return;
+	for (uint32_t j = 0; j < lp->niv; j++) {
+		const struct iv_inv *e = &n->iv[j];
+		struct as_reg *x = &f->r[lp->iv_reg[j]];
+		if (!e->set || e->dead || x->type != e->type || x->map != e->map || x->frame != e->frame)
+			continue;
+		struct bg_scalar r = iv_diff(&e->d, &i->v, lp->iv_k[j], true);
+		struct bg_scalar m = bg_scalar_meet(&x->v, &r);
+		if (!m.bottom)
+			x->v = m;
+	}
+}
+
+static const struct cfg_loop *iv_loop(const struct vctx *v, uint32_t block)
+{
+	int32_t h = v->g.blocks[block].head_of;
+	if (h < 0 || !v->g.loops[h].counted || !v->g.loops[h].niv)
+		return NULL;
+	return &v->g.loops[h];
+}
+
 static void propagate(struct vctx *v, uint32_t ctx, uint32_t block, struct as_state *s, bool widen)
 {
 	if (direct_block(v, block)) {
@@ -364,24 +504,44 @@ static void propagate(struct vctx *v, uint32_t ctx, uint32_t block, struct as_st
 	uint64_t wkey = as_state_key(s, true, 0);
 	uint64_t key = weak_only ? wkey : as_state_key(s, false, live);
 	uint32_t same = 0, target = UINT32_MAX, weak = UINT32_MAX, first = UINT32_MAX;
-	for (uint32_t i = 0; i < n->ndisj; i++) {
+	for (uint32_t i = idx_first(n, s->iter, s->niter); i != UINT32_MAX; i = idx_next(n, i)) {
 		struct disj *d = &n->d[i];
 		if (!same_iter(&d->st, s))
 			continue;
 		same++;
-		if (first == UINT32_MAX)
+		/* the lowest index of each kind (the index chains run newest first) */
+		if (i < first)
 			first = i;
-		if (d->key == key && target == UINT32_MAX)
+		if (d->key == key && i < target)
 			target = i;
-		if (d->wkey == wkey && weak == UINT32_MAX)
+		if (d->wkey == wkey && i < weak)
 			weak = i;
 	}
 	if (target == UINT32_MAX && same >= v->kdisj)
 		target = weak != UINT32_MAX ? weak : first;
+	const struct cfg_loop *ivl = iv_loop(v, block);
+	if (ivl)
+		iv_refine(n, ivl, s);
 	if (target != UINT32_MAX) {
 		struct disj *d = &n->d[target];
 		size_t before = as_state_bytes(&d->st);
-		if (as_state_join(&d->st, s, widen, v->thr, v->nthr, ctx * 65599u + block)) {
+		bool changed;
+		if (ivl && n->iv) {
+			/* widening may lose the lockstep bound: narrow again, keeping
+			 * at least the old state (disjuncts only grow) */
+			struct as_state old;
+			as_state_copy(&old, &d->st);
+			changed = as_state_join(&d->st, s, widen, v->thr, v->nthr, ctx * 65599u + block);
+			if (changed) {
+				iv_refine(n, ivl, &d->st);
+				as_state_join(&d->st, &old, false, NULL, 0, ctx * 65599u + block);
+				changed = !as_state_leq(&d->st, &old);
+			}
+			as_state_fini(&old);
+		} else {
+			changed = as_state_join(&d->st, s, widen, v->thr, v->nthr, ctx * 65599u + block);
+		}
+		if (changed) {
 			d->wkey = as_state_key(&d->st, true, 0);
 			d->key = weak_only ? d->wkey : as_state_key(&d->st, false, live);
 			track_bytes(v, (ssize_t)as_state_bytes(&d->st) - (ssize_t)before);
@@ -401,8 +561,13 @@ static void propagate(struct vctx *v, uint32_t ctx, uint32_t block, struct as_st
 	as_state_move(&d->st, s);
 	d->key = key;
 	d->wkey = wkey;
+	d->inext = UINT32_MAX;
 	track_bytes(v, (ssize_t)as_state_bytes(&d->st));
-	enqueue(v, n, n->ndisj++);
+	if (n->nbuck)
+		idx_insert(n, n->ndisj);
+	n->ndisj++;
+	idx_grow(n);
+	enqueue(v, n, n->ndisj - 1);
 }
 
 static uint32_t path_add(struct vctx *v, uint32_t parent, size_t insn, bool taken)
@@ -437,7 +602,17 @@ static int edge_local(struct vctx *v, uint32_t ctx, const struct cfg_block *from
 			return r;
 		}
 	}
+	const struct cfg_loop *ivl = iv_loop(v, to);
+	bool entry = ivl != NULL;
+	for (uint32_t k = 0; entry && from && k < from->nloops; k++)
+		if (from->loops[k] == (uint32_t)tb->head_of)
+			entry = false;
+	struct node *hn = entry ? node_get(v, ctx, to) : NULL;
+	bool grew = hn && iv_entry(v, hn, ivl, s);
 	propagate(v, ctx, to, s, widen);
+	/* a wider invariant: the head's states are refined again (re-enqueued) */
+	for (uint32_t d = 0; grew && d < hn->ndisj; d++)
+		enqueue(v, hn, d);
 	return 0;
 }
 
@@ -630,6 +805,31 @@ static void trace_insn(struct vctx *v, const struct as_state *s, size_t pc)
 	asrt_print(v, pc, v->opts->trace);
 }
 
+/* A loop counted by `r != K` is bounded only while r stays on K's side at
+ * its test (r then meets K). Checked on every state reaching the test;
+ * false stops the analysis, which restarts with the loop unrolled. */
+static bool cnt_guard(struct vctx *v, const struct cfg_block *b, struct as_state *s, size_t pc)
+{
+	for (uint32_t i = b->nloops; i-- > 0;) {
+		uint32_t l = b->loops[i];
+		const struct cfg_loop *lp = &v->g.loops[l];
+		if (!lp->counted || !lp->cnt_check || lp->cnt_insn != pc)
+			continue;
+		const struct as_reg *r = &as_cur(s)->r[lp->cnt_reg];
+		bool ok = r->type == T_SCALAR;
+		if (ok && lp->cnt_w32)
+			ok = lp->cnt_dir > 0 ? r->v.u32max <= lp->cnt_k : r->v.u32min >= lp->cnt_k;
+		else if (ok)
+			ok = lp->cnt_dir > 0 ? r->v.umax <= lp->cnt_k : r->v.umin >= lp->cnt_k;
+		if (!ok) {
+			v->demote = l + 1;
+			v->failed = true;
+			return false;
+		}
+	}
+	return true;
+}
+
 static int terminator(struct vctx *v, uint32_t ctx, uint32_t block, struct as_state *s, size_t pc)
 {
 	const struct bg_insn *in = &v->insns[pc];
@@ -638,6 +838,8 @@ static int terminator(struct vctx *v, uint32_t ctx, uint32_t block, struct as_st
 	case BG_K_JCOND:
 	case BG_K_MAY_GOTO: {
 		if (in->kind == BG_K_JCOND && xfer_insn(v, s, pc))
+			return -1;
+		if (in->kind == BG_K_JCOND && b->nloops && !cnt_guard(v, b, s, pc))
 			return -1;
 		for (int taken = 0; taken <= 1; taken++) {
 			struct as_state o;
@@ -974,6 +1176,24 @@ static void print_stats(struct vctx *v)
 	fprintf(stderr, "stats: ctxs %u blocks %u nodes %" PRIu64 " disjuncts %" PRIu64 " (max %" PRIu64
 		") visits %" PRIu64 " steps %" PRIu64 " peak %zu bytes\n",
 		v->nctx, v->g.nblocks, nodes, disj, maxd, visits, v->steps, v->peak_bytes);
+	/* per loop head: shape and how often its disjuncts were processed */
+	for (uint32_t l = 0; l < v->g.nloops; l++) {
+		const struct cfg_loop *lp = &v->g.loops[l];
+		uint64_t hv = 0, hd = 0;
+		for (uint32_t i = 0; i < v->nctx; i++) {
+			if (lp->head < v->ctxs[i].first_block || lp->head >= v->ctxs[i].first_block + v->ctxs[i].nblocks)
+				continue;
+			struct node *n = v->ctxs[i].nodes[lp->head - v->ctxs[i].first_block];
+			if (!n)
+				continue;
+			hd += n->ndisj;
+			for (uint32_t d = 0; d < n->ndisj; d++)
+				hv += n->d[d].visits;
+		}
+		fprintf(stderr, "stats: loop %u head insn %u depth %u size %u %s: disjuncts %" PRIu64 " visits %" PRIu64 "\n",
+			l, v->g.blocks[lp->head].start, v->g.blocks[lp->head].nloops, lp->size,
+			lp->allowed_unbounded ? "widened" : lp->counted ? "counted" : "unrolled", hd, hv);
+	}
 }
 
 static void free_all(struct vctx *v)
@@ -990,6 +1210,8 @@ static void free_all(struct vctx *v)
 			for (uint32_t d = 0; d < n->ndisj; d++)
 				as_state_fini(&n->d[d].st);
 			free(n->d);
+			free(n->ibuck);
+			free(n->iv);
 			free(n);
 		}
 		free(c->nodes);
@@ -1002,6 +1224,19 @@ static void free_all(struct vctx *v)
 	free(v->paths);
 	free(v->thr);
 	cfg_free(&v->g);
+}
+
+/* A resource budget reached: not a verdict on the program ("too complex for
+ * bpfgate", BG_VERDICT_UNAVAILABLE with check too_complex), at the block
+ * being analysed when it ran out. */
+static void budget_exceeded(struct vctx *v, const struct as_state *s, size_t pc)
+{
+	if (v->steps > v->max_steps)
+		verr(v, s, pc, "too_complex",
+		     "too complex for bpfgate: more than %" PRIu64 " abstract steps (--max-steps)", v->max_steps);
+	else
+		verr(v, s, pc, "too_complex",
+		     "too complex for bpfgate: abstract states above %zu MiB", v->max_bytes >> 20);
 }
 
 static int run(struct vctx *v)
@@ -1023,10 +1258,8 @@ static int run(struct vctx *v)
 	while ((v->nheap || v->ndirect) && !v->failed) {
 		if (v->ndirect) {
 			struct direct_item it = v->direct[--v->ndirect];
-			if (v->steps > v->max_steps) {
-				verr(v, &it.st, v->g.blocks[it.block].start, "too_complex",
-				     "program is too complex to analyse: more than %" PRIu64 " abstract steps",
-				     v->max_steps);
+			if (v->steps > v->max_steps || v->cur_bytes > v->max_bytes) {
+				budget_exceeded(v, &it.st, v->g.blocks[it.block].start);
 				as_state_fini(&it.st);
 				break;
 			}
@@ -1036,10 +1269,8 @@ static int run(struct vctx *v)
 		struct wl_item it = heap_pop(v);
 		if (!it.n->d[it.d].queued)
 			continue;
-		if (v->steps > v->max_steps) {
-			verr(v, &it.n->d[it.d].st, v->g.blocks[it.n->block].start, "too_complex",
-			     "program is too complex to analyse: more than %" PRIu64 " abstract steps",
-			     v->max_steps);
+		if (v->steps > v->max_steps || v->cur_bytes > v->max_bytes) {
+			budget_exceeded(v, &it.n->d[it.d].st, v->g.blocks[it.n->block].start);
 			break;
 		}
 		process(v, it.n, it.d);
@@ -1089,6 +1320,7 @@ static int setup(struct vctx *v, const struct bg_program *prog, const struct bg_
 	v->prog_type = bg_program__type(prog);
 	v->pol = bg_prog_policy(v->prog_type, bg_program__attach_type(prog));
 	v->max_steps = opts->max_steps ? opts->max_steps : DEFAULT_MAX_STEPS;
+	v->max_bytes = DEFAULT_MAX_BYTES;
 	v->unroll = DEFAULT_UNROLL;
 	v->kdisj = DEFAULT_K;
 	const char *e = getenv("BG_CHECK_K");
@@ -1129,6 +1361,9 @@ static int setup(struct vctx *v, const struct bg_program *prog, const struct bg_
 	thresholds(v);
 	cfg_branch_live(&v->g);
 	cfg_counted_loops(&v->g);
+	for (uint32_t l = 0; v->demoted && l < v->g.nloops; l++)
+		if (v->demoted[l])
+			v->g.loops[l].counted = false;
 	if (kgate_program(v))
 		return -1;
 	return check_reachable(v);
@@ -1156,20 +1391,59 @@ int verify_observed(const struct bg_program *prog, const struct bg_verify_opts *
 	if (!opts)
 		opts = &def;
 	double t0 = now_s();
-	struct vctx *v = calloc(1, sizeof(*v));
-	if (!v)
-		return -ENOMEM;
-	v->visit = visit;
-	v->visit_arg = arg;
-	int err = setup(v, prog, opts);
-	if (v->failed)
-		err = 0;
-	if (!err && !v->failed) {
-		path_add(v, 0, 0, 0); /* node 0: the empty path */
-		err = run(v);
+	uint8_t *demoted = NULL;
+	uint64_t steps = 0;
+	struct vctx *v;
+	int err;
+	/* A `!=`-counted loop whose bound check fails is demoted to unrolling
+	 * and the analysis restarts: at most one restart per such loop. */
+	for (;;) {
+		v = calloc(1, sizeof(*v));
+		if (!v) {
+			free(demoted);
+			return -ENOMEM;
+		}
+		v->visit = visit;
+		v->visit_arg = arg;
+		v->demoted = demoted;
+		err = setup(v, prog, opts);
+		if (v->failed)
+			err = 0;
+		if (!err && !v->failed) {
+			path_add(v, 0, 0, 0); /* node 0: the empty path */
+			err = run(v);
+		}
+		steps += v->steps;
+		/* a rejection after widening a `!=`/bound-register loop may be the
+		 * widening's imprecision (values stepped with the counter lose their
+		 * bound): such loops are analysed unrolled again, as before */
+		bool ext = false;
+		if (!err && v->failed && !v->demote && !(v->diag.check && !strcmp(v->diag.check, "too_complex")))
+			for (uint32_t l = 0; l < v->g.nloops; l++)
+				if (v->g.loops[l].counted && v->g.loops[l].cnt_ext)
+					ext = true;
+		if (err || (!v->demote && !ext))
+			break;
+		if (!demoted)
+			demoted = calloc(v->g.nloops, 1);
+		if (!demoted) {
+			err = -ENOMEM;
+			break;
+		}
+		if (v->demote)
+			demoted[v->demote - 1] = 1;
+		for (uint32_t l = 0; ext && l < v->g.nloops; l++)
+			if (v->g.loops[l].counted && v->g.loops[l].cnt_ext)
+				demoted[l] = 1;
+		free(v->diag.message);
+		free(v->diag.path);
+		free_all(v);
+		free(v);
 	}
+	free(demoted);
+	v->demoted = NULL;
 	res->seconds = now_s() - t0;
-	res->steps = v->steps;
+	res->steps = steps;
 	res->peak_bytes = v->peak_bytes;
 	if (err) {
 		free(v->diag.message);
@@ -1177,7 +1451,7 @@ int verify_observed(const struct bg_program *prog, const struct bg_verify_opts *
 	} else if (v->failed) {
 		res->verdict = BG_VERDICT_REJECTED;
 		res->diag = v->diag;
-		if (v->diag.check && !strcmp(v->diag.check, "core"))
+		if (v->diag.check && (!strcmp(v->diag.check, "core") || !strcmp(v->diag.check, "too_complex")))
 			res->verdict = BG_VERDICT_UNAVAILABLE;
 	} else {
 		res->verdict = BG_VERDICT_ACCEPTED;
