@@ -1,10 +1,14 @@
 #!/usr/bin/env python3
 """bpfgate check vs the kernel verifier: corpus timing and generated scaling.
 
-1. Corpus: for every program, the kernel's own verification time (the
-   "verification time N usec" of its log, BPF_LOG_STATS, via `bpfgate kload
-   --json`) beside bpfgate's analysis time (`bpfgate check --json`, seconds of
-   bg_verify): total ratio, median per-program ratio, max milliseconds.
+1. Corpus (the project corpus, and the real corpus of kernel selftests when
+   built: $BG_REALCORPUS/obj, its kernel.tsv when present): for every program,
+   the kernel's own verification time (the "verification time N usec" of its
+   log at log level 4 = BPF_LOG_STATS only, via `bpfgate kload --json
+   --log-level 4`) beside bpfgate's analysis time (`bpfgate check --json`:
+   cpu_seconds, the CPU time of bg_verify, and seconds, its wall time): total
+   ratio, median per-program ratio, programs above 100 ms or 10x their kernel
+   time, slowest ten of each side, peak RSS per object (/usr/bin/time).
 2. Scaling: programs from bench/check_gen.py (straight, branchy, loops) of
    1k..1M instructions, assembled with `bpfgate asm`; wall time and peak RSS of
    `bpfgate check` (GNU time).
@@ -22,6 +26,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 B = os.environ.get("BG_BUILD", os.path.join(ROOT, "build"))
 BPFGATE = os.path.join(B, "bpfgate")
 CORPUS = os.environ.get("BG_CORPUS", os.path.join(B, "corpus"))
+REAL = os.environ.get("BG_REALCORPUS", os.path.join(B, "realcorpus"))
 SIZES = [int(x) for x in os.environ.get("BG_CHECK_BENCH_SIZES", "1000,10000,100000,1000000").split(",")]
 
 
@@ -33,33 +38,99 @@ def js(args):
         return []
 
 
-def corpus():
-    objs = sorted(glob.glob(os.path.join(CORPUS, "**", "*.o"), recursive=True))
-    rows = []
+def kernel_times(objs, tsv):
+    """{(object basename, program): verif usec} at log level 4 (BPF_LOG_STATS only:
+    level 1 formats the log and inflates the time several-fold)"""
+    kt = {}
+    if tsv and os.path.exists(tsv):
+        with open(tsv) as f:
+            hdr = f.readline().rstrip("\n").split("\t")
+            for line in f:
+                x = dict(zip(hdr, line.rstrip("\n").split("\t")))
+                try:
+                    us = float(x.get("verif_usec", x.get("verif_time_us", -1)))
+                except ValueError:
+                    continue
+                kt[(os.path.basename(x["object"]), x["program"])] = (us, x.get("verdict", "?"))
+        return kt
     for o in objs:
-        k = {x["program"]: x for x in js(["kload", "--json", o]) if isinstance(x, dict)}
-        c = {x["program"]: x for x in js(["check", "--json", o]) if isinstance(x, dict)}
-        for p, kr in k.items():
-            cr = c.get(p)
-            kt = kr.get("verif_time_us", -1)
-            if not cr or kt is None or kt <= 0 or kr["verdict"] == "unavailable":
-                continue
-            rows.append((o, p, kt / 1e6, cr["seconds"]))
-    if not rows:
-        print("corpus: no programs (build the corpus with make)")
+        for x in js(["kload", "--json", "--log-level", "4", o]):
+            if isinstance(x, dict) and x.get("verdict") != "unavailable":
+                kt[(os.path.basename(o), x["program"])] = (x.get("verif_time_us", -1), x["verdict"])
+    return kt
+
+
+def check_times(objs):
+    """per program (object basename, program) -> record, and per object peak RSS (KiB) of
+    `bpfgate check` (an upper bound of each of its programs' peak: states are freed
+    between programs)"""
+    recs, rss = {}, {}
+    for o in objs:
+        r = subprocess.run(["/usr/bin/time", "-f", "TIME %M", "timeout", "120", BPFGATE, "check", "--json", o],
+                           capture_output=True, text=True)
+        m = re.search(r"TIME (\d+)", r.stderr)
+        rss[os.path.basename(o)] = int(m.group(1)) if m else -1
+        try:
+            out = json.loads(r.stdout)
+        except ValueError:
+            out = []
+        if r.returncode == 124:
+            print("  timeout (120 s): %s" % o)
+        for x in out:
+            if isinstance(x, dict):
+                x["rss_kib"] = rss[os.path.basename(o)]
+                recs[(os.path.basename(o), x["program"])] = x
+    return recs, rss
+
+
+def corpus(label, objs, tsv=None):
+    if not objs:
         return {}
-    kt = sum(r[2] for r in rows)
-    ct = sum(r[3] for r in rows)
-    ratios = [r[3] / r[2] for r in rows]
-    worst = max(rows, key=lambda r: r[3])
-    res = {"programs": len(rows), "kernel_s": kt, "bpfgate_s": ct, "total_ratio": ct / kt,
-           "median_ratio": statistics.median(ratios), "max_ms": worst[3] * 1e3,
-           "max_prog": "%s:%s" % (os.path.relpath(worst[0], CORPUS), worst[1]),
-           "over_100ms": sum(1 for r in rows if r[3] > 0.1)}
-    print("corpus: %d programs; kernel verification %.3f s, bpfgate %.3f s; total ratio %.3f, "
-          "median per-program ratio %.3f, max %.2f ms (%s), %d programs above 100 ms"
-          % (res["programs"], kt, ct, res["total_ratio"], res["median_ratio"], res["max_ms"],
-             res["max_prog"], res["over_100ms"]))
+    kt = kernel_times(objs, tsv)
+    recs, rss = check_times(objs)
+    rows = []
+    for k, (us, kv) in kt.items():
+        c = recs.get(k)
+        if not c or us is None or us <= 0:
+            continue
+        rows.append({"prog": "%s:%s" % k, "kernel_s": us / 1e6, "kernel_verdict": kv,
+                     "cpu_s": c.get("cpu_seconds", c["seconds"]), "wall_s": c["seconds"],
+                     "verdict": c["verdict"], "rss_kib": c["rss_kib"], "steps": c.get("steps", 0)})
+    if not rows:
+        print("%s: no program with both a kernel time and a bpfgate verdict" % label)
+        return {}
+    kts = sum(r["kernel_s"] for r in rows)
+    cts = sum(r["cpu_s"] for r in rows)
+    wts = sum(r["wall_s"] for r in rows)
+    ratios = [r["cpu_s"] / r["kernel_s"] for r in rows]
+    res = {"programs": len(rows), "objects": len(objs), "kernel_s": kts, "bpfgate_cpu_s": cts,
+           "bpfgate_wall_s": wts, "total_ratio": cts / kts, "total_ratio_wall": wts / kts,
+           "median_ratio": statistics.median(ratios),
+           "median_ratio_wall": statistics.median([r["wall_s"] / r["kernel_s"] for r in rows]),
+           "over_100ms": [r["prog"] for r in rows if r["cpu_s"] > 0.1],
+           "over_10x": [r["prog"] for r in rows if r["cpu_s"] > 10 * r["kernel_s"] and r["cpu_s"] > 0.001],
+           "max_rss_mib": max(rss.values()) / 1024 if rss else -1,
+           "over_64mib": sorted(o for o, v in rss.items() if v > 64 * 1024),
+           "rows": rows}
+    print("%s: %d programs (%d objects); kernel verification %.3f s (log level 4); bpfgate cpu %.3f s, "
+          "wall %.3f s; total ratio %.3f (wall %.3f); median per-program ratio %.3f (wall %.3f); "
+          "%d programs above 100 ms cpu, %d above 10x their kernel time; peak RSS per object max %.1f MiB "
+          "(%d objects above 64 MiB)"
+          % (label, len(rows), len(objs), kts, cts, wts, res["total_ratio"], res["total_ratio_wall"],
+             res["median_ratio"], res["median_ratio_wall"], len(res["over_100ms"]), len(res["over_10x"]),
+             res["max_rss_mib"], len(res["over_64mib"])))
+    print("  slowest ten for bpfgate (cpu ms | wall ms | kernel ms | RSS MiB | verdict/kernel):")
+    for r in sorted(rows, key=lambda r: -r["cpu_s"])[:10]:
+        print("    %-60s %9.2f %9.2f %9.2f %7.1f  %s/%s" % (r["prog"][:60], r["cpu_s"] * 1e3, r["wall_s"] * 1e3,
+              r["kernel_s"] * 1e3, r["rss_kib"] / 1024, r["verdict"], r["kernel_verdict"]))
+    print("  slowest ten for the kernel (kernel ms | bpfgate cpu ms | wall ms):")
+    for r in sorted(rows, key=lambda r: -r["kernel_s"])[:10]:
+        print("    %-60s %9.2f %9.2f %9.2f" % (r["prog"][:60], r["kernel_s"] * 1e3, r["cpu_s"] * 1e3,
+              r["wall_s"] * 1e3))
+    for what in ("over_100ms", "over_10x", "over_64mib"):
+        if res[what]:
+            print("  %s: %s" % (what, " ".join(res[what][:20])))
+    sys.stdout.flush()
     return res
 
 
@@ -67,7 +138,7 @@ def scaling():
     out = []
     gen = os.path.join(ROOT, "bench", "check_gen.py")
     with tempfile.TemporaryDirectory() as tmp:
-        for kind in ("straight", "branchy", "loops"):
+        for kind in ("straight", "branchy", "loops", "nested1", "nested2", "nested3", "nested4"):
             for n in SIZES:
                 s = os.path.join(tmp, "%s_%d.s" % (kind, n))
                 o = s[:-2] + ".o"
@@ -99,7 +170,20 @@ def main():
     except OSError:
         load = "?"
     print("load average at start: %s (the machine is shared: wall times are inflated by contention)" % load)
-    res = {"corpus": corpus(), "scaling": scaling(), "loadavg": load}
+    res = {"loadavg": load}
+    if os.path.exists(BPFGATE) and subprocess.run([BPFGATE, "kload", "--probe"], capture_output=True).returncode:
+        print("corpus: bpf() unavailable, no kernel times to compare with")
+    else:
+        proj = sorted(glob.glob(os.path.join(CORPUS, "**", "*.o"), recursive=True))
+        res["corpus"] = corpus("project corpus", proj) if proj else {}
+        if not proj:
+            print("project corpus: not built (make corpus)")
+        real = sorted(glob.glob(os.path.join(REAL, "obj", "**", "*.o"), recursive=True))
+        if real:
+            res["realcorpus"] = corpus("real corpus", real, os.path.join(REAL, "kernel.tsv"))
+        else:
+            print("real corpus: skipped, %s/obj holds no objects (make realcorpus)" % REAL)
+    res["scaling"] = scaling()
     os.makedirs(os.path.join(B, "bench"), exist_ok=True)
     json.dump(res, open(os.path.join(B, "bench", "check.json"), "w"), indent=1)
 

@@ -7,6 +7,7 @@ syntax of `bpfgate asm`:
   branchy   a sequence of if/else diamonds on a packet-length scalar, each
             followed by a join (the shape that makes path enumeration explode)
   loops     nested bounded loops (outer 4 x inner 8 iterations) in sequence
+  nestedD   counted loops nested D = 1..4 deep (4 iterations each), in sequence
 """
 import sys
 
@@ -70,9 +71,31 @@ def loops(n):
     return out
 
 
+def nested(depth):
+    """nested counted loops `depth` deep (counters r1..r4, 4 iterations each,
+    r0 and a stack slot stepped inside), repeated in sequence"""
+    def gen(n):
+        out = ["r6 = r1", "r0 = 0", "r7 = 0", "*(u64 *)(r10 - 8) = r7"]
+        i = 0
+        while len(out) < n - 2:
+            for d in range(depth):
+                out += ["r%d = 0" % (d + 1), "N%d_%d:" % (i, d)]
+            out += ["r0 += r%d" % depth, "r0 &= 65535", "r7 = *(u64 *)(r10 - 8)",
+                    "r7 ^= r0", "*(u64 *)(r10 - 8) = r7"]
+            for d in reversed(range(depth)):
+                out += ["r%d += 1" % (d + 1), "if r%d < 4 goto N%d_%d" % (d + 1, i, d)]
+            i += 1
+        out += ["r0 = 0", "exit"]
+        return out
+    return gen
+
+
 def main():
     kind, n = sys.argv[1], int(sys.argv[2])
-    prog = {"straight": straight, "branchy": branchy, "loops": loops}[kind](n)
+    gens = {"straight": straight, "branchy": branchy, "loops": loops}
+    for d in range(1, 5):
+        gens["nested%d" % d] = nested(d)
+    prog = gens[kind](n)
     sys.stdout.write("\n".join(prog) + "\n")
 
 
