@@ -3,7 +3,7 @@
 # Idempotent and quiet when everything is present. Needs root (or sudo) to install.
 set -euo pipefail
 pkgs=(libelf-dev zlib1g-dev libbpf-dev pkg-config make gcc clang-14 llvm-14 llvm-14-dev libclang-rt-14-dev
-      clang-19 llvm-19 llvm-19-dev bpftool lcov linux-libc-dev python3 systemtap-sdt-dev)
+      clang-19 llvm-19 llvm-19-dev bpftool lcov graphviz linux-libc-dev python3 systemtap-sdt-dev)
 [ -n "${BPFGATE_EXTRA_PKGS:-}" ] && read -r -a extra <<<"$BPFGATE_EXTRA_PKGS" && pkgs+=("${extra[@]}")
 missing=()
 for p in "${pkgs[@]}"; do

@@ -97,8 +97,28 @@ python3 "$BG_ROOT/bench/skewed_pcap.py" "$tmp/skew.pcap" 1000
 if ! "$BPFGATE" cc --clang clang-14 "${flags[@]}" -c "$tmp/xdp_parse.bpf.c" -o "$tmp/base.o" 2>"$tmp/err"; then
   fail hints/profile/base-build "$(tail -2 "$tmp/err")"; exit 0
 fi
-"$BPFGATE" cov run "$tmp/base.o" --vm --pcap "$tmp/skew.pcap" -o "$tmp/base.info" --profile "$tmp/prof.json" >/dev/null 2>&1 \
-  || { fail hints/profile/cov-run "cov run failed"; exit 0; }
+"$BPFGATE" cov run "$tmp/base.o" --vm --pcap "$tmp/skew.pcap" -o "$tmp/base.info" --profile "$tmp/prof.json" \
+  --cfg "$tmp/cfg" >/dev/null 2>&1 || { fail hints/profile/cov-run "cov run failed"; exit 0; }
+# CFG view: the h_proto test's edges carry the profile's counts; the SVG is
+# rendered and linked from the genhtml report, whose pages show branch counts
+python3 - "$tmp/prof.json" "$tmp/cfg/xdp_parse.dot" <<'PY' && pass hints/cfg-view/edges || fail hints/cfg-view/edges "edge counts differ from the profile"
+import json, re, sys
+prof = json.load(open(sys.argv[1])); dot = open(sys.argv[2]).read()
+b = [x for x in prof if x["kind"] == "branch" and "h_proto" in x["text"]][0]
+edges = re.findall(r'b(\d+) -> b(\d+) \[label="(\d+)"', dot)
+blk = max(int(f) for f, _, _ in edges if int(f) <= b["insn"])
+out = sorted(int(c) for f, _, c in edges if int(f) == blk)
+assert out == sorted([b["taken"], b["not_taken"]]) and b["taken"] + b["not_taken"] == 1000, (out, b)
+assert 'fillcolor="0.000 0.700 1.000"' in dot and 'fillcolor="0.000 0.000 1.000"' in dot
+PY
+head -c 200 "$tmp/cfg/xdp_parse.svg" | grep -q "<?xml\|<svg" && pass hints/cfg-view/svg || fail hints/cfg-view/svg "no svg"
+if "$BPFGATE" cov html "$tmp/base.info" -o "$tmp/html" --cfg "$tmp/cfg" >/dev/null 2>"$tmp/err"; then
+  grep -q 'href="cfg/index.html"' "$tmp/html/index.html" && [ -f "$tmp/html/cfg/xdp_parse.svg" ] \
+    && grep -q 'href="xdp_parse.svg"' "$tmp/html/cfg/index.html" && pass hints/cfg-view/linked || fail hints/cfg-view/linked "no link"
+  grep -rq "was taken [0-9]* times" "$tmp/html" && pass hints/cfg-view/html-branch-counts || fail hints/cfg-view/html-branch-counts "no branch counts"
+else
+  fail hints/cfg-view/linked "$(cat "$tmp/err")"
+fi
 if "$BPFGATE" cc --clang clang-14 --profile "$tmp/prof.json" "${flags[@]}" -c "$tmp/xdp_parse.bpf.c" -o "$tmp/pgo.o" 2>"$tmp/err" \
    && grep -q "function(s) in the sample profile" "$tmp/err" && ! grep -q STALE "$tmp/err"; then
   pass hints/profile/build

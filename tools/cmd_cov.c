@@ -22,13 +22,13 @@
 static void usage(void)
 {
 	printf("usage: bpfgate cov run OBJ [--prog NAME]... [--vm] [--input FILE]... [--input-dir DIR]\n"
-	       "                  [--pcap FILE] [--repeat N] [-o coverage.info] [--profile FILE] [--json]\n"
+	       "                  [--pcap FILE] [--repeat N] [-o coverage.info] [--profile FILE] [--cfg DIR] [--json]\n"
 	       "       bpfgate cov run OBJ [--prog NAME]... [-o coverage.info] [--uprobe PROG=PATH:FUNC[+OFF]]...\n"
 	       "                  [--usdt PROG=PATH:PROVIDER:NAME]... [--command-only] -- COMMAND [ARGS...]\n"
 	       "       bpfgate cov stats OBJ... [--json]\n"
 	       "       bpfgate cov report INFO... [--json]\n"
 	       "       bpfgate cov show INFO [--source-dir DIR]\n"
-	       "       bpfgate cov html INFO -o DIR\n"
+	       "       bpfgate cov html INFO -o DIR [--cfg CFGDIR]\n"
 	       "       bpfgate cov merge INFO... -o OUT\n\n"
 	       "run: instruments every program (a 64-bit counter per basic block and per branch\n"
 	       "edge, atomic adds into a counters map), runs it on each input in the kernel\n"
@@ -46,6 +46,9 @@ static void usage(void)
 	       "and handed to the program as libbpf does; semaphores are raised while attached.\n"
 	       "User probes are system-wide: every process running the binary counts; with\n"
 	       "--command-only only COMMAND's own process does (its threads, not its children).\n"
+	       "--profile FILE: per branch and per source line counts as JSON (bpfgate cc --profile).\n"
+	       "--cfg DIR: per program the control-flow graph with counts (DIR/PROG.dot, .svg via\n"
+	       "Graphviz dot, DIR/index.html); cov html --cfg DIR links it from the HTML report.\n"
 	       "exit: 0 success, 1 a program could not be instrumented or run, 2 bad input\n");
 }
 

@@ -12,6 +12,7 @@
 #include "cli.h"
 #include "core/json.h"
 #include "cov_cli.h"
+#include "cov_cfg.h"
 
 struct tline { unsigned line; unsigned long long count; };
 struct tbr { unsigned line; long block, branch; long long count; /* -1: not executed */ };
@@ -416,20 +417,22 @@ int cov_cmd_merge(int argc, char **argv)
 
 int cov_cmd_html(int argc, char **argv)
 {
-	const char *out = NULL, *info = NULL;
+	const char *out = NULL, *info = NULL, *cfg = NULL;
 	pid_t pid;
 	int st;
 
 	for (int i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "-o") && i + 1 < argc)
 			out = argv[++i];
+		else if (!strcmp(argv[i], "--cfg") && i + 1 < argc)
+			cfg = argv[++i];
 		else if (argv[i][0] != '-' && !info)
 			info = argv[i];
 		else
 			return cli_error("cov", "html: unexpected argument '%s'", argv[i]);
 	}
 	if (!out || !info)
-		return cli_error("cov", "html: usage: bpfgate cov html INFO -o DIR");
+		return cli_error("cov", "html: usage: bpfgate cov html INFO -o DIR [--cfg CFGDIR]");
 	if (access(info, R_OK))
 		return cli_error("cov", "html: %s: %s", info, strerror(errno));
 	pid = fork();
@@ -441,6 +444,8 @@ int cov_cmd_html(int argc, char **argv)
 	}
 	if (pid < 0 || waitpid(pid, &st, 0) < 0 || !WIFEXITED(st) || WEXITSTATUS(st))
 		return cli_error("cov", "html: genhtml failed");
-	printf("wrote %s/index.html\n", out);
+	if (cfg && cov_cfg_link(out, cfg))
+		return EXIT_BAD;
+	printf("wrote %s/index.html%s\n", out, cfg ? " (CFG view: cfg/index.html)" : "");
 	return EXIT_OK;
 }

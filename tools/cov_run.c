@@ -12,9 +12,10 @@
 #include "core/pcap.h"
 #include "cov_cli.h"
 #include "cov_attach.h"
+#include "cov_cfg.h"
 
 struct run_args {
-	const char *obj, *out, *profile;
+	const char *obj, *out, *profile, *cfg;
 	const char *progs[64];
 	int nprogs;
 	int vm, json, command_only;
@@ -71,6 +72,8 @@ static int parse(int argc, char **argv, struct run_args *a)
 			a->out = argv[++i];
 		} else if (!strcmp(s, "--profile") && v) {
 			a->profile = argv[++i];
+		} else if (!strcmp(s, "--cfg") && v) {
+			a->cfg = argv[++i];
 		} else if (!strcmp(s, "--repeat") && v) {
 			a->repeat = (uint32_t)strtoul(argv[++i], NULL, 0);
 		} else if ((!strcmp(s, "--input") || !strcmp(s, "--packet")) && v) {
@@ -125,6 +128,8 @@ static int write_outputs(const struct run_args *a, struct bg_cov **covs, size_t 
 		}
 		fclose(f);
 	}
+	if (a->cfg && cov_cfg_write(a->cfg, covs, n))
+		return EXIT_BAD;
 	return 0;
 }
 

@@ -54,6 +54,11 @@ BG_API int bg_cov__write_lcov(struct bg_cov *const *covs, size_t n, const char *
  * bpfgate cc --profile reads it (src/cc/profile.c). */
 BG_API int bg_cov__write_profile(struct bg_cov *const *covs, size_t n, FILE *f);
 
+/* The program's control-flow graph with its counts as a Graphviz dot graph:
+ * blocks coloured by runs (white never, red the hottest), edges labelled and
+ * widened by their counts (taken solid, fall-through dashed). */
+BG_API int bg_cov__write_dot(const struct bg_cov *cov, FILE *f);
+
 /* Running an instrumented program and collecting its counts. */
 struct bg_cov_input {
 	const void *data;       /* packet bytes */
