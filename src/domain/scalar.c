@@ -47,10 +47,14 @@ struct bg_scalar bg_scalar_bottom(void)
 
 struct bg_scalar bg_scalar_const(uint64_t v)
 {
-	struct bg_scalar s = bg_scalar_unknown();
+	/* the reduced form, built directly (constants are made on every step) */
+	struct bg_scalar s = {0};
 
+	s.umin = s.umax = v;
+	s.smin = s.smax = (int64_t)v;
+	s.u32min = s.u32max = (uint32_t)v;
+	s.s32min = s.s32max = (int32_t)(uint32_t)v;
 	s.tn = bg_tnum_const(v);
-	bg_scalar_reduce(&s);
 	return s;
 }
 
@@ -398,10 +402,21 @@ void bg_scalar_reduce(struct bg_scalar *a)
 
 /* Sufficient test: every component of a (reduced first, so a widened value
  * compares by what it stands for) inside b's. */
+/* Every component of a inside b's, a as stored. */
+static bool leq_raw(const struct bg_scalar *a, const struct bg_scalar *b)
+{
+	return a->umin >= b->umin && a->umax <= b->umax && a->smin >= b->smin && a->smax <= b->smax &&
+	       a->u32min >= b->u32min && a->u32max <= b->u32max && a->s32min >= b->s32min &&
+	       a->s32max <= b->s32max && bg_tnum_leq(a->tn, b->tn);
+}
+
 bool bg_scalar_leq(const struct bg_scalar *a_in, const struct bg_scalar *b)
 {
 	struct bg_scalar ar = *a_in, *a = &ar;
 
+	/* reducing a only shrinks its components: inside b as stored is enough */
+	if (!a_in->bottom && !b->bottom && leq_raw(a_in, b))
+		return true;
 	bg_scalar_reduce(a);
 	if (a->bottom)
 		return true;
