@@ -163,3 +163,126 @@ int btf_global_params(const struct bg_program *prog, size_t insn, struct gparam 
 	}
 	return n > 5 ? 5 : n;
 }
+
+/* ------------------------------------------------------------ kptr fields */
+
+/* typedefs, const, volatile, restrict: not type tags (they carry "kptr") */
+static const struct btf_type *skip_quals(const struct btf *b, uint32_t *id)
+{
+	const struct btf_type *t = btf__type_by_id(b, *id);
+	while (t && (btf_is_typedef(t) || btf_is_const(t) || btf_is_volatile(t) || btf_is_restrict(t))) {
+		*id = t->type;
+		t = btf__type_by_id(b, *id);
+	}
+	return t;
+}
+
+enum { KPTR_NONE = 0, KPTR_REF, KPTR_UNTRUSTED, KPTR_PERCPU };
+
+/* The kind of kptr field at off (KPTR_*), its struct in *name. */
+static int kptr_in(const struct btf *b, uint32_t id, int64_t off, int depth, const char **name)
+{
+	const struct btf_type *t = skip_quals(b, &id);
+	if (!t || depth > 8 || off < 0)
+		return KPTR_NONE;
+	if (btf_is_ptr(t)) {
+		const struct btf_type *tag = btf__type_by_id(b, t->type);
+		if (off != 0 || !tag || !btf_is_type_tag(tag))
+			return KPTR_NONE;
+		const char *tn = btf__name_by_offset(b, tag->name_off);
+		int kind = !tn ? KPTR_NONE
+			       : !strcmp(tn, "kptr") ? KPTR_REF
+			       : !strcmp(tn, "kptr_untrusted") ? KPTR_UNTRUSTED
+			       : !strcmp(tn, "percpu_kptr") ? KPTR_PERCPU : KPTR_NONE;
+		const struct btf_type *st = skip_mods(b, tag->type, NULL);
+		if (!kind || !st || !btf_is_composite(st))
+			return KPTR_NONE;
+		*name = btf__name_by_offset(b, st->name_off);
+		return kind;
+	}
+	if (btf_is_array(t)) {
+		const struct btf_array *a = btf_array(t);
+		int64_t esz = btf__resolve_size(b, a->type);
+		if (esz <= 0 || off / esz >= a->nelems)
+			return KPTR_NONE;
+		return kptr_in(b, a->type, off % esz, depth + 1, name);
+	}
+	if (btf_is_composite(t)) {
+		const struct btf_member *m = btf_members(t);
+		for (uint16_t i = 0; i < btf_vlen(t); i++, m++) {
+			int64_t mo = btf_member_bit_offset(t, i) / 8, msz = btf__resolve_size(b, m->type);
+			if (msz > 0 && off >= mo && off < mo + msz)
+				return kptr_in(b, m->type, off - mo, depth + 1, name);
+		}
+		return KPTR_NONE;
+	}
+	if (btf_is_datasec(t)) {
+		const struct btf_var_secinfo *vs = btf_var_secinfos(t);
+		for (uint16_t i = 0; i < btf_vlen(t); i++, vs++) {
+			const struct btf_type *var = btf__type_by_id(b, vs->type);
+			if (var && btf_is_var(var) && off >= vs->offset && off < (int64_t)vs->offset + vs->size)
+				return kptr_in(b, var->type, off - vs->offset, depth + 1, name);
+		}
+	}
+	return KPTR_NONE;
+}
+
+/* Number of kptr fields in a type (arrays count each element), capped. */
+static unsigned kptr_count(const struct btf *b, uint32_t id, int depth)
+{
+	const struct btf_type *t = skip_quals(b, &id);
+	const char *name = NULL;
+	if (!t || depth > 8)
+		return 0;
+	if (btf_is_ptr(t))
+		return kptr_in(b, id, 0, depth, &name) != KPTR_NONE;
+	if (btf_is_array(t)) {
+		unsigned n = kptr_count(b, btf_array(t)->type, depth + 1);
+		return n ? n * (btf_array(t)->nelems < 1000 ? btf_array(t)->nelems : 1000) : 0;
+	}
+	unsigned n = 0;
+	if (btf_is_composite(t)) {
+		const struct btf_member *m = btf_members(t);
+		for (uint16_t i = 0; i < btf_vlen(t); i++, m++)
+			n += kptr_count(b, m->type, depth + 1);
+	} else if (btf_is_datasec(t)) {
+		const struct btf_var_secinfo *vs = btf_var_secinfos(t);
+		for (uint16_t i = 0; i < btf_vlen(t); i++, vs++) {
+			const struct btf_type *var = btf__type_by_id(b, vs->type);
+			if (var && btf_is_var(var))
+				n += kptr_count(b, var->type, depth + 1);
+		}
+	}
+	return n;
+}
+
+/* The kernel records at most this many special fields of a map value
+ * (BTF_FIELDS_MAX); a value with more has none recorded: no kptr is valid. */
+#define MAP_FIELDS_MAX 11
+
+static int map_kptr_kind(const struct btf *b, uint32_t value_type_id, int off, const char **name)
+{
+	if (kptr_count(b, value_type_id, 0) > MAP_FIELDS_MAX)
+		return KPTR_NONE;
+	return kptr_in(b, value_type_id, off, 0, name);
+}
+
+bool btf_map_kptr(const struct bg_program *prog, uint32_t value_type_id, int off, const char **name,
+		  bool *untrusted)
+{
+	const struct btf *b = bg_object__btf(bg_program__object(prog));
+	if (!b || !value_type_id)
+		return false;
+	int k = map_kptr_kind(b, value_type_id, off, name);
+	*untrusted = k == KPTR_UNTRUSTED;
+	return k == KPTR_REF || k == KPTR_UNTRUSTED;
+}
+
+int btf_map_is_kptr(const struct bg_program *prog, uint32_t value_type_id, int off)
+{
+	const struct btf *b = bg_object__btf(bg_program__object(prog));
+	const char *name = NULL;
+	if (!b || !value_type_id)
+		return -1;
+	return map_kptr_kind(b, value_type_id, off, &name) != KPTR_NONE;
+}

@@ -11,6 +11,14 @@ bool btf_ctx_arg(const struct bg_program *prog, int off, const char **name, bool
 /* Type of the field of struct sname loaded at off with size bytes. */
 bool btf_field_load(const struct bg_program *prog, const char *sname, int off, int size,
 		    const char **name, bool *is_ptr);
+/* Is the 8 bytes at off of a map value of BTF type value_type_id (object
+ * BTF; struct, array, DATASEC of globals, nested) a kptr field (`T __kptr *`,
+ * `T __kptr_untrusted *`)? Then *name gets the struct T and *untrusted says
+ * which. Percpu kptrs are not modelled (false). */
+bool btf_map_kptr(const struct bg_program *prog, uint32_t value_type_id, int off, const char **name,
+		  bool *untrusted);
+/* Is off any kptr field (percpu ones too)? 1 yes, 0 no, -1 no BTF to say. */
+int btf_map_is_kptr(const struct bg_program *prog, uint32_t value_type_id, int off);
 enum { GP_SCALAR = 0, GP_MEM = 1 };
 struct gparam {
 	int kind;

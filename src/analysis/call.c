@@ -10,6 +10,7 @@
 #include <linux/bpf.h>
 #include <bpf/btf.h>
 #include <bpfgate/object.h>
+#include "analysis/btfarg.h"
 #include "analysis/vctx.h"
 
 static inline struct as_reg *R(struct as_state *s, int i)
@@ -348,6 +349,11 @@ static int arg_check(struct vctx *v, struct as_state *s, size_t pc, int i, struc
 	case BG_ARG_PERCPU_BTF_ID:
 		if (!rg_has(r->type, RG_KOBJ_ARG))
 			return type_mismatch(v, s, pc, reg, ci->p->arg_btf[i] ? ci->p->arg_btf[i] : "ptr_");
+		if ((r->flags & RF_RCU_GONE) && (ci->p->flags & (BG_HF_RCU | BG_HF_TRUSTED_ARGS)))
+			return verr(v, s, pc, "kfunc_arg",
+				    (ci->p->flags & BG_HF_RCU) ? "R%d must be a rcu pointer (its RCU read section ended)"
+							       : "R%d must be referenced or trusted (its RCU read section ended)",
+				    reg);
 		return want_ptr_nonnull(v, s, pc, reg, "ptr_");
 	case BG_ARG_SPIN_LOCK:
 	case BG_ARG_TIMER: {
@@ -364,6 +370,18 @@ static int arg_check(struct vctx *v, struct as_state *s, size_t pc, int i, struc
 		if (fo >= 0 && (!bg_scalar_is_const(&r->v, &c) || c != (uint64_t)fo))
 			return verr(v, s, pc, "helper_arg", "off %" PRId64 " doesn't point to 'struct %s' that is at %d",
 				    r->v.smin, tn, fo);
+		return 0;
+	}
+	case BG_ARG_KPTR: {
+		/* bpf_kptr_xchg's destination: a kptr field of a map value. Only a
+		 * precise map value pointer is judged (a joined one has no offset) */
+		uint64_t c;
+		const struct bg_map_def *m =
+			r->type == T_MAP_VALUE ? bg_object__map(v->obj, (size_t)r->map) : NULL;
+		if (m && !(r->flags & RF_NULL) && bg_scalar_is_const(&r->v, &c) &&
+		    btf_map_is_kptr(v->prog, m->btf_value_type_id, (int)c) == 0)
+			return verr(v, s, pc, "helper_arg", "R%d has no valid kptr (map %s, value offset %" PRIu64 ")",
+				    reg, m->name ? m->name : "?", c);
 		return 0;
 	}
 	case BG_ARG_RINGBUF_MEM: {
@@ -493,6 +511,22 @@ static int ret_value(struct vctx *v, struct as_state *s, size_t pc, struct call_
 		set_r0(v, s, pc, ci, T_BTF_ID);
 		r0->btf = p->ret_btf;
 		break;
+	case BG_RET_KPTR_OR_NULL: {
+		/* bpf_kptr_xchg: the object the field held (a reference), or NULL */
+		const char *kname = NULL;
+		bool untrusted = false;
+		uint64_t c;
+		const struct bg_map_def *m =
+			args[0].type == T_MAP_VALUE ? bg_object__map(v->obj, (size_t)args[0].map) : NULL;
+		/* the field's type unknown (an imprecise map value pointer): still
+		 * a reference to an object, of no known type */
+		if (!m || !bg_scalar_is_const(&args[0].v, &c) ||
+		    !btf_map_kptr(v->prog, m->btf_value_type_id, (int)c, &kname, &untrusted))
+			kname = NULL;
+		set_r0(v, s, pc, ci, T_BTF_ID);
+		r0->btf = kname;
+		break;
+	}
 	case BG_RET_BTF_ID:
 		as_reg_uninit(r0);
 		r0->type = T_BTF_ID;
@@ -524,7 +558,8 @@ static int do_release(struct vctx *v, struct as_state *s, size_t pc, struct call
 	if (reg < 1 || reg > 5)
 		return 0;
 	struct as_reg *r = R(s, reg);
-	if (is_null_const(r) && ci->p->args[reg - 1] == BG_ARG_SOCKET_OR_NULL)
+	if (is_null_const(r) &&
+	    (ci->p->args[reg - 1] == BG_ARG_SOCKET_OR_NULL || ci->p->args[reg - 1] == BG_ARG_BTF_ID_OR_NULL))
 		return 0;
 	if (!r->ref || !as_ref_held(s, r->ref))
 		return verr(v, s, pc, "release", "release of non-referenced or already released object: R%d (%s)",
@@ -646,6 +681,15 @@ static bool has_dynptr_arg(const struct bg_helper_proto *p)
 	return false;
 }
 
+/* The end of an RCU read section: the RCU-protected pointers it let the
+ * program hold become untrusted (the kernel's MEM_RCU -> PTR_UNTRUSTED). */
+static void rcu_gone(struct as_reg *r, void *arg)
+{
+	(void)arg;
+	if (r->flags & RF_RCU)
+		r->flags = (uint8_t)((r->flags & ~(RF_RCU | RF_NULL)) | RF_UNTRUSTED | RF_RCU_GONE);
+}
+
 /* A critical section opened or closed (order checked before: A_SECTION_KFUNC). */
 static void section_ops(struct as_state *s, const struct bg_helper_proto *p)
 {
@@ -662,6 +706,8 @@ static void section_ops(struct as_state *s, const struct bg_helper_proto *p)
 		s->sec[k] = s->sec[k] + 1 < AS_SEC_MAYBE ? (uint8_t)(s->sec[k] + 1) : AS_SEC_MAYBE;
 	else if (s->sec[k])
 		s->sec[k]--;
+	if (p->flags & BG_HF_RCU_UNLOCK)
+		for_each_reg(s, rcu_gone, NULL);
 }
 
 static int xfer_kfunc(struct vctx *v, struct as_state *s, size_t pc, const struct bg_insn *in)

@@ -34,6 +34,10 @@
 #define RF_UNTRUSTED 0x04 /* btf_id pointer walked from another one */
 #define RF_PERCPU 0x08
 #define RF_LINK32 0x10   /* scalar link (id, delta) holds modulo 2^32 */
+#define RF_RCU 0x20      /* BTF pointer protected by RCU (a kptr loaded from a map value) */
+#define RF_RCU_GONE 0x40 /* was RF_RCU, its RCU section ended: refused where the kfunc wants
+			  * RCU or trusted pointers (the kernel's MEM_RCU -> PTR_UNTRUSTED) */
+#define RF_PUBLIC 0x1f   /* the flags bg_aval exports (BG_AVAL_*) */
 
 struct as_reg {
 	uint8_t type;      /* enum as_type */

@@ -90,7 +90,7 @@ static void conv_reg(const struct as_state *s, const struct as_reg *r, struct bg
 	memset(o, 0, sizeof(*o));
 	const struct region *d = rg(r->type);
 	o->kind = d->aval;
-	o->flags = r->flags;
+	o->flags = r->flags & RF_PUBLIC;
 	o->map = -1;
 	if (r->type == T_UNINIT)
 		return;

@@ -144,6 +144,8 @@ void invalidate_pkt(struct as_state *s);
 void as_forget_id(struct as_state *s, uint32_t id);
 void call_prepare(struct vctx *v);
 void mark_regs_id(struct as_state *s, uint32_t id, void (*fn)(struct as_reg *, void *), void *arg);
+/* fn on every register and spilled register of every frame. */
+void for_each_reg(struct as_state *s, void (*fn)(struct as_reg *, void *), void *arg);
 
 /* call.c: helper / kfunc call effect. Returns 0 or -1. *cb_target is set to
  * the callback's insn (>= 0) when the helper calls a BPF function. */

@@ -43,7 +43,7 @@ int check_reg_init(struct vctx *v, struct as_state *s, size_t pc, int reg)
 	return 0;
 }
 
-static void each_reg(struct as_state *s, void (*fn)(struct as_reg *, void *), void *arg)
+void for_each_reg(struct as_state *s, void (*fn)(struct as_reg *, void *), void *arg)
 {
 	for (uint32_t f = 0; f < s->nframes; f++) {
 		struct as_frame *fr = &s->fr[f];
@@ -71,7 +71,7 @@ static void id_visit(struct as_reg *r, void *p)
 void mark_regs_id(struct as_state *s, uint32_t id, void (*fn)(struct as_reg *, void *), void *arg)
 {
 	struct id_arg a = { .id = id, .fn = fn, .arg = arg };
-	each_reg(s, id_visit, &a);
+	for_each_reg(s, id_visit, &a);
 }
 
 static void pkt_inval(struct as_reg *r, void *p)
@@ -83,7 +83,7 @@ static void pkt_inval(struct as_reg *r, void *p)
 
 void invalidate_pkt(struct as_state *s)
 {
-	each_reg(s, pkt_inval, NULL);
+	for_each_reg(s, pkt_inval, NULL);
 	bg_zone_clear(&s->zone);
 }
 
@@ -104,7 +104,7 @@ static void clear_id(struct as_reg *r, void *p)
 
 void as_forget_id(struct as_state *s, uint32_t id)
 {
-	each_reg(s, clear_id, &id);
+	for_each_reg(s, clear_id, &id);
 }
 #define release_id as_forget_id
 
@@ -678,6 +678,20 @@ static int access_map(struct vctx *v, struct as_state *s, size_t pc, int reg, co
 	if (!out)
 		return 0;
 	uint64_t c;
+	const char *kname = NULL;
+	bool untrusted = false;
+	if (size == 8 && bg_scalar_is_const(&p->v, &c) &&
+	    btf_map_kptr(v->prog, m->btf_value_type_id, (int)(c + (uint64_t)(int64_t)off), &kname, &untrusted)) {
+		/* a kptr field: the object it holds, or NULL */
+		as_reg_uninit(out);
+		out->type = T_BTF_ID;
+		out->btf = kname;
+		out->flags = RF_NULL | (untrusted ? RF_UNTRUSTED : RF_RCU);
+		out->id = vid(v, pc, 5);
+		release_id(s, out->id);
+		out->v = bg_scalar_const(0);
+		return 0;
+	}
 	if (map_readonly(v, p->map) && m->init_data && bg_scalar_is_const(&p->v, &c)) {
 		uint64_t val = 0;
 		memcpy(&val, (const uint8_t *)m->init_data + c + off, (size_t)size);
@@ -1165,12 +1179,12 @@ static int scalar_branch(struct vctx *v, struct as_state *s, size_t pc, const st
 	if (d->id) {
 		struct eq_arg a = { .id = d->id, .delta = d->delta, .link32 = d->flags & RF_LINK32,
 				    .v = d->v, .src = d };
-		each_reg(s, eq_set, &a);
+		for_each_reg(s, eq_set, &a);
 	}
 	if (in->src_is_reg && sr->id && sr->id != d->id) {
 		struct eq_arg a = { .id = sr->id, .delta = sr->delta, .link32 = sr->flags & RF_LINK32,
 				    .v = sr->v, .src = sr };
-		each_reg(s, eq_set, &a);
+		for_each_reg(s, eq_set, &a);
 	}
 	(void)v;
 	(void)pc;

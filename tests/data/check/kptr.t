@@ -1,0 +1,148 @@
+# kptr fields of map values (`struct T __kptr *`): a load gives the object
+# or NULL, RCU-protected (untrusted once an explicit RCU section ends);
+# bpf_kptr_xchg needs a kptr field and returns the old object as a reference.
+# prog-type: tp_btf/task_newtask
+# c: struct mval { struct bpf_cpumask __kptr *mask; u64 other; };
+# c: struct bpf_cpumask full_btf_of_bpf_cpumask; /* else clang emits only a FWD: no kptr */
+# c: extern struct bpf_cpumask *bpf_cpumask_create(void) __ksym;
+# c: extern void bpf_cpumask_release(struct bpf_cpumask *cpumask) __ksym;
+# c: extern u32 bpf_cpumask_first(const struct cpumask *cpumask) __ksym;
+# c: extern void bpf_rcu_read_lock(void) __ksym;
+# c: extern void bpf_rcu_read_unlock(void) __ksym;
+# map: masks array key=u32 value=struct_mval entries=1
+
+# case: kptr_load_use
+# expect: accept
+r1 = 0
+*(u32 *)(r10 - 4) = r1
+r2 = r10
+r2 += -4
+r1 = %[masks] ll
+call bpf_map_lookup_elem
+if r0 == 0 goto out
+r1 = *(u64 *)(r0 + 0)
+if r1 == 0 goto out
+call bpf_cpumask_first
+out:
+r0 = 0
+exit
+
+# case: kptr_use_after_rcu_unlock
+# expect: reject
+# message: R1 must be a rcu pointer
+r1 = 0
+*(u32 *)(r10 - 4) = r1
+r2 = r10
+r2 += -4
+r1 = %[masks] ll
+call bpf_map_lookup_elem
+if r0 == 0 goto out
+r6 = r0
+call bpf_rcu_read_lock
+r7 = *(u64 *)(r6 + 0)
+call bpf_rcu_read_unlock
+if r7 == 0 goto out
+r1 = r7
+call bpf_cpumask_first
+out:
+r0 = 0
+exit
+
+# case: kptr_use_inside_rcu
+# expect: accept
+r1 = 0
+*(u32 *)(r10 - 4) = r1
+r2 = r10
+r2 += -4
+r1 = %[masks] ll
+call bpf_map_lookup_elem
+if r0 == 0 goto out
+r6 = r0
+call bpf_rcu_read_lock
+r7 = *(u64 *)(r6 + 0)
+if r7 == 0 goto unlock
+r1 = r7
+call bpf_cpumask_first
+unlock:
+call bpf_rcu_read_unlock
+out:
+r0 = 0
+exit
+
+# case: kptr_xchg_old_released
+# expect: accept
+call bpf_cpumask_create
+if r0 == 0 goto out
+r6 = r0
+r1 = 0
+*(u32 *)(r10 - 4) = r1
+r2 = r10
+r2 += -4
+r1 = %[masks] ll
+call bpf_map_lookup_elem
+if r0 != 0 goto have
+r1 = r6
+call bpf_cpumask_release
+goto out
+have:
+r1 = r0
+r2 = r6
+call bpf_kptr_xchg
+if r0 == 0 goto out
+r1 = r0
+call bpf_cpumask_release
+out:
+r0 = 0
+exit
+
+# case: kptr_xchg_old_leaked
+# expect: reject
+# message: Unreleased reference
+call bpf_cpumask_create
+if r0 == 0 goto out
+r6 = r0
+r1 = 0
+*(u32 *)(r10 - 4) = r1
+r2 = r10
+r2 += -4
+r1 = %[masks] ll
+call bpf_map_lookup_elem
+if r0 != 0 goto have
+r1 = r6
+call bpf_cpumask_release
+goto out
+have:
+r1 = r0
+r2 = r6
+call bpf_kptr_xchg
+out:
+r0 = 0
+exit
+
+# case: kptr_xchg_not_a_kptr
+# expect: reject
+# message: R1 has no valid kptr
+call bpf_cpumask_create
+if r0 == 0 goto out
+r6 = r0
+r1 = 0
+*(u32 *)(r10 - 4) = r1
+r2 = r10
+r2 += -4
+r1 = %[masks] ll
+call bpf_map_lookup_elem
+if r0 != 0 goto have
+r1 = r6
+call bpf_cpumask_release
+goto out
+have:
+r1 = r0
+r1 += 8
+r2 = r6
+call bpf_kptr_xchg
+if r0 == 0 goto out
+r1 = r0
+call bpf_cpumask_release
+out:
+r0 = 0
+exit
