@@ -52,3 +52,83 @@ if r6 < 10 goto l
 r0 = 0
 exit
 
+
+# case: loop_nested_bound_register
+# A nested loop bounded by the outer counter (selftests loop1.c): the inner
+# test `r6 < r7` on a register the inner loop never writes bounds it without
+# unrolling; the outer `!= 100` is bounded since r7 stays <= 100 at the test.
+# expect: accept
+r0 = 0
+r7 = 0
+o:
+r6 = 0
+if r7 == 0 goto n
+i:
+r1 = r6
+r1 *= r7
+r0 += r1
+r0 &= 65535
+r6 += 1
+if r6 < r7 goto i
+n:
+r7 += 1
+if r7 != 100 goto o
+r0 = 0
+exit
+
+# case: loop_ne_start_past_bound
+# `!=` never met: the counter starts above the bound (the kernel gives up
+# after 1M insns); the widened bound check fails, unrolling finds no end.
+# expect: reject
+# message: loop not proven bounded
+r6 = 700
+r0 = 0
+l:
+r0 += 1
+r6 += 1
+if r6 != 600 goto l
+r0 = 0
+exit
+
+# case: loop_ne_counted
+# expect: accept
+r6 = 0
+r0 = 0
+l:
+r0 += r6
+r0 &= 255
+r6 += 1
+if r6 != 600 goto l
+r0 = 0
+exit
+
+# case: loop_lockstep_stack_pointer
+# r1 steps by 8 with the counter: x - 8*i is invariant, so the widened
+# pointer stays inside the 64 bytes the loop writes.
+# expect: accept
+r6 = 0
+r1 = r10
+r1 += -64
+l:
+r2 = 0
+*(u64 *)(r1 + 0) = r2
+r1 += 8
+r6 += 1
+if r6 < 8 goto l
+r0 = 0
+exit
+
+# case: loop_lockstep_stack_pointer_overflow
+# one more iteration writes at fp+0: rejected by both
+# expect: reject
+r6 = 0
+r1 = r10
+r1 += -64
+l:
+r2 = 0
+*(u64 *)(r1 + 0) = r2
+r1 += 8
+r6 += 1
+if r6 < 9 goto l
+r0 = 0
+exit
