@@ -12,7 +12,8 @@
 2. Scaling: programs from bench/check_gen.py (straight, branchy, loops) of
    1k..1M instructions, assembled with `bpfgate asm`; wall time and peak RSS of
    `bpfgate check` (GNU time).
-Writes $BG_BUILD/bench/check.json and prints a table."""
+Writes $BG_BUILD/bench/check.json and prints a table. BG_CHECK_BENCH_ONLY=project,real,scaling
+picks parts; BG_CHECK_BENCH_SIZES the scaling sizes."""
 import glob
 import json
 import os
@@ -44,7 +45,7 @@ def kernel_times(objs, tsv):
     kt = {}
     if tsv and os.path.exists(tsv):
         with open(tsv) as f:
-            hdr = f.readline().rstrip("\n").split("\t")
+            hdr = f.readline().rstrip("\n").lstrip("# ").split("\t")
             for line in f:
                 x = dict(zip(hdr, line.rstrip("\n").split("\t")))
                 try:
@@ -171,19 +172,25 @@ def main():
         load = "?"
     print("load average at start: %s (the machine is shared: wall times are inflated by contention)" % load)
     res = {"loadavg": load}
-    if os.path.exists(BPFGATE) and subprocess.run([BPFGATE, "kload", "--probe"], capture_output=True).returncode:
+    only = os.environ.get("BG_CHECK_BENCH_ONLY", "project,real,scaling").split(",")
+    if "project" not in only and "real" not in only:
+        pass
+    elif os.path.exists(BPFGATE) and subprocess.run([BPFGATE, "kload", "--probe"], capture_output=True).returncode:
         print("corpus: bpf() unavailable, no kernel times to compare with")
     else:
-        proj = sorted(glob.glob(os.path.join(CORPUS, "**", "*.o"), recursive=True))
+        proj = sorted(glob.glob(os.path.join(CORPUS, "**", "*.o"), recursive=True)) if "project" in only else []
         res["corpus"] = corpus("project corpus", proj) if proj else {}
-        if not proj:
+        if not proj and "project" in only:
             print("project corpus: not built (make corpus)")
-        real = sorted(glob.glob(os.path.join(REAL, "obj", "**", "*.o"), recursive=True))
-        if real:
+        real = sorted(glob.glob(os.path.join(REAL, "obj", "**", "*.o"), recursive=True)) if "real" in only else []
+        if "real" not in only:
+            pass
+        elif real:
             res["realcorpus"] = corpus("real corpus", real, os.path.join(REAL, "kernel.tsv"))
         else:
             print("real corpus: skipped, %s/obj holds no objects (make realcorpus)" % REAL)
-    res["scaling"] = scaling()
+    if "scaling" in only:
+        res["scaling"] = scaling()
     os.makedirs(os.path.join(B, "bench"), exist_ok=True)
     json.dump(res, open(os.path.join(B, "bench", "check.json"), "w"), indent=1)
 
