@@ -27,10 +27,13 @@
 
 struct bg_scalar bg_scalar_unknown(void)
 {
+	/* every component full, written out (made on every load and call) */
 	struct bg_scalar s = {0};
 
-	for (int i = 0; i < 4; i++)
-		set_iv(&s, orders[i], iv_full(orders[i]));
+	s.umin = 0, s.umax = UINT64_MAX;
+	s.smin = INT64_MIN, s.smax = INT64_MAX;
+	s.u32min = 0, s.u32max = UINT32_MAX;
+	s.s32min = INT32_MIN, s.s32max = INT32_MAX;
 	s.tn = bg_tnum_unknown();
 	return s;
 }
