@@ -154,13 +154,15 @@ def scaling():
                 except (ValueError, IndexError):
                     rec = {"verdict": "error", "insns": n, "seconds": -1}
                 row = {"kind": kind, "insns": rec.get("insns", n), "verdict": rec["verdict"],
-                       "analysis_s": rec.get("seconds", -1), "wall_s": float(m.group(1)) if m else -1,
+                       "analysis_s": rec.get("seconds", -1), "analysis_cpu_s": rec.get("cpu_seconds", -1),
+                       "wall_s": float(m.group(1)) if m else -1,
                        "peak_mib": int(m.group(2)) / 1024 if m else -1, "steps": rec.get("steps", 0),
                        "cpu_s": float(m.group(3)) + float(m.group(4)) if m else -1}
                 out.append(row)
-                print("scaling: %-8s %8d insns  %-8s analysis %8.3f s  wall %8.3f s  cpu %8.3f s  peak %8.1f MiB  steps %d"
-                      % (kind, row["insns"], row["verdict"], row["analysis_s"], row["wall_s"], row["cpu_s"],
-                         row["peak_mib"], row["steps"]))
+                print("scaling: %-8s %8d insns  %-8s analysis cpu %8.3f s wall %8.3f s  process wall %8.3f s  "
+                      "peak RSS %8.1f MiB  steps %d (%.1f/insn)"
+                      % (kind, row["insns"], row["verdict"], row["analysis_cpu_s"], row["analysis_s"], row["wall_s"],
+                         row["peak_mib"], row["steps"], row["steps"] / max(1, row["insns"])))
                 sys.stdout.flush()
     return out
 
