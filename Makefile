@@ -43,7 +43,7 @@ BPF_CFLAGS := -O2 -g -target bpf -Wall -Werror -Wno-unused-function -I$(BUILD) -
            -I/usr/include/x86_64-linux-gnu
 DEPFLAGS  = -MMD -MP
 
-.PHONY: all lib cli tests examples corpus plugins deps test asan demo bench fuzz install clean check-format
+.PHONY: all lib cli tests examples corpus realcorpus plugins deps test asan demo bench fuzz install clean check-format
 all: lib cli tests examples corpus plugins
 
 deps:
@@ -95,12 +95,17 @@ $(BUILD)/plugins/bpfgate-skip-%.so: src/cc/plugin/skip.cpp
 corpus: $(BUILD)/vmlinux.h
 	$(Q)if [ -f corpus/Makefile ]; then $(MAKE) --no-print-directory -C corpus BUILD=$(abspath $(BUILD))/corpus VMLINUX_DIR=$(abspath $(BUILD)); fi
 
+# The real corpus: the kernel's BPF selftests from linux-source-6.12 (corpus/real/Makefile).
+realcorpus:
+	$(Q)$(MAKE) --no-print-directory -j$(shell nproc) -C corpus/real OUT=$(abspath $(BUILD))/realcorpus CLANG=$(shell command -v clang-19)
+
 asan:
 	$(Q)$(MAKE) --no-print-directory BUILD=build-asan SAN=1 lib cli tests
 
 test: deps
 	$(Q)$(MAKE) --no-print-directory all
 	$(Q)$(MAKE) --no-print-directory asan
+	$(Q)$(MAKE) --no-print-directory realcorpus
 	$(Q)BG_BUILD=$(abspath build-asan) BG_EXAMPLES=$(abspath $(BUILD))/examples \
 	   BG_CORPUS=$(abspath $(BUILD))/corpus BG_NORMAL_BUILD=$(abspath $(BUILD)) bash tests/run.sh
 

@@ -20,12 +20,46 @@
 
 static char *logbuf;
 
+/* libbpf's last warning: the reason of an "unavailable" verdict (libbpf gave
+ * up before the kernel judged). */
+static char lastwarn[512];
+
 static int quiet_print(enum libbpf_print_level lvl, const char *fmt, va_list ap)
 {
-	(void)lvl;
-	(void)fmt;
-	(void)ap;
+	char buf[512];
+	size_t n;
+
+	if (lvl != LIBBPF_WARN)
+		return 0;
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	n = strlen(buf);
+	while (n && (buf[n - 1] == '\n' || buf[n - 1] == ' '))
+		buf[--n] = 0;
+	if (n && strncmp(buf, "-- BEGIN", 8) && strncmp(buf, "-- END", 6))
+		snprintf(lastwarn, sizeof(lastwarn), "%s", buf);
 	return 0;
+}
+
+/* Maps as a loader would set them up for one program: sizes userspace sets at
+ * run time (max_entries 0) get a small value, pinning is off, struct_ops maps
+ * are only created for a struct_ops program. */
+static void prepare_maps(struct bpf_object *obj, int struct_ops_prog)
+{
+	struct bpf_map *m;
+
+	bpf_object__for_each_map(m, obj)
+	{
+		enum bpf_map_type t = bpf_map__type(m);
+
+		bpf_map__set_pin_path(m, NULL);
+		if (t == BPF_MAP_TYPE_STRUCT_OPS && !struct_ops_prog)
+			bpf_map__set_autocreate(m, false);
+		if (bpf_map__max_entries(m) == 0)
+			bpf_map__set_max_entries(m, t == BPF_MAP_TYPE_RINGBUF ||
+							    t == BPF_MAP_TYPE_USER_RINGBUF
+							? 4096
+							: 1);
+	}
 }
 
 static long stat_after(const char *log, const char *key)
@@ -108,6 +142,8 @@ static int load_one(const char *path, size_t idx, unsigned level, char *name, ch
 	snprintf(name, 256, "%s", bpf_program__name(target));
 	snprintf(sec, 256, "%s", bpf_program__section_name(target));
 	snprintf(type, 64, "%s", libbpf_bpf_prog_type_str(bpf_program__type(target)) ?: "?");
+	prepare_maps(obj, bpf_program__type(target) == BPF_PROG_TYPE_STRUCT_OPS);
+	lastwarn[0] = 0;
 	logbuf[0] = 0;
 	bpf_program__set_log_buf(target, logbuf, LOG_SZ);
 	bpf_program__set_log_level(target, level);
@@ -131,7 +167,7 @@ static size_t prog_count(const char *path)
 
 static void judge(const char *path, size_t idx)
 {
-	char name[256] = "", sec[256] = "", type[64] = "", msg[512] = "";
+	char name[256] = "", sec[256] = "", type[64] = "", msg[1024] = "";
 	const char *verdict = "accepted";
 	long insns, usec;
 	int opened, err = load_one(path, idx, 4, name, sec, type, &opened);
@@ -149,7 +185,11 @@ static void judge(const char *path, size_t idx)
 			usec = stat_after(logbuf, "verification time ");
 		} else {
 			verdict = "unavailable";
-			snprintf(msg, sizeof(msg), "load failed before verification: %s", strerror(-err));
+			snprintf(msg, sizeof(msg), "load failed before verification: %s%s%s",
+				 strerror(-err), lastwarn[0] ? ": " : "", lastwarn);
+			for (char *c = msg; *c; c++)
+				if (*c == '\t' || *c == '\n')
+					*c = ' ';
 		}
 	}
 	printf("%s\t%s\t%s\t%s\t%s\t%ld\t%ld\t%s\n", path, name, sec, type, verdict, insns, usec,

@@ -4,6 +4,8 @@
 set -euo pipefail
 pkgs=(libelf-dev zlib1g-dev libbpf-dev pkg-config make gcc clang-14 llvm-14 llvm-14-dev libclang-rt-14-dev
       clang-19 llvm-19 llvm-19-dev bpftool lcov graphviz linux-libc-dev python3 systemtap-sdt-dev)
+# the real corpus (corpus/real): the kernel's BPF selftests
+pkgs+=(linux-source-6.12)
 [ -n "${BPFGATE_EXTRA_PKGS:-}" ] && read -r -a extra <<<"$BPFGATE_EXTRA_PKGS" && pkgs+=("${extra[@]}")
 missing=()
 for p in "${pkgs[@]}"; do
