@@ -20,9 +20,11 @@
 
 static char *logbuf;
 
-/* libbpf's last warning: the reason of an "unavailable" verdict (libbpf gave
- * up before the kernel judged). */
+/* libbpf's first warning since the load began: the reason of an "unavailable"
+ * verdict (libbpf gave up before the kernel judged; its later lines only say
+ * that the object failed to load). */
 static char lastwarn[512];
+static int lastwarn_says;
 
 static int quiet_print(enum libbpf_print_level lvl, const char *fmt, va_list ap)
 {
@@ -35,9 +37,24 @@ static int quiet_print(enum libbpf_print_level lvl, const char *fmt, va_list ap)
 	n = strlen(buf);
 	while (n && (buf[n - 1] == '\n' || buf[n - 1] == ' '))
 		buf[--n] = 0;
-	if (n && strncmp(buf, "-- BEGIN", 8) && strncmp(buf, "-- END", 6))
+	/* the first line that says what failed, else the first line */
+	if (n && (!lastwarn[0] || (!lastwarn_says && (strstr(buf, "fail") || strstr(buf, "not found") ||
+						      strstr(buf, "rror")))) &&
+	    strncmp(buf, "-- BEGIN", 8) && strncmp(buf, "-- END", 6)) {
 		snprintf(lastwarn, sizeof(lastwarn), "%s", buf);
+		lastwarn_says = strstr(buf, "fail") || strstr(buf, "not found") || strstr(buf, "rror");
+	}
 	return 0;
+}
+
+/* Map types whose max_entries must stay 0 (local storage) or that libbpf
+ * sizes itself (perf event array: one slot per CPU). */
+static int zero_entries_map(enum bpf_map_type t)
+{
+	return t == BPF_MAP_TYPE_SK_STORAGE || t == BPF_MAP_TYPE_INODE_STORAGE ||
+	       t == BPF_MAP_TYPE_TASK_STORAGE || (int)t == 32 /* BPF_MAP_TYPE_CGRP_STORAGE (6.2) */ ||
+	       t == BPF_MAP_TYPE_CGROUP_STORAGE || t == BPF_MAP_TYPE_PERCPU_CGROUP_STORAGE ||
+	       t == BPF_MAP_TYPE_PERF_EVENT_ARRAY || t == BPF_MAP_TYPE_STRUCT_OPS;
 }
 
 /* Maps as a loader would set them up for one program: sizes userspace sets at
@@ -54,7 +71,7 @@ static void prepare_maps(struct bpf_object *obj, int struct_ops_prog)
 		bpf_map__set_pin_path(m, NULL);
 		if (t == BPF_MAP_TYPE_STRUCT_OPS && !struct_ops_prog)
 			bpf_map__set_autocreate(m, false);
-		if (bpf_map__max_entries(m) == 0)
+		if (bpf_map__max_entries(m) == 0 && !zero_entries_map(t))
 			bpf_map__set_max_entries(m, t == BPF_MAP_TYPE_RINGBUF ||
 							    t == BPF_MAP_TYPE_USER_RINGBUF
 							? 4096
@@ -144,6 +161,7 @@ static int load_one(const char *path, size_t idx, unsigned level, char *name, ch
 	snprintf(type, 64, "%s", libbpf_bpf_prog_type_str(bpf_program__type(target)) ?: "?");
 	prepare_maps(obj, bpf_program__type(target) == BPF_PROG_TYPE_STRUCT_OPS);
 	lastwarn[0] = 0;
+	lastwarn_says = 0;
 	logbuf[0] = 0;
 	bpf_program__set_log_buf(target, logbuf, LOG_SZ);
 	bpf_program__set_log_level(target, level);
@@ -178,9 +196,9 @@ static void judge(const char *path, size_t idx)
 		err = load_one(path, idx, 1 | 4, name, sec, type, &opened);
 		if (!err) {
 			verdict = "accepted"; /* flaky first load: trust the second */
-		} else if (logbuf[0]) {
+		} else if (logbuf[0] && (reason(logbuf, msg, sizeof(msg)), msg[0])) {
+			/* a log with only statistics lines is no verdict */
 			verdict = "rejected";
-			reason(logbuf, msg, sizeof(msg));
 			insns = stat_after(logbuf, "processed ");
 			usec = stat_after(logbuf, "verification time ");
 		} else {
