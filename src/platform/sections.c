@@ -160,6 +160,9 @@ const struct bg_sec_def *bg_sec_def_find(const char *sec, const char **target)
 	*target = NULL;
 	if (!sec)
 		return NULL;
+	/* libbpf: a leading '?' only turns autoload off ("?kprobe/x" is a kprobe) */
+	if (sec[0] == '?')
+		sec++;
 	for (size_t i = 0; i < ARRAY_SIZE(sec_defs); i++)
 		if (sec_matches(&sec_defs[i], sec, target))
 			return &sec_defs[i];
