@@ -56,7 +56,7 @@ int main(void)
 	lookup("kprobe", "kprobe", NULL, 0);
 	/* libbpf: a leading "?" only disables autoload */
 	lookup("?kprobe/do_sys_open", "kprobe", "do_sys_open", 0);
-	lookup("?fentry.s/do_sys_open", "tracing", "do_sys_open", 0);
+	lookup("?fentry.s/do_sys_open", "tracing", "do_sys_open", BG_PROG_F_SLEEPABLE);
 	lookup("ksyscall/openat", "kprobe", "openat", 0);
 	lookup("uprobe//bin/sh:main", "kprobe", "/bin/sh:main", 0);
 	lookup("uretprobe.s/x", "kprobe", "x", BG_PROG_F_SLEEPABLE);
