@@ -82,7 +82,7 @@ map_update_elem        int   | map key val any          |                 | 3.19
 map_delete_elem        int   | map key                  |                 | 3.19
 probe_read             int   | umem sz0 any             |                 | 4.1
 ktime_get_ns           int   |                          |                 | 4.1
-trace_printk           int   | mem sz any any any       |                 | 4.1
+trace_printk           int   | mem sz                   |                 | 4.1
 get_prandom_u32        int   |                          |                 | 4.1
 get_smp_processor_id   int   |                          | range=0,8191    | 4.1
 skb_store_bytes        int   | ctx any mem sz any       | pkt             | 4.1

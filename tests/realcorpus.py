@@ -214,6 +214,7 @@ def main():
     stats = {}
     msg_total = msg_match = 0
     msg_miss = []
+    disagree = []
     kf_cache = {}
     failed = 0
 
@@ -279,6 +280,9 @@ def main():
             bump(cls, "other")
         detail = "kernel %s: %s | bpfgate %s: %s" % (
             kv, kr[7][:140], bv, ((rec or {}).get("message") or errs.get(o, ""))[:200])
+        disagree.append({"key": name, "class": dcls, "prog_class": cls, "kernel": kr[7],
+                         "bpfgate": ((rec or {}).get("message") or errs.get(o, "")),
+                         "check": ((rec or {}).get("diagnostic") or {}).get("check")})
         ent = listed.get(name)
         if ent and ent[0] == dcls:
             used.add(name)
@@ -328,7 +332,7 @@ def main():
     with open(os.path.join(RC, "report.json"), "w") as f:
         json.dump({"stats": stats, "total": tot, "msg": {"matched": msg_match, "total": msg_total,
                                                          "mismatches": msg_miss},
-                   "seconds": {"kjudge": tk, "check": tb, "kload": tl}, "check_seconds": secs}, f,
+                   "disagreements": disagree, "seconds": {"kjudge": tk, "check": tb, "kload": tl}, "check_seconds": secs}, f,
                   indent=1)
     return 0
 
