@@ -177,8 +177,17 @@ static unsigned long long build_key(const struct bg_cc_result *s)
 	if (src)
 		h = fnv(h, src, len);
 	free(src);
-	for (int i = 0; i < s->nargs; i++)
+	for (int i = 0; i < s->nargs; i++) {
+		if (!strncmp(s->args[i], "-fprofile-sample-use=", 21)) { /* temporary path: hash the profile */
+			char *prof = bg_read_file(s->args[i] + 21, &len);
+
+			if (prof)
+				h = fnv(h, prof, len);
+			free(prof);
+			continue;
+		}
 		h = fnv(h, s->args[i], strlen(s->args[i]) + 1);
+	}
 	h = fnv(h, s->clang, strlen(s->clang));
 	return fnv(h, &s->clang_major, sizeof(s->clang_major));
 }
