@@ -17,7 +17,8 @@ static int run_dot(const char *dot, const char *svg)
 
 	if (pid == 0) {
 		execlp("dot", "dot", "-Tsvg", "-o", svg, dot, (char *)NULL);
-		fprintf(stderr, "bpfgate cov: dot: %s (the graphviz package provides it)\n", strerror(errno));
+		fprintf(stderr, "bpfgate cov: dot: %s (the graphviz package provides it)\n",
+			strerror(errno));
 		_exit(127);
 	}
 	if (pid < 0 || waitpid(pid, &st, 0) < 0 || !WIFEXITED(st) || WEXITSTATUS(st))
@@ -33,8 +34,10 @@ static void file_name(const char *name, char *out, size_t sz)
 
 	for (; name[i] && i + 1 < sz; i++)
 		out[i] = (name[i] >= 'a' && name[i] <= 'z') || (name[i] >= 'A' && name[i] <= 'Z') ||
-				 (name[i] >= '0' && name[i] <= '9') || name[i] == '_' || name[i] == '.'
-			 ? name[i] : '_';
+				 (name[i] >= '0' && name[i] <= '9') || name[i] == '_' ||
+				 name[i] == '.'
+			     ? name[i]
+			     : '_';
 	out[i] = 0;
 	if (!i || out[0] == '.')
 		out[0] = '_';
@@ -51,9 +54,12 @@ int cov_cfg_write(const char *dir, struct bg_cov *const *covs, size_t n)
 	idx = fopen(path, "w");
 	if (!idx)
 		return cli_error("cov", "run: %s: %s", path, strerror(errno));
-	fprintf(idx, "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>bpfgate CFG view</title></head>\n"
-		     "<body><h1>Control-flow graphs with counts</h1>\n<p>Blocks: runs (white: never, red: "
-		     "hottest). Edges: counts (solid: jump taken, dashed: fall-through).</p>\n<ul>\n");
+	fprintf(
+	    idx,
+	    "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>bpfgate CFG "
+	    "view</title></head>\n"
+	    "<body><h1>Control-flow graphs with counts</h1>\n<p>Blocks: runs (white: never, red: "
+	    "hottest). Edges: counts (solid: jump taken, dashed: fall-through).</p>\n<ul>\n");
 	for (size_t i = 0; i < n; i++) {
 		FILE *f;
 
@@ -131,7 +137,8 @@ static int add_link(const char *out)
 		return -1;
 	}
 	fwrite(html, 1, (size_t)(body + 1 - html), f);
-	fprintf(f, "\n<p style=\"font-family:sans-serif\"><a href=\"cfg/index.html\">Control-flow graphs with "
+	fprintf(f, "\n<p style=\"font-family:sans-serif\"><a href=\"cfg/index.html\">Control-flow "
+		   "graphs with "
 		   "counts (CFG view)</a></p>\n");
 	fputs(body + 1, f);
 	free(html);

@@ -4,7 +4,8 @@
 #include "core/json.h"
 #include "hints_cli.h"
 
-const struct bg_hint **cli_hints_by_slot(const struct bg_program *prog, size_t n, struct bg_hint **store)
+const struct bg_hint **cli_hints_by_slot(const struct bg_program *prog, size_t n,
+					 struct bg_hint **store)
 {
 	char err[512] = "";
 	int nh = bg_program__hints(prog, store, err, sizeof(err));
@@ -30,7 +31,10 @@ void cli_hint_text(const struct bg_hint *h, char *buf, size_t sz)
 {
 	double p = cli_hint_p(h);
 
-	snprintf(buf, sz, "%s %.2f (%s)", p >= 0.8 ? "likely taken" : p <= 0.2 ? "unlikely taken" : "taken",
+	snprintf(buf, sz, "%s %.2f (%s)",
+		 p >= 0.8   ? "likely taken"
+		 : p <= 0.2 ? "unlikely taken"
+			    : "taken",
 		 p, bg_hint_source_name(h->source));
 }
 

@@ -10,7 +10,8 @@ struct bg_json;
 /* The hints of prog, one entry per slot (NULL where none), in a malloc'd
  * array of n pointers into *store (free both). A malformed section is
  * reported on stderr once and yields no hints. */
-const struct bg_hint **cli_hints_by_slot(const struct bg_program *prog, size_t n, struct bg_hint **store);
+const struct bg_hint **cli_hints_by_slot(const struct bg_program *prog, size_t n,
+					 struct bg_hint **store);
 /* "likely taken 0.97 (profile)" */
 void cli_hint_text(const struct bg_hint *h, char *buf, size_t sz);
 double cli_hint_p(const struct bg_hint *h);

@@ -60,8 +60,8 @@ static void hints_json(const struct run_jumps *r, const struct bg_program *p, st
 	free(h);
 }
 
-void run_jumps_json(const struct run_jumps *r, const struct bg_program *p, uint64_t runs, uint64_t insns,
-		    struct bg_json *j)
+void run_jumps_json(const struct run_jumps *r, const struct bg_program *p, uint64_t runs,
+		    uint64_t insns, struct bg_json *j)
 {
 	uint64_t ex = 0, tk = 0;
 

@@ -14,7 +14,7 @@ struct bg_json;
 struct run_jumps {
 	const struct bg_insn *in;
 	size_t n;
-	long last;              /* slot of the previous insn when it was a conditional jump, else -1 */
+	long last; /* slot of the previous insn when it was a conditional jump, else -1 */
 	uint64_t *exec, *taken; /* per slot */
 };
 
@@ -22,7 +22,7 @@ int run_jumps_init(struct run_jumps *r, const struct bg_program *p);
 void run_jumps_hook(void *cookie, size_t pc, const uint64_t regs[11]);
 void run_jumps_end_run(struct run_jumps *r);
 /* Members "cond_jumps", "taken_jumps", "per_run" and "hints" of the open object. */
-void run_jumps_json(const struct run_jumps *r, const struct bg_program *p, uint64_t runs, uint64_t insns,
-		    struct bg_json *j);
+void run_jumps_json(const struct run_jumps *r, const struct bg_program *p, uint64_t runs,
+		    uint64_t insns, struct bg_json *j);
 void run_jumps_free(struct run_jumps *r);
 #endif

@@ -20,7 +20,7 @@
 #define PROB_ONE 0x80000000u
 
 struct mir_jump {
-	uint32_t prob;          /* P(taken) * 2^31 */
+	uint32_t prob; /* P(taken) * 2^31 */
 	char file[256];
 	uint32_t line, col;
 };
@@ -63,7 +63,7 @@ static bool succ_prob(const char *succ, long bb, uint32_t *prob)
 /* A conditional jump instruction: J<cond>_ri / _rr, optionally _32. */
 static bool is_cond_jump(const char *t)
 {
-	static const char *const ops[] = {"JEQ_", "JNE_", "JSGT_", "JSGE_", "JSLT_", "JSLE_",
+	static const char *const ops[] = {"JEQ_",  "JNE_",  "JSGT_", "JSGE_", "JSLT_", "JSLE_",
 					  "JUGT_", "JUGE_", "JULT_", "JULE_", "JSET_"};
 
 	for (size_t i = 0; i < sizeof(ops) / sizeof(ops[0]); i++)
@@ -204,7 +204,7 @@ static uint32_t str_add(struct strtab *t, const char *s)
 
 struct recs {
 	uint8_t *b;
-	size_t n, cap;          /* records */
+	size_t n, cap; /* records */
 };
 
 static void put32(uint8_t *p, uint32_t v)
@@ -225,9 +225,9 @@ static int rec_add(struct recs *r, const uint32_t f[7], uint16_t source)
 		r->b = t;
 	}
 	p = r->b + r->n++ * 28;
-	put32(p, f[0]);      /* section name */
-	put32(p + 4, f[1]);  /* insn byte offset */
-	put32(p + 8, f[2]);  /* P(taken) * 2^31 */
+	put32(p, f[0]);	    /* section name */
+	put32(p + 4, f[1]); /* insn byte offset */
+	put32(p + 8, f[2]); /* P(taken) * 2^31 */
 	p[12] = (uint8_t)source;
 	p[13] = (uint8_t)(source >> 8);
 	p[14] = p[15] = 0;   /* flags */
@@ -245,7 +245,8 @@ static const struct mir_fn *find_fn(const struct mir *m, const char *name)
 	return NULL;
 }
 
-static int hint_source(const struct bg_cc_result *s, const struct ir_meta *fe, const struct mir_jump *j)
+static int hint_source(const struct bg_cc_result *s, const struct ir_meta *fe,
+		       const struct mir_jump *j)
 {
 	if (s->prof && j->line && cc_profile_covers(s, j->file, j->line))
 		return 2;
@@ -305,8 +306,13 @@ static int func_hints(struct ctx *c, const char *name, const char *secname, cons
 	}
 	for (size_t i = 0; i < n; i++) {
 		const struct mir_jump *j = &f->j[i];
-		uint32_t rec[7] = {str_add(&c->st, secname), offs[i], j->prob, str_add(&c->st, j->file),
-				   j->line, j->col, 0};
+		uint32_t rec[7] = {str_add(&c->st, secname),
+				   offs[i],
+				   j->prob,
+				   str_add(&c->st, j->file),
+				   j->line,
+				   j->col,
+				   0};
 
 		if (rec_add(&c->r, rec, (uint16_t)hint_source(c->s, c->fe, j)))
 			return -ENOMEM;
@@ -366,11 +372,11 @@ static uint8_t *section_bytes(const struct ctx *c, size_t *len)
 	if (!b)
 		return NULL;
 	memcpy(b, "BGH1", 4);
-	b[4] = 1;                                 /* version */
-	b[6] = (uint8_t)hl;                       /* header length */
-	put32(b + 8, 28);                         /* record size */
+	b[4] = 1;	    /* version */
+	b[6] = (uint8_t)hl; /* header length */
+	put32(b + 8, 28);   /* record size */
 	put32(b + 12, (uint32_t)c->r.n);
-	put32(b + 16, (uint32_t)(hl + rl));       /* string table offset */
+	put32(b + 16, (uint32_t)(hl + rl)); /* string table offset */
 	put32(b + 20, (uint32_t)c->st.n);
 	if (rl)
 		memcpy(b + hl, c->r.b, rl);
@@ -471,8 +477,8 @@ static bool same_code(const char *a, const char *b)
 
 static int hint_build(struct bg_cc_result *s, char **mir, char *obj, size_t osz)
 {
-	struct cc_variant v = {.bisect_limit = -1, .nextra = 2,
-			       .extra = {"-mllvm", "-print-after=funclet-layout"}};
+	struct cc_variant v = {
+	    .bisect_limit = -1, .nextra = 2, .extra = {"-mllvm", "-print-after=funclet-layout"}};
 
 	snprintf(obj, osz, "%s/hints.o", s->tmpdir);
 	return cc_compile(s, &v, obj, mir);
@@ -480,7 +486,9 @@ static int hint_build(struct bg_cc_result *s, char **mir, char *obj, size_t osz)
 
 static int fe_build(struct bg_cc_result *s, struct ir_meta *fe)
 {
-	struct cc_variant v = {.bisect_limit = -1, .nextra = 2, .emit_ir = true,
+	struct cc_variant v = {.bisect_limit = -1,
+			       .nextra = 2,
+			       .emit_ir = true,
 			       .extra = {"-Xclang", "-disable-llvm-passes"}};
 	char out[96];
 
@@ -500,13 +508,15 @@ int cc_hints_record(struct bg_cc_result *s)
 
 	s->nhints = -1;
 	if (hint_build(s, &text, obj, sizeof(obj)) != 0) {
-		snprintf(s->hints_note, sizeof(s->hints_note), "no hints: the listing build failed");
+		snprintf(s->hints_note, sizeof(s->hints_note),
+			 "no hints: the listing build failed");
 		free(text);
 		return -EINVAL;
 	}
 	if (!same_code(obj, s->written)) {
 		snprintf(s->hints_note, sizeof(s->hints_note),
-			 "no hints: the written object is not the plain build (%s)", s->fix[0] ? s->fix : "differs");
+			 "no hints: the written object is not the plain build (%s)",
+			 s->fix[0] ? s->fix : "differs");
 		free(text);
 		return -ESTALE;
 	}
@@ -533,11 +543,16 @@ void cc_hints_print(const struct bg_cc_result *s, FILE *f, struct bg_json *j)
 {
 	if (f) {
 		if (s->profile)
-			fprintf(f, "bpfgate cc: profile %s: %d function(s) in the sample profile%s%s%s\n", s->profile,
-				s->profile_funcs, s->profile_stale ? "; STALE, left out: " : "",
-				s->profile_stale ? s->profile_note : "", "");
+			fprintf(
+			    f,
+			    "bpfgate cc: profile %s: %d function(s) in the sample profile%s%s%s\n",
+			    s->profile, s->profile_funcs,
+			    s->profile_stale ? "; STALE, left out: " : "",
+			    s->profile_stale ? s->profile_note : "", "");
 		if (s->nhints >= 0)
-			fprintf(f, "bpfgate cc: %d branch hint(s) written to %s (section .bpfgate.hints)%s%s\n",
+			fprintf(f,
+				"bpfgate cc: %d branch hint(s) written to %s (section "
+				".bpfgate.hints)%s%s\n",
 				s->nhints, s->output, s->hints_note[0] ? "; " : "", s->hints_note);
 		else if (s->hints_note[0])
 			fprintf(f, "bpfgate cc: %s\n", s->hints_note);

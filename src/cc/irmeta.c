@@ -26,7 +26,8 @@ static long field_ref(const char *s, const char *key)
 
 	snprintf(k, sizeof(k), "%s: !", key);
 	p = strstr(s, k);
-	return p && p[strlen(k)] >= '0' && p[strlen(k)] <= '9' ? strtol(p + strlen(k), NULL, 10) : -1;
+	return p && p[strlen(k)] >= '0' && p[strlen(k)] <= '9' ? strtol(p + strlen(k), NULL, 10)
+							       : -1;
 }
 
 /* Copy the quoted string after key: "..." into out. */
@@ -110,7 +111,8 @@ static int collect(struct ir_meta *m)
 
 		if (!s || !strstr(s, "DISubprogram(") || !strstr(s, "DISPFlagDefinition"))
 			continue;
-		if (!field_str(s, "name", sp.name, sizeof(sp.name)) || !scope_file(m, (long)i, sp.file, sizeof(sp.file)))
+		if (!field_str(s, "name", sp.name, sizeof(sp.name)) ||
+		    !scope_file(m, (long)i, sp.file, sizeof(sp.file)))
 			continue;
 		sp.line = field_u(s, "line: ");
 		if (m->nsps == cap_sp) {
@@ -138,7 +140,8 @@ static int collect_expects(struct ir_meta *m, size_t len)
 		const char *loc;
 
 		off += l + 1;
-		if (!strstr(line, "@llvm.expect.") || !strstr(line, "call ") || !(dbg = strstr(line, "!dbg !")))
+		if (!strstr(line, "@llvm.expect.") || !strstr(line, "call ") ||
+		    !(dbg = strstr(line, "!dbg !")))
 			continue;
 		loc = md_get(m, strtol(dbg + 6, NULL, 10));
 		if (!loc || !strstr(loc, "DILocation("))

@@ -9,23 +9,23 @@
 #include <stdint.h>
 
 struct ir_pos {
-	char file[256];       /* DIFile filename as written (may be relative) */
+	char file[256]; /* DIFile filename as written (may be relative) */
 	uint32_t line, col;
 };
 
 struct ir_subprogram {
 	char name[128];
 	char file[256];
-	uint32_t line;        /* the DISubprogram's line (sample profile line offsets start here) */
+	uint32_t line; /* the DISubprogram's line (sample profile line offsets start here) */
 };
 
 struct ir_meta {
-	char *text;           /* the module (owned) */
-	char **md;            /* md[N]: the text after "!N = ", or NULL */
+	char *text; /* the module (owned) */
+	char **md;  /* md[N]: the text after "!N = ", or NULL */
 	size_t nmd;
 	struct ir_subprogram *sps; /* definitions */
 	size_t nsps;
-	struct ir_pos *expects;    /* positions of llvm.expect calls */
+	struct ir_pos *expects; /* positions of llvm.expect calls */
 	size_t nexpects;
 };
 

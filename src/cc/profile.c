@@ -30,10 +30,10 @@
 #include "cc/irmeta.h"
 #include "cc/spawn.h"
 
-struct prec {                   /* one record of the profile */
+struct prec { /* one record of the profile */
 	char kind[8], func[128], file[256], text[512];
 	uint32_t line;
-	uint64_t count;         /* line: count; branch: taken + not_taken */
+	uint64_t count; /* line: count; branch: taken + not_taken */
 };
 
 struct applied {
@@ -85,7 +85,8 @@ static int jstr(struct jr *r, char *out, size_t sz)
 			else if (c == 'u') {
 				if (strlen(r->p) < 5)
 					return jerr(r, "bad \\u escape");
-				c = (char)strtol((char[]){r->p[1], r->p[2], r->p[3], r->p[4], 0}, NULL, 16);
+				c = (char)strtol((char[]){r->p[1], r->p[2], r->p[3], r->p[4], 0},
+						 NULL, 16);
 				r->p += 4;
 			} else if (!c) {
 				break;
@@ -172,7 +173,8 @@ static int jobject(struct jr *r, struct prec *rec)
 	r->p++;
 	rec->count += taken;
 	if (strcmp(rec->kind, "line") && strcmp(rec->kind, "branch"))
-		return jerr(r, "record without \"kind\": \"line\" or \"branch\" (a profile of bpfgate cov run --profile)");
+		return jerr(r, "record without \"kind\": \"line\" or \"branch\" (a profile of "
+			       "bpfgate cov run --profile)");
 	if (!rec->file[0] || !rec->line)
 		return 0; /* no source position: nothing to place */
 	return 0;
@@ -227,9 +229,9 @@ static int read_profile(const char *path, struct prec **out, size_t *n, char *er
 /* --- the current source ------------------------------------------------------ */
 
 struct srcfile {
-	char path[256];         /* as in the profile */
+	char path[256]; /* as in the profile */
 	char *text;
-	char **line;            /* line[k]: text of line k+1 */
+	char **line; /* line[k]: text of line k+1 */
 	size_t nline;
 	bool missing;
 };
@@ -301,7 +303,8 @@ static void srcs_free(struct srcs *ss)
 
 /* --- staleness and placement ------------------------------------------------- */
 
-static void note(struct bg_cc_result *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void note(struct bg_cc_result *s, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
 static void note(struct bg_cc_result *s, const char *fmt, ...)
 {
 	size_t l = strlen(s->profile_note);
@@ -341,14 +344,16 @@ static bool line_fresh(struct bg_cc_result *s, struct srcs *ss, const struct pre
 	return !strcmp(a, b);
 }
 
-static const struct ir_subprogram *containing(const struct ir_meta *fe, const char *file, uint32_t line)
+static const struct ir_subprogram *containing(const struct ir_meta *fe, const char *file,
+					      uint32_t line)
 {
 	const struct ir_subprogram *best = NULL;
 
 	for (size_t i = 0; i < fe->nsps; i++) {
 		const struct ir_subprogram *sp = &fe->sps[i];
 
-		if (sp->line <= line && ir_same_file(sp->file, file) && (!best || sp->line > best->line))
+		if (sp->line <= line && ir_same_file(sp->file, file) &&
+		    (!best || sp->line > best->line))
 			best = sp;
 	}
 	return best;
@@ -373,7 +378,8 @@ static void mark_stale(struct bg_cc_result *s, const struct ir_meta *fe, struct 
 	for (size_t i = 0; i < n; i++) {
 		if (!r[i].kind[0] || !r[i].line || line_fresh(s, &ss, &r[i]))
 			continue;
-		note(s, "%s:%u changed since the profile (was '%.80s')", r[i].file, r[i].line, r[i].text);
+		note(s, "%s:%u changed since the profile (was '%.80s')", r[i].file, r[i].line,
+		     r[i].text);
 		s->profile_stale++;
 		for (size_t k = i + 1; k < n; k++)
 			if (r[k].line == r[i].line && !strcmp(r[k].file, r[i].file))
@@ -412,8 +418,8 @@ static int add_applied(struct cc_prof *p, const char *file, uint32_t line)
 }
 
 /* The body of one function: line records placed in sp, summed per offset. */
-static size_t function_body(const struct ir_meta *fe, const struct ir_subprogram *sp, const struct prec *r,
-			    size_t n, struct body *b)
+static size_t function_body(const struct ir_meta *fe, const struct ir_subprogram *sp,
+			    const struct prec *r, size_t n, struct body *b)
 {
 	size_t nb = 0;
 
@@ -421,7 +427,8 @@ static size_t function_body(const struct ir_meta *fe, const struct ir_subprogram
 		const struct ir_subprogram *c;
 		size_t k;
 
-		if (strcmp(r[i].kind, "line") || !r[i].line || !(c = containing(fe, r[i].file, r[i].line)) || c != sp)
+		if (strcmp(r[i].kind, "line") || !r[i].line ||
+		    !(c = containing(fe, r[i].file, r[i].line)) || c != sp)
 			continue;
 		for (k = 0; k < nb && b[k].off != r[i].line - sp->line; k++)
 			;
@@ -433,8 +440,8 @@ static size_t function_body(const struct ir_meta *fe, const struct ir_subprogram
 	return nb;
 }
 
-static int write_sample_profile(struct bg_cc_result *s, const struct ir_meta *fe, const struct prec *r,
-				size_t n)
+static int write_sample_profile(struct bg_cc_result *s, const struct ir_meta *fe,
+				const struct prec *r, size_t n)
 {
 	struct body *b = calloc(n ? n : 1, sizeof(*b));
 	FILE *f;
@@ -458,7 +465,8 @@ static int write_sample_profile(struct bg_cc_result *s, const struct ir_meta *fe
 		}
 		if (!nb || !total)
 			continue;
-		fprintf(f, "%s:%llu:%llu\n", sp->name, (unsigned long long)total, (unsigned long long)head);
+		fprintf(f, "%s:%llu:%llu\n", sp->name, (unsigned long long)total,
+			(unsigned long long)head);
 		for (size_t k = 0; k < nb; k++) {
 			fprintf(f, " %u: %llu\n", b[k].off, (unsigned long long)b[k].count);
 			if (b[k].count && add_applied(s->prof, sp->file, sp->line + b[k].off)) {
@@ -475,7 +483,9 @@ static int write_sample_profile(struct bg_cc_result *s, const struct ir_meta *fe
 
 static int frontend_ir(struct bg_cc_result *s, struct ir_meta *fe)
 {
-	struct cc_variant v = {.bisect_limit = -1, .nextra = 2, .emit_ir = true,
+	struct cc_variant v = {.bisect_limit = -1,
+			       .nextra = 2,
+			       .emit_ir = true,
 			       .extra = {"-Xclang", "-disable-llvm-passes"}};
 	char out[96];
 
@@ -498,7 +508,8 @@ int cc_profile_prepare(struct bg_cc_result *s)
 	}
 	if (frontend_ir(s, &fe)) {
 		free(r);
-		snprintf(s->profile_note, sizeof(s->profile_note), "%s: the source does not compile", s->input);
+		snprintf(s->profile_note, sizeof(s->profile_note),
+			 "%s: the source does not compile", s->input);
 		return -1;
 	}
 	s->prof = calloc(1, sizeof(*s->prof));
@@ -507,8 +518,8 @@ int cc_profile_prepare(struct bg_cc_result *s)
 	ir_meta_free(&fe);
 	free(r);
 	if (err) {
-		snprintf(s->profile_note, sizeof(s->profile_note), "cannot write the sample profile: %s",
-			 strerror(-err));
+		snprintf(s->profile_note, sizeof(s->profile_note),
+			 "cannot write the sample profile: %s", strerror(-err));
 		return -1;
 	}
 	if (s->profile_funcs) { /* an empty profile is refused by clang: build without */

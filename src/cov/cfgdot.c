@@ -52,15 +52,16 @@ static void node(FILE *f, const struct bg_cov *c, size_t b, size_t e, uint64_t c
 		fprintf(f, "\\n%s:%u: ", base ? base + 1 : l->file, l->line);
 		dot_str(f, l->text ? l->text + strspn(l->text, " \t") : "", 48);
 	}
-	fprintf(f, "\", fillcolor=\"0.000 %.3f 1.000\"%s];\n", 0.7 * heat, cnt ? "" : ", fontcolor=gray40");
+	fprintf(f, "\", fillcolor=\"0.000 %.3f 1.000\"%s];\n", 0.7 * heat,
+		cnt ? "" : ", fontcolor=gray40");
 }
 
 static void edge(FILE *f, size_t from, size_t to, uint64_t cnt, uint64_t max, bool taken)
 {
 	double w = max && cnt ? 1 + 5 * log((double)cnt + 1) / log((double)max + 1) : 0.5;
 
-	fprintf(f, "  b%zu -> b%zu [label=\"%llu\", penwidth=%.2f%s];\n", from, to, (unsigned long long)cnt, w,
-		taken ? "" : ", style=dashed");
+	fprintf(f, "  b%zu -> b%zu [label=\"%llu\", penwidth=%.2f%s];\n", from, to,
+		(unsigned long long)cnt, w, taken ? "" : ", style=dashed");
 }
 
 int bg_cov__write_dot(const struct bg_cov *c, FILE *f)
@@ -96,9 +97,11 @@ int bg_cov__write_dot(const struct bg_cov *c, FILE *f)
 				edge(f, b, (size_t)t->target, cc.block[b], max, true);
 		} else if (t->kind == BG_K_MAY_GOTO) { /* not counted: the split is unknown */
 			if (t->target >= 0 && (size_t)t->target < c->n_old)
-				fprintf(f, "  b%zu -> b%d [label=\"?\", style=dotted];\n", b, t->target);
+				fprintf(f, "  b%zu -> b%d [label=\"?\", style=dotted];\n", b,
+					t->target);
 			if (e + 1 < c->n_old)
-				fprintf(f, "  b%zu -> b%zu [label=\"?\", style=dotted];\n", b, e + 1);
+				fprintf(f, "  b%zu -> b%zu [label=\"?\", style=dotted];\n", b,
+					e + 1);
 		} else if (t->kind != BG_K_EXIT && e + 1 < c->n_old) {
 			edge(f, b, e + 1, cc.block[b], max, false);
 		}

@@ -26,9 +26,12 @@ static uint16_t le16(const uint8_t *p)
 const char *bg_hint_source_name(int source)
 {
 	switch (source) {
-	case BG_HINT_EXPECT: return "expect";
-	case BG_HINT_PROFILE: return "profile";
-	default: return "static";
+	case BG_HINT_EXPECT:
+		return "expect";
+	case BG_HINT_PROFILE:
+		return "profile";
+	default:
+		return "static";
 	}
 }
 
@@ -38,14 +41,15 @@ struct hsec {
 	uint32_t rec_size, nrec, str_off, str_len;
 };
 
-static int bad(const struct bg_program *p, char *err, size_t errsz, const char *fmt, const char *what,
-	       size_t at)
+static int bad(const struct bg_program *p, char *err, size_t errsz, const char *fmt,
+	       const char *what, size_t at)
 {
 	char msg[160];
 
 	snprintf(msg, sizeof(msg), fmt, what);
 	if (err && errsz)
-		snprintf(err, errsz, "%s: section .bpfgate.hints offset 0x%zx: %s", p->obj->path, at, msg);
+		snprintf(err, errsz, "%s: section .bpfgate.hints offset 0x%zx: %s", p->obj->path,
+			 at, msg);
 	errno = BG_ERR_FORMAT;
 	return -BG_ERR_FORMAT;
 }
@@ -89,7 +93,8 @@ static long slot_of(const struct bg_program *p, const char *secname, uint32_t of
 		const struct obj_func *f = &p->obj->funcs[p->pieces[i].func];
 		size_t k = off / 8;
 
-		if (strcmp(p->obj->secs[f->sec].name, secname) || k < f->start || k >= f->start + f->len)
+		if (strcmp(p->obj->secs[f->sec].name, secname) || k < f->start ||
+		    k >= f->start + f->len)
 			continue;
 		return (long)(p->pieces[i].at + (k - f->start));
 	}
@@ -129,20 +134,23 @@ int bg_program__hints(const struct bg_program *p, struct bg_hint **out, char *er
 		uint32_t prob = le32(rec + 8);
 		long slot;
 
-		if (!secname || !file || prob > 0x80000000u || (le32(rec + 4) & 7) || le16(rec + 12) > 2) {
+		if (!secname || !file || prob > 0x80000000u || (le32(rec + 4) & 7) ||
+		    le16(rec + 12) > 2) {
 			free(v);
-			return bad(p, err, errsz, "%s", "bad record (string, probability, offset or source)",
-				   at);
+			return bad(p, err, errsz, "%s",
+				   "bad record (string, probability, offset or source)", at);
 		}
 		slot = slot_of(p, secname, le32(rec + 4));
 		if (slot < 0)
 			continue; /* a function of another program */
 		if (!p->insns || p->insns[slot].kind != BG_K_JCOND) {
 			free(v);
-			return bad(p, err, errsz, "%s", "record names an instruction that is not a conditional jump", at);
+			return bad(p, err, errsz, "%s",
+				   "record names an instruction that is not a conditional jump",
+				   at);
 		}
-		v[n++] = (struct bg_hint){(size_t)slot, prob, le16(rec + 12), file, le32(rec + 20),
-					  le32(rec + 24)};
+		v[n++] = (struct bg_hint){(size_t)slot, prob,		le16(rec + 12),
+					  file,		le32(rec + 20), le32(rec + 24)};
 	}
 	qsort(v, n, sizeof(*v), hint_cmp);
 	if (!n) {
