@@ -564,6 +564,13 @@ static int do_release(struct vctx *v, struct as_state *s, size_t pc, struct call
 	if (!r->ref || !as_ref_held(s, r->ref))
 		return verr(v, s, pc, "release", "release of non-referenced or already released object: R%d (%s)",
 			    reg, as_type_name(r->type, r->flags));
+	/* a kfunc releases the object itself, not a pointer into it (offsets
+	 * of objects popped from a list/rbtree count from the node here, so
+	 * only an offset above 0 is surely wrong) */
+	if ((ci->p->flags & BG_HF_KFUNC) && !(ci->p->flags & BG_HF_NODE_ARG) && r->type == T_BTF_ID &&
+	    r->v.smin > 0)
+		return verr(v, s, pc, "release",
+			    "R%d must have zero offset when passed to release func or trusted arg to kfunc", reg);
 	uint32_t ref = r->ref;
 	as_ref_del(s, ref);
 	for (uint32_t f = 0; f < s->nframes; f++) {

@@ -95,6 +95,8 @@ enum bg_ret_type {
 #define BG_HF_IRQ           (1u << 21)  /* kfunc: with SECTION_BEGIN/END, the section is irq-off */
 					/* (bpf_local_irq_save/restore), else preemption-off */
 #define BG_HF_THROW         (1u << 22)  /* kfunc: bpf_throw (ends the program: an exit) */
+#define BG_HF_NODE_ARG      (1u << 23)  /* kfunc: the released argument is a graph node inside */
+					/* its object (list/rbtree insert): any offset */
 
 /* Groups of program types a helper is available in (bitmask). */
 #define BG_PG_BASE      (1u << 0)  /* every program type (bpf_base_func_proto) */

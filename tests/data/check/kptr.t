@@ -1,6 +1,7 @@
 # kptr fields of map values (`struct T __kptr *`): a load gives the object
 # or NULL, RCU-protected (untrusted once an explicit RCU section ends);
-# bpf_kptr_xchg needs a kptr field and returns the old object as a reference.
+# bpf_kptr_xchg needs a kptr field and returns the old object as a reference;
+# a released object is passed at its start (offset 0).
 # prog-type: tp_btf/task_newtask
 # c: struct mval { struct bpf_cpumask __kptr *mask; u64 other; };
 # c: struct bpf_cpumask full_btf_of_bpf_cpumask; /* else clang emits only a FWD: no kptr */
@@ -9,6 +10,8 @@
 # c: extern u32 bpf_cpumask_first(const struct cpumask *cpumask) __ksym;
 # c: extern void bpf_rcu_read_lock(void) __ksym;
 # c: extern void bpf_rcu_read_unlock(void) __ksym;
+# c: extern struct task_struct *bpf_task_acquire(struct task_struct *p) __ksym;
+# c: extern void bpf_task_release(struct task_struct *p) __ksym;
 # map: masks array key=u32 value=struct_mval entries=1
 
 # case: kptr_load_use
@@ -143,6 +146,30 @@ call bpf_kptr_xchg
 if r0 == 0 goto out
 r1 = r0
 call bpf_cpumask_release
+out:
+r0 = 0
+exit
+
+# case: release_task_at_offset
+# expect: reject
+# message: R1 must have zero offset when passed to release func
+r1 = *(u64 *)(r1 + 0)
+call bpf_task_acquire
+if r0 == 0 goto out
+r1 = r0
+r1 += 8
+call bpf_task_release
+out:
+r0 = 0
+exit
+
+# case: release_task
+# expect: accept
+r1 = *(u64 *)(r1 + 0)
+call bpf_task_acquire
+if r0 == 0 goto out
+r1 = r0
+call bpf_task_release
 out:
 r0 = 0
 exit
