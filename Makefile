@@ -20,8 +20,8 @@ SAN     ?=
 V       ?= 0
 Q       := $(if $(filter 1,$(V)),,@)
 
-PKG_CFLAGS := $(shell pkg-config --cflags libbpf libelf zlib 2>/dev/null)
-PKG_LIBS   := $(shell pkg-config --libs libbpf libelf zlib 2>/dev/null || echo -lbpf -lelf -lz)
+PKG_CFLAGS := $(shell pkg-config --cflags libbpf libelf zlib libpcap 2>/dev/null)
+PKG_LIBS   := $(shell pkg-config --libs libbpf libelf zlib libpcap 2>/dev/null || echo -lbpf -lelf -lz -lpcap)
 WARN    := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
            -Wno-missing-field-initializers -Wno-format-truncation
 CFLAGS  ?= -O2 -g
@@ -67,6 +67,9 @@ $(BUILD)/libbpfgate.so: $(LIB_OBJ)
 $(BUILD)/bpfgate.pc: bpfgate.pc.in
 	@mkdir -p $(dir $@)
 	$(Q)sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(shell sed -n 's/^#define BPFGATE_VERSION "\(.*\)"/\1/p' include/bpfgate/bpfgate.h)|' $< > $@
+
+# SARIF's informationUri: the installed documentation (no web home).
+$(BUILD)/tools/cmd_check.o: ALL_CFLAGS += -DBG_DOC_DIR='"$(PREFIX)/share/doc/bpfgate"'
 
 $(BUILD)/bpfgate: $(TOOL_OBJ) $(BUILD)/libbpfgate.a
 	$(Q)$(CC) $(SANFLAGS) -o $@ $(TOOL_OBJ) $(BUILD)/libbpfgate.a $(LDLIBS)
@@ -129,6 +132,8 @@ install: lib cli
 	ln -sf libbpfgate.so.0 $(DESTDIR)$(PREFIX)/lib/libbpfgate.so
 	install -m 644 include/bpfgate/*.h $(DESTDIR)$(PREFIX)/include/bpfgate/
 	install -m 644 $(BUILD)/bpfgate.pc $(DESTDIR)$(PREFIX)/lib/pkgconfig/
+	install -d $(DESTDIR)$(PREFIX)/share/doc/bpfgate
+	install -m 644 README.md docs/*.md $(DESTDIR)$(PREFIX)/share/doc/bpfgate/
 	if ls $(BUILD)/plugins/*.so >/dev/null 2>&1; then install -d $(DESTDIR)$(PREFIX)/lib/bpfgate && \
 	  install -m 755 $(BUILD)/plugins/*.so $(DESTDIR)$(PREFIX)/lib/bpfgate/; fi
 

@@ -3,7 +3,8 @@
 # Idempotent and quiet when everything is present. Needs root (or sudo) to install.
 set -euo pipefail
 pkgs=(libelf-dev zlib1g-dev libbpf-dev pkg-config make gcc clang-14 llvm-14 llvm-14-dev libclang-rt-14-dev
-      clang-19 llvm-19 llvm-19-dev bpftool lcov graphviz linux-libc-dev python3 systemtap-sdt-dev)
+      clang-19 llvm-19 llvm-19-dev bpftool lcov graphviz linux-libc-dev python3 systemtap-sdt-dev
+      libpcap-dev)
 # the real corpus (corpus/real): the kernel's BPF selftests
 pkgs+=(linux-source-6.12)
 [ -n "${BPFGATE_EXTRA_PKGS:-}" ] && read -r -a extra <<<"$BPFGATE_EXTRA_PKGS" && pkgs+=("${extra[@]}")

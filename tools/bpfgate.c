@@ -1,6 +1,5 @@
 /* bpfgate: one CLI, one subcommand per tool. This file only dispatches; each
  * subcommand lives in tools/cmd_<name>.c and is listed once in cli.h. */
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 #include <bpfgate/bpfgate.h>
@@ -15,29 +14,6 @@ struct command {
 #define BG_CMD_ENTRY(n, h) {#n, h, cmd_##n},
 static const struct command commands[] = {BG_COMMANDS(BG_CMD_ENTRY)};
 #undef BG_CMD_ENTRY
-
-int cli_error(const char *cmd, const char *fmt, ...)
-{
-	va_list ap;
-
-	fprintf(stderr, "bpfgate %s: ", cmd);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-	return EXIT_BAD;
-}
-
-int cli_wants_help(int argc, char **argv)
-{
-	for (int i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "--"))
-			return 0;
-		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h"))
-			return 1;
-	}
-	return 0;
-}
 
 static void usage(FILE *f)
 {
@@ -63,9 +39,11 @@ int main(int argc, char **argv)
 		return EXIT_OK;
 	}
 	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
-		if (!strcmp(argv[1], commands[i].name))
+		if (!strcmp(argv[1], commands[i].name)) {
+			cli_init(argc - 1, argv + 1);
 			return commands[i].fn(argc - 1, argv + 1);
-	fprintf(stderr, "bpfgate: unknown command '%s'\n", argv[1]);
+		}
+	fprintf(stderr, "bpfgate: unknown command '%s'\n", cli_safe(argv[1]));
 	usage(stderr);
 	return EXIT_BAD;
 }

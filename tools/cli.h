@@ -22,8 +22,43 @@ enum { EXIT_OK = 0, EXIT_REJECTED = 1, EXIT_BAD = 2, EXIT_TOO_COMPLEX = 3 };
 BG_COMMANDS(BG_DECLARE_CMD)
 #undef BG_DECLARE_CMD
 
-/* Print "bpfgate CMD: msg" to stderr; returns EXIT_BAD for `return usage_error(...)`. */
-int cli_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+#include <stdbool.h>
+#include <stddef.h>
+struct bg_json;
+
+/* Called once by main with the subcommand's argv: notes --json. */
+void cli_init(int argc, char **argv);
+/* Report an error: "bpfgate CMD: msg" (terminal-safe) on stderr, and in
+ * --json mode also one JSON object on stdout, the same shape everywhere:
+ *   {"error": {"command", "file", "offset", "message", "exit_code"}}
+ * file: the argument the message starts with ("FILE: ..."), else null;
+ * offset: the number after "offset " in the message, else null. When a
+ * command has an open JSON array (cli_json_sink), the object is one of its
+ * elements; otherwise it is printed once, alone. Returns code. */
+int cli_error_code(const char *cmd, int code, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+#define cli_error(cmd, ...) cli_error_code(cmd, EXIT_BAD, __VA_ARGS__)
+bool cli_json_mode(void);
+/* Errors join this open JSON array (NULL: printed alone). */
+void cli_json_sink(struct bg_json *j);
+/* The errors reported so far (the first 64): message without its file
+ * prefix; *file gets a malloc'd copy of the file (or NULL). */
+size_t cli_error_cnt(void);
+const char *cli_error_msg(size_t i, char **file);
 /* Common check of "--help"/"-h" in argv; returns 1 when present. */
 int cli_wants_help(int argc, char **argv);
+/* The value of option argv[*i] (advancing *i), or NULL after reporting that
+ * it is missing or looks like an option itself ("--prog --packet f"). */
+const char *cli_value(const char *cmd, int argc, char **argv, int *i);
+/* s made terminal-safe (control bytes, newlines and bytes that are not UTF-8
+ * escaped as \xNN, see core/text.h); valid until 8 more calls. */
+const char *cli_safe(const char *s);
+/* Each line of text (a kernel log, program output) after indent, made safe. */
+void cli_print_lines(const char *indent, const char *text);
+/* Does p's type take a packet (XDP, __sk_buff types), and in which form. */
+struct bg_program;
+#include "core/pcap.h"
+enum bg_pkt_input cli_packet_input(const struct bg_program *p, bool *takes_packet);
+/* The same for a source line: tabs kept. */
+const char *cli_safe_src(const char *s);
 #endif

@@ -157,7 +157,7 @@ static Elf_Scn *add_scn(Elf *e, const char *what, void *buf, size_t size, size_t
 	Elf_Data *d = scn ? elf_newdata(scn) : NULL;
 
 	if (!d) {
-		fprintf(stderr, "bpfgate asm: libelf: %s section: %s\n", what, elf_errmsg(-1));
+		cli_error("asm", "libelf: %s section: %s", what, elf_errmsg(-1));
 		return NULL;
 	}
 	d->d_buf = buf;
@@ -394,10 +394,12 @@ static int report_asm_error(const char *file, const char *err)
 {
 	int line = 0, k = 0;
 
+	if (cli_json_mode()) /* the one JSON error shape (and the text on stderr) */
+		return cli_error("asm", "%s: %s", file, err);
 	if (sscanf(err, "line %d: %n", &line, &k) == 1 && k > 0)
-		fprintf(stderr, "%s:%d: %s\n", file, line, err + k);
+		fprintf(stderr, "%s:%d: %s\n", cli_safe(file), line, cli_safe(err + k));
 	else
-		fprintf(stderr, "%s: %s\n", file, err);
+		fprintf(stderr, "%s: %s\n", cli_safe(file), cli_safe(err));
 	return EXIT_BAD;
 }
 
@@ -405,17 +407,15 @@ static int parse_args(int argc, char **argv, struct asm_opts *o)
 {
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
-		bool more = i + 1 < argc;
+		const char **dst = !strcmp(a, "-o") ? &o->out
+				   : !strcmp(a, "--section") || !strcmp(a, "--type") ? &o->section
+				   : !strcmp(a, "--name") ? &o->name
+				   : !strcmp(a, "--license") ? &o->license : NULL;
 
-		if (!strcmp(a, "-o") && more)
-			o->out = argv[++i];
-		else if ((!strcmp(a, "--section") || !strcmp(a, "--type")) && more)
-			o->section = argv[++i];
-		else if (!strcmp(a, "--name") && more)
-			o->name = argv[++i];
-		else if (!strcmp(a, "--license") && more)
-			o->license = argv[++i];
-		else if (!strcmp(a, "--raw"))
+		if (dst) {
+			if (!(*dst = cli_value("asm", argc, argv, &i)))
+				return EXIT_BAD;
+		} else if (!strcmp(a, "--raw"))
 			o->raw = true;
 		else if (!strcmp(a, "--json"))
 			o->json = true;
@@ -467,8 +467,7 @@ int cmd_asm(int argc, char **argv)
 		return report_asm_error(o.in, err);
 	if (n == 0) {
 		free(insns);
-		fprintf(stderr, "%s:1: no instructions\n", o.in);
-		return EXIT_BAD;
+		return report_asm_error(o.in, "line 1: no instructions");
 	}
 	if (o.raw) {
 		rc = write_raw(o.out, insns, (size_t)n);

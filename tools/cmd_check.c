@@ -12,6 +12,7 @@
 #include "core/json.h"
 #include "check_asserts.h"
 #include "hints_cli.h"
+#include "core/text.h"
 #include "platform/profiles.h"
 
 #define MAX_PROGS 256
@@ -93,7 +94,7 @@ static int parse(int argc, char **argv, struct check_args *a)
 {
 	for (int i = 1; i < argc; i++) {
 		const char *s = argv[i];
-		const char *next = i + 1 < argc ? argv[i + 1] : NULL;
+		const char *next;
 		if (!strcmp(s, "--json")) {
 			a->json = true;
 		} else if (!strcmp(s, "--sarif")) {
@@ -108,9 +109,9 @@ static int parse(int argc, char **argv, struct check_args *a)
 			a->list_kernels = true;
 		} else if (!strcmp(s, "--prog") || !strcmp(s, "--btf") || !strcmp(s, "--dot") ||
 			   !strcmp(s, "--profile") || !strcmp(s, "--kernel") || !strcmp(s, "--max-steps")) {
+			next = cli_value("check", argc, argv, &i);
 			if (!next)
-				return cli_error("check", "%s needs an argument", s);
-			i++;
+				return EXIT_BAD;
 			if (!strcmp(s, "--prog")) {
 				if (a->nprogs == MAX_PROGS)
 					return cli_error("check", "too many --prog");
@@ -163,19 +164,65 @@ static const char *base_name(const char *p)
 static void print_loc(FILE *f, const struct bg_line *l)
 {
 	if (l && l->file)
-		fprintf(f, "%s:%u:%u: ", base_name(l->file), l->line, l->col);
+		fprintf(f, "%s:%u:%u: ", cli_safe(base_name(l->file)), l->line, l->col);
 }
 
 /* A rejection: location, message [check], then the source line. */
 static void print_diag(const struct bg_diag *d)
 {
 	print_loc(stdout, d->line);
-	printf("%s [%s]\n", d->message ? d->message : "?", d->check ? d->check : "?");
+	printf("%s [%s]\n", d->message ? cli_safe(d->message) : "?", d->check ? cli_safe(d->check) : "?");
 	if (d->line && d->line->text && d->line->text[0]) {
 		const char *t = d->line->text;
 		while (*t == ' ' || *t == '\t')
 			t++;
-		printf("  %5u | %s\n", d->line->line, t);
+		printf("  %5u | %s\n", d->line->line, cli_safe_src(t));
+	}
+}
+
+static void print_step(const struct bg_program *p, const struct bg_path_step *st, const char *indent)
+{
+	size_t n = 0;
+	const struct bg_insn *ins = bg_program__insns(p, &n);
+	char dis[128] = "";
+
+	if (st->insn < n)
+		bg_insn_format(&ins[st->insn], dis, sizeof(dis));
+	printf("%s", indent);
+	print_loc(stdout, bg_program__line(p, st->insn));
+	printf("insn %zu (%s): %s\n", st->insn, dis, st->taken ? "taken" : "not taken");
+}
+
+static bool same_steps(const struct bg_path_step *a, const struct bg_path_step *b, size_t k)
+{
+	for (size_t i = 0; i < k; i++)
+		if (a[i].insn != b[i].insn || a[i].taken != b[i].taken)
+			return false;
+	return true;
+}
+
+/* The branch path to a rejection, a loop's iterations folded: a block of up
+ * to 32 steps repeated back to back is printed once with its count. */
+static void print_path(const struct bg_program *p, const struct bg_path_step *path, size_t len)
+{
+	for (size_t i = 0; i < len;) {
+		size_t best_k = 1, best_r = 1;
+		for (size_t k = 1; k <= 32 && i + 2 * k <= len; k++) {
+			size_t r = 1;
+			while (i + (r + 1) * k <= len && same_steps(&path[i], &path[i + r * k], k))
+				r++;
+			if (r > 1 && r * k > best_r * best_k)
+				best_k = k, best_r = r;
+		}
+		if (best_r == 1) {
+			print_step(p, &path[i], "    ");
+		} else {
+			printf("    %zu times, insns %zu..%zu:\n", best_r, path[i].insn,
+			       path[i + best_k - 1].insn);
+			for (size_t s = 0; s < best_k; s++)
+				print_step(p, &path[i + s], "      ");
+		}
+		i += best_k * best_r;
 	}
 }
 
@@ -196,8 +243,8 @@ static void print_text(const char *path, const struct bg_program *p, const struc
 {
 	size_t n = 0;
 	bg_program__raw(p, &n); /* slots; also for a malformed program (no decoded insns) */
-	printf("%s: %s (section %s, %s, %zu insns): %s", path, bg_program__name(p),
-	       bg_program__section(p), bg_program__type_name(p), n,
+	printf("%s: %s (section %s, %s, %zu insns): %s", cli_safe(path), cli_safe(bg_program__name(p)),
+	       cli_safe(bg_program__section(p)), bg_program__type_name(p), n,
 	       too_complex(r) ? "too complex for bpfgate" : bg_verdict_name(r->verdict));
 	printf(" [%.2f ms, %llu steps]\n", r->seconds * 1e3, (unsigned long long)r->steps);
 	if (r->verdict == BG_VERDICT_ACCEPTED)
@@ -207,17 +254,7 @@ static void print_text(const char *path, const struct bg_program *p, const struc
 	print_diag(d);
 	if (d->path_len) {
 		printf("  path to insn %zu:\n", d->insn);
-		const struct bg_insn *ins = bg_program__insns(p, &n);
-		for (size_t i = 0; i < d->path_len; i++) {
-			char dis[128] = "";
-			if (d->path[i].insn < n)
-				bg_insn_format(&ins[d->path[i].insn], dis, sizeof(dis));
-			printf("    ");
-			const struct bg_line *l = bg_program__line(p, d->path[i].insn);
-			print_loc(stdout, l);
-			printf("insn %zu (%s): %s\n", d->path[i].insn, dis,
-			       d->path[i].taken ? "taken" : "not taken");
-		}
+		print_path(p, d->path, d->path_len);
 	}
 }
 
@@ -298,6 +335,23 @@ static void print_json(struct bg_json *j, const char *path, const struct bg_prog
 }
 
 /* kernel: the profile judged with --kernel (rule id "check/kernel"), or NULL. */
+/* artifactLocation.uri: a relative path stays a relative reference, an
+ * absolute one becomes a file: URI; both percent-encoded (RFC 3986). */
+static void json_uri(struct bg_json *j, const char *path)
+{
+	size_t n = bg_uri_path_encode(NULL, 0, path) + 1;
+	char *u = malloc(n + 7);
+
+	if (!u) {
+		bg_json_kstr(j, "uri", "");
+		return;
+	}
+	strcpy(u, path[0] == '/' ? "file://" : "");
+	bg_uri_path_encode(u + strlen(u), n, path);
+	bg_json_kstr(j, "uri", u);
+	free(u);
+}
+
 static void sarif_result(struct bg_json *j, const char *path, const struct bg_program *p,
 			 const struct bg_verify_result *r, const char *kernel)
 {
@@ -321,7 +375,7 @@ static void sarif_result(struct bg_json *j, const char *path, const struct bg_pr
 	bg_json_obj_begin(j);
 	bg_json_key(j, "artifactLocation");
 	bg_json_obj_begin(j);
-	bg_json_kstr(j, "uri", d->line && d->line->file ? d->line->file : path);
+	json_uri(j, d->line && d->line->file ? d->line->file : path);
 	bg_json_obj_end(j);
 	if (d->line && d->line->line) {
 		bg_json_key(j, "region");
@@ -511,8 +565,8 @@ static void print_text_multi(const struct check_args *a, const char *path, const
 {
 	size_t n = 0;
 	bg_program__insns(p, &n);
-	printf("%s: %s (section %s, %s, %zu insns):", path, bg_program__name(p), bg_program__section(p),
-	       bg_program__type_name(p), n);
+	printf("%s: %s (section %s, %s, %zu insns):", cli_safe(path), cli_safe(bg_program__name(p)),
+	       cli_safe(bg_program__section(p)), bg_program__type_name(p), n);
 	for (int k = 0; k < a->nkern; k++)
 		printf("%s %s %s", k ? "," : "", kname(a, k),
 		       r[k].verdict == BG_VERDICT_ACCEPTED ? "ok" : bg_verdict_name(r[k].verdict));
@@ -650,6 +704,16 @@ static int check_object(struct check_args *a, const char *path, struct sink *out
 	return rc;
 }
 
+/* The project has no web home: informationUri (an absolute URI) names the
+ * documentation `make install` puts under PREFIX (docs/ARCHITECTURE.md). */
+static void json_info_uri(struct bg_json *j)
+{
+	char u[1024] = "file://";
+
+	bg_uri_path_encode(u + 7, sizeof(u) - 7, BG_DOC_DIR "/README.md");
+	bg_json_kstr(j, "informationUri", u);
+}
+
 static void sarif_begin(struct bg_json *j)
 {
 	bg_json_obj_begin(j);
@@ -664,16 +728,59 @@ static void sarif_begin(struct bg_json *j)
 	bg_json_obj_begin(j);
 	bg_json_kstr(j, "name", "bpfgate check");
 	bg_json_kstr(j, "version", BPFGATE_VERSION);
-	bg_json_kstr(j, "informationUri", "https://example.invalid/bpfgate");
+	json_info_uri(j);
 	bg_json_obj_end(j);
 	bg_json_obj_end(j);
 	bg_json_key(j, "results");
 	bg_json_arr_begin(j);
 }
 
+/* invocations[0]: executionSuccessful is false when an input could not be
+ * read or judged, one error notification per reported error, so a
+ * code-scanning upload does not show an unreadable object as clean. */
+static void sarif_invocation(struct bg_json *j)
+{
+	bg_json_key(j, "invocations");
+	bg_json_arr_begin(j);
+	bg_json_obj_begin(j);
+	bg_json_kbool(j, "executionSuccessful", cli_error_cnt() == 0);
+	bg_json_key(j, "toolExecutionNotifications");
+	bg_json_arr_begin(j);
+	for (size_t i = 0; i < cli_error_cnt(); i++) {
+		char *file;
+		const char *msg = cli_error_msg(i, &file);
+		bg_json_obj_begin(j);
+		bg_json_kstr(j, "level", "error");
+		bg_json_key(j, "message");
+		bg_json_obj_begin(j);
+		bg_json_kstr(j, "text", msg);
+		bg_json_obj_end(j);
+		if (file) {
+			bg_json_key(j, "locations");
+			bg_json_arr_begin(j);
+			bg_json_obj_begin(j);
+			bg_json_key(j, "physicalLocation");
+			bg_json_obj_begin(j);
+			bg_json_key(j, "artifactLocation");
+			bg_json_obj_begin(j);
+			json_uri(j, file);
+			bg_json_obj_end(j);
+			bg_json_obj_end(j);
+			bg_json_obj_end(j);
+			bg_json_arr_end(j);
+		}
+		bg_json_obj_end(j);
+		free(file);
+	}
+	bg_json_arr_end(j);
+	bg_json_obj_end(j);
+	bg_json_arr_end(j);
+}
+
 static void sarif_end(struct bg_json *j)
 {
 	bg_json_arr_end(j);
+	sarif_invocation(j);
 	bg_json_obj_end(j);
 	bg_json_arr_end(j);
 	bg_json_obj_end(j);
@@ -700,9 +807,10 @@ int cmd_check(int argc, char **argv)
 	}
 	if (a.json || a.sarif) {
 		bg_json_init(&out.j, stdout, true);
-		if (a.json)
+		if (a.json) {
 			bg_json_arr_begin(&out.j);
-		else
+			cli_json_sink(&out.j);
+		} else
 			sarif_begin(&out.j);
 	}
 	int rc = EXIT_OK;
@@ -711,7 +819,13 @@ int cmd_check(int argc, char **argv)
 		if (exit_rank(r) > exit_rank(rc))
 			rc = r;
 	}
+	for (int i = 0; i < a.nprogs; i++)
+		if (!a.used_prog[i]) {
+			cli_error("check", "no program named %s", a.progs[i]);
+			rc = EXIT_BAD;
+		}
 	if (a.json) {
+		cli_json_sink(NULL);
 		bg_json_arr_end(&out.j);
 		printf("\n");
 	} else if (a.sarif) {
@@ -722,10 +836,5 @@ int cmd_check(int argc, char **argv)
 		fprintf(out.dot, "}\n");
 		fclose(out.dot);
 	}
-	for (int i = 0; i < a.nprogs; i++)
-		if (!a.used_prog[i]) {
-			cli_error("check", "no program named %s", a.progs[i]);
-			rc = EXIT_BAD;
-		}
 	return rc;
 }

@@ -275,7 +275,7 @@ static int collect_list(struct opts *o, const char *path, int depth)
 		else
 			sprintf(full, "%s/%s", dir, s);
 		if (collect(o, full, depth + 1)) {
-			fprintf(stderr, "bpfgate corpus: (listed at %s:%d)\n", path, lineno);
+			fprintf(stderr, "bpfgate corpus: (listed at %s:%d)\n", cli_safe(path), lineno);
 			rc = EXIT_BAD;
 		}
 		free(full);
@@ -525,7 +525,8 @@ static int process_object(const struct opts *o, const char *path, emit_fn emit, 
 
 	if (!obj) {
 		if (!o->quiet)
-			fprintf(stderr, "bpfgate corpus: warning: %s\n", err[0] ? err : strerror(errno));
+			fprintf(stderr, "bpfgate corpus: warning: %s\n",
+				cli_safe(err[0] ? err : strerror(errno)));
 		for (int vi = 0; vi < o->nv; vi++) {
 			struct rec r = {.vi = vi, .insns = -1, .peak_kb = -1, .vtime_us = -1,
 					.verdict = BG_VERDICT_UNAVAILABLE};
@@ -962,10 +963,11 @@ static void print_text(const struct opts *o, const struct recs *rs, int kvi, dou
 				continue;
 			if (!header++)
 				printf("\ndisagreements of %s with the kernel:\n", o->v[vi].name);
-			printf("  %s: %s:%s (%s): %s %s, kernel %s\n", kind, r->obj, r->prog, r->type,
-			       o->v[vi].name, bg_verdict_name(r->verdict), bg_verdict_name(k->verdict));
-			printf("      %s: %s\n      kernel: %s\n", o->v[vi].name, *r->msg ? r->msg : "-",
-			       *k->msg ? k->msg : "-");
+			printf("  %s: %s:%s (%s): %s %s, kernel %s\n", kind, cli_safe(r->obj),
+			       cli_safe(r->prog), cli_safe(r->type), cli_safe(o->v[vi].name),
+			       bg_verdict_name(r->verdict), bg_verdict_name(k->verdict));
+			printf("      %s: %s\n      kernel: %s\n", cli_safe(o->v[vi].name),
+			       *r->msg ? cli_safe(r->msg) : "-", *k->msg ? cli_safe(k->msg) : "-");
 		}
 		if (!header)
 			printf("\n%s: no disagreement with the kernel\n", o->v[vi].name);
@@ -1141,9 +1143,9 @@ static int parse_args(int argc, char **argv, struct opts *o)
 
 		if (!strcmp(a, "--verifier") || !strcmp(a, "--external") || !strcmp(a, "--tsv") ||
 		    !strcmp(a, "-j") || !strcmp(a, "--timeout")) {
-			if (i + 1 >= argc)
-				return cli_error("corpus", "%s needs a value", a);
-			const char *val = argv[++i];
+			const char *val = cli_value("corpus", argc, argv, &i);
+			if (!val)
+				return EXIT_BAD;
 			if (!strcmp(a, "--verifier")) {
 				have_v = 1;
 				rc = parse_verifiers(o, val);

@@ -58,6 +58,11 @@ int cmd_cov(int argc, char **argv)
 		usage();
 		return argc < 2 ? EXIT_BAD : EXIT_OK;
 	}
+	/* "cov SUB --help" (before "--": COMMAND's own --help is COMMAND's) */
+	if (cli_wants_help(argc - 1, argv + 1)) {
+		usage();
+		return EXIT_OK;
+	}
 	if (!strcmp(argv[1], "run"))
 		return cov_cmd_run(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "stats"))

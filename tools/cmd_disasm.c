@@ -32,6 +32,7 @@ struct dis_opts {
 	bool source, json, raw, sections, hex;
 	unsigned flags;
 	struct bg_json j;
+	int begun; /* the JSON document is open */
 	int shown;
 };
 
@@ -49,8 +50,23 @@ static void usage(FILE *f)
 		"  --json       {\"object\", \"programs\": [{object, program, section, type, verdict, insns}]}\n");
 }
 
+/* The JSON document opens with the first program, so an input that cannot
+ * be read gets the one error object instead (cli_error). */
+static void json_doc_begin(struct dis_opts *o)
+{
+	if (o->begun++)
+		return;
+	bg_json_init(&o->j, stdout, true);
+	bg_json_obj_begin(&o->j);
+	bg_json_kstr(&o->j, "object", o->path);
+	bg_json_key(&o->j, "programs");
+	bg_json_arr_begin(&o->j);
+	cli_json_sink(&o->j);
+}
+
 static void json_prog_begin(struct dis_opts *o, const char *name, const char *sec, const char *type)
 {
+	json_doc_begin(o);
 	bg_json_obj_begin(&o->j);
 	bg_json_kstr(&o->j, "object", o->path);
 	bg_json_kstr(&o->j, "program", name);
@@ -83,7 +99,7 @@ static void print_insn(struct dis_opts *o, size_t idx, const struct bg_insn *in,
 		if (hint && !core)
 			printf("%6zu: %s\t; %s\n", idx, text, ht);
 		else if (core)
-			printf("%6zu: %s\t; CO-RE relocation failed: %s\n", idx, text, core);
+			printf("%6zu: %s\t; CO-RE relocation failed: %s\n", idx, text, cli_safe(core));
 		else
 			printf("%6zu: %s\n", idx, text);
 		return;
@@ -122,7 +138,7 @@ static int print_raw(struct dis_opts *o, const char *name, const char *sec,
 	if (o->json)
 		json_prog_begin(o, name, sec, NULL);
 	else
-		printf("%s%s (%s):\n", o->shown ? "\n" : "", name, sec);
+		printf("%s%s (%s):\n", o->shown ? "\n" : "", cli_safe(name), cli_safe(sec));
 	o->shown++;
 	for (size_t i = 0; i < n;) {
 		struct bg_insn in;
@@ -130,10 +146,16 @@ static int print_raw(struct dis_opts *o, const char *name, const char *sec,
 		int k = bg_insn_decode(raw + i, n - i, base + i, &in, &why);
 
 		if (k < 0) {
-			fprintf(stderr, "%s: %s: insn %zu (file offset in section 0x%zx): %s\n", o->path,
-				name, base + i, (base + i) * 8, why);
-			if (!o->json)
+			fprintf(stderr, "%s: %s: insn %zu (file offset in section 0x%zx): %s\n",
+				cli_safe(o->path), cli_safe(name), base + i, (base + i) * 8, why);
+			if (!o->json) {
 				printf("%6zu: <invalid: %s>\n", base + i, why);
+			} else {
+				bg_json_obj_begin(&o->j);
+				bg_json_kuint(&o->j, "idx", base + i);
+				bg_json_kstr(&o->j, "invalid", why);
+				bg_json_obj_end(&o->j);
+			}
 			rc = EXIT_BAD;
 			i++;
 			continue;
@@ -252,9 +274,9 @@ static int dis_section(struct dis_opts *o, Elf *elf, Elf_Scn *scn, Elf_Scn *syms
 		if (o->prog && strcmp(o->prog, fs[i].name))
 			continue;
 		if (start % 8 || size % 8 || start > d->d_size || size > d->d_size - start) {
-			fprintf(stderr, "%s: symbol %s: value 0x%llx size 0x%llx outside section %s\n",
-				o->path, fs[i].name, (unsigned long long)start, (unsigned long long)size, sec);
-			rc = EXIT_BAD;
+			rc = cli_error("disasm", "%s: symbol %s: value 0x%llx size 0x%llx outside section %s",
+				       o->path, fs[i].name, (unsigned long long)start,
+				       (unsigned long long)size, sec);
 			continue;
 		}
 		r = print_raw(o, fs[i].name, sec, (const struct bg_raw_insn *)d->d_buf + start / 8,
@@ -323,7 +345,7 @@ static void print_source(struct dis_opts *o, const struct bg_line *ln, const str
 	while (*t == ' ' || *t == '\t')
 		t++;
 	if (!o->json)
-		printf("; %s:%u: %s\n", ln->file, ln->line, t);
+		printf("; %s:%u: %s\n", cli_safe(ln->file), ln->line, cli_safe_src(t));
 }
 
 /* The reason a CO-RE relocation poisoned slot i, or NULL. */
@@ -366,7 +388,8 @@ static int dis_object(struct dis_opts *o)
 		if (o->json)
 			json_prog_begin(o, name, bg_program__section(prog), bg_program__type_name(prog));
 		else
-			printf("%s%s (%s):\n", o->shown ? "\n" : "", name, bg_program__section(prog));
+			printf("%s%s (%s):\n", o->shown ? "\n" : "", cli_safe(name),
+			       cli_safe(bg_program__section(prog)));
 		o->shown++;
 		for (size_t i = 0; i < n; i++) {
 			const struct bg_line *ln = o->source || o->json ? bg_program__line(prog, i) : NULL;
@@ -399,8 +422,10 @@ int cmd_disasm(int argc, char **argv)
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
 
-		if (!strcmp(a, "--prog") && i + 1 < argc)
-			o.prog = argv[++i];
+		if (!strcmp(a, "--prog")) {
+			if (!(o.prog = cli_value("disasm", argc, argv, &i)))
+				return EXIT_BAD;
+		}
 		else if (!strcmp(a, "--source"))
 			o.source = true;
 		else if (!strcmp(a, "--json"))
@@ -428,20 +453,15 @@ int cmd_disasm(int argc, char **argv)
 	}
 	if (o.sections)
 		o.flags |= BG_FMT_OBJDUMP;
-	if (o.json) {
-		bg_json_init(&o.j, stdout, true);
-		bg_json_obj_begin(&o.j);
-		bg_json_kstr(&o.j, "object", o.path);
-		bg_json_key(&o.j, "programs");
-		bg_json_arr_begin(&o.j);
-	}
 	if (o.raw)
 		rc = dis_raw(&o);
 	else if (o.sections)
 		rc = dis_sections(&o);
 	else
 		rc = dis_object(&o);
-	if (o.json) {
+	if (o.json && (o.begun || rc == EXIT_OK)) {
+		json_doc_begin(&o);
+		cli_json_sink(NULL);
 		bg_json_arr_end(&o.j);
 		bg_json_obj_end(&o.j);
 		printf("\n");

@@ -57,14 +57,16 @@ static int parse_args(int argc, char **argv, struct kload_args *a)
 		else if (!strcmp(s, "--probe"))
 			a->probe = true;
 		else if (!strcmp(s, "--prog") || !strcmp(s, "--btf") || !strcmp(s, "--log-level")) {
-			if (i + 1 >= argc)
-				return cli_error("kload", "%s needs an argument", s);
+			const char *v = cli_value("kload", argc, argv, &i);
+
+			if (!v)
+				return EXIT_BAD;
 			if (!strcmp(s, "--btf"))
-				a->btf = argv[++i];
+				a->btf = v;
 			else if (!strcmp(s, "--log-level"))
-				a->log_level = (unsigned)strtoul(argv[++i], NULL, 0);
+				a->log_level = (unsigned)strtoul(v, NULL, 0);
 			else if (a->prog_cnt < MAX_SELECT)
-				a->progs[a->prog_cnt++] = argv[++i];
+				a->progs[a->prog_cnt++] = v;
 			else
 				return cli_error("kload", "too many --prog options (max %d)",
 						 MAX_SELECT);
@@ -102,23 +104,18 @@ static void print_text(const struct bg_program *p, const struct bg_kload_result 
 		snprintf(proc, sizeof(proc), "%ld", r->insns_processed);
 	if (r->verif_time_usec >= 0)
 		snprintf(tm, sizeof(tm), "%ld", r->verif_time_usec);
-	printf("%-24s %-14s %-11s insns=%zu processed=%s time=%sus\n", bg_program__name(p),
+	printf("%-24s %-14s %-11s insns=%zu processed=%s time=%sus\n", cli_safe(bg_program__name(p)),
 	       bg_program__type_name(p), bg_verdict_name(r->verdict), n, proc, tm);
 	if (r->verdict != BG_VERDICT_ACCEPTED && r->reason) {
-		/* indent every line of the message */
-		for (const char *s = r->reason; *s;) {
-			const char *e = strchr(s, '\n');
-			int len = e ? (int)(e - s) : (int)strlen(s);
-
-			printf("    %.*s\n", len, s);
-			s += len + (e ? 1 : 0);
-		}
+		cli_print_lines("    ", r->reason);
 		if (r->fail_source && *r->fail_source)
-			printf("    source: %s\n", r->fail_source);
+			printf("    source: %s\n", cli_safe_src(r->fail_source));
 	}
-	if (log && r->log && *r->log)
-		printf("--- verifier log of %s ---\n%s%s--- end of log ---\n", bg_program__name(p),
-		       r->log, r->log[strlen(r->log) - 1] == '\n' ? "" : "\n");
+	if (log && r->log && *r->log) {
+		printf("--- verifier log of %s ---\n", cli_safe(bg_program__name(p)));
+		cli_print_lines("", r->log);
+		printf("--- end of log ---\n");
+	}
 }
 
 static void print_json(struct bg_json *j, const char *path, const struct bg_program *p,
@@ -164,7 +161,7 @@ static int kload_object(const struct kload_args *a, const char *path, struct bg_
 	if (!obj)
 		return cli_error("kload", "%s", *err ? err : path);
 	if (!bg_object__prog_cnt(obj))
-		fprintf(stderr, "bpfgate kload: %s: no programs in this object\n", path);
+		fprintf(stderr, "bpfgate kload: %s: no programs in this object\n", cli_safe(path));
 	for (size_t i = 0; i < bg_object__prog_cnt(obj); i++) {
 		struct bg_program *p = bg_object__prog(obj, i);
 		struct bg_kload_result r;
@@ -219,19 +216,21 @@ int cmd_kload(int argc, char **argv)
 	if (a.json) {
 		bg_json_init(&j, stdout, true);
 		bg_json_arr_begin(&j);
+		cli_json_sink(&j);
 	}
 	for (size_t i = 0; i < a.obj_cnt; i++) {
 		e = kload_object(&a, a.objs[i], a.json ? &j : NULL, hit);
 		if (e > rc)
 			rc = e;
 	}
-	if (a.json) {
-		bg_json_arr_end(&j);
-		fputc('\n', stdout);
-	}
 	for (size_t i = 0; i < a.prog_cnt; i++)
 		if (!hit[i] && rc != EXIT_BAD)
 			rc = cli_error("kload", "no program named '%s' in the object(s) given",
 				       a.progs[i]);
+	if (a.json) {
+		cli_json_sink(NULL);
+		bg_json_arr_end(&j);
+		fputc('\n', stdout);
+	}
 	return rc;
 }

@@ -132,31 +132,32 @@ static void print_prog(const struct bg_program *p)
 	size_t n;
 
 	bg_program__raw(p, &n);
-	printf("  %-24s %-22s %-14s %5zu insns", bg_program__name(p), bg_program__section(p),
+	printf("  %-24s %-22s %-14s %5zu insns", cli_safe(bg_program__name(p)),
+	       cli_safe(bg_program__section(p)),
 	       bg_program__type_name(p), n);
 	if (bg_program__attach_target(p))
-		printf("  attach %s", bg_program__attach_target(p));
+		printf("  attach %s", cli_safe(bg_program__attach_target(p)));
 	if (bg_program__func_cnt(p) > 1) {
 		size_t nf = bg_program__func_cnt(p);
 
 		printf("  subprogs");
 		for (size_t i = 1; i < nf && i <= 8; i++)
-			printf("%c%s", i == 1 ? ' ' : ',', bg_program__func(p, i)->name);
+			printf("%c%s", i == 1 ? ' ' : ',', cli_safe(bg_program__func(p, i)->name));
 		if (nf > 9)
 			printf(",... (%zu in all)", nf - 1);
 	}
 	printf("  line info %s\n", bg_program__btf_line_info(p, NULL, NULL) ? "yes" : "no");
 	for (size_t i = 0; i < bg_program__core_failure_cnt(p); i++)
 		printf("    insn %zu: %s\n", bg_program__core_failure(p, i)->insn,
-		       bg_program__core_failure(p, i)->reason);
+		       cli_safe(bg_program__core_failure(p, i)->reason));
 }
 
 static void print_text(const struct bg_object *obj)
 {
 	char buf[32];
 
-	printf("%s: license %s, BTF %s, BTF.ext %s\n", bg_object__path(obj),
-	       bg_object__license(obj) ? bg_object__license(obj) : "(none)",
+	printf("%s: license %s, BTF %s, BTF.ext %s\n", cli_safe(bg_object__path(obj)),
+	       bg_object__license(obj) ? cli_safe(bg_object__license(obj)) : "(none)",
 	       bg_object__btf(obj) ? "yes" : "no", bg_object__has_btf_ext(obj) ? "yes" : "no");
 	printf("programs (%zu):\n", bg_object__prog_cnt(obj));
 	for (size_t i = 0; i < bg_object__prog_cnt(obj); i++)
@@ -164,12 +165,12 @@ static void print_text(const struct bg_object *obj)
 	printf("maps (%zu):\n", bg_object__map_cnt(obj));
 	for (size_t i = 0; i < bg_object__map_cnt(obj); i++) {
 		const struct bg_map_def *m = bg_object__map(obj, i);
-		printf("  %-24s %-16s key %u value %u max_entries %u flags 0x%x%s", m->name,
+		printf("  %-24s %-16s key %u value %u max_entries %u flags 0x%x%s", cli_safe(m->name),
 		       map_type_name(m->type, buf, sizeof(buf)), m->key_size, m->value_size,
 		       m->max_entries, m->map_flags, m->readonly ? " (read-only)" : "");
 		for (uint32_t k = 0; m->init_slots && k < m->init_slot_cnt; k++)
 			if (m->init_slots[k] >= 0)
-				printf(" [%u]=%s", k, slot_name(obj, m, m->init_slots[k]));
+				printf(" [%u]=%s", k, cli_safe(slot_name(obj, m, m->init_slots[k])));
 		putchar('\n');
 	}
 }
@@ -191,8 +192,10 @@ int cmd_list(int argc, char **argv)
 			json = 1;
 		else if (!strcmp(argv[i], "--no-core"))
 			opts.no_core = 1;
-		else if (!strcmp(argv[i], "--btf") && i + 1 < argc)
-			opts.btf_path = argv[++i];
+		else if (!strcmp(argv[i], "--btf")) {
+			if (!(opts.btf_path = cli_value("list", argc, argv, &i)))
+				return EXIT_BAD;
+		}
 		else if (argv[i][0] == '-' && argv[i][1])
 			return cli_error("list", "unknown option '%s' (see --help)", argv[i]);
 		else if (path)

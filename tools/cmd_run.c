@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <linux/bpf.h>
 #include <bpfgate/bpfgate.h>
 #include <bpfgate/vm.h>
 
@@ -69,6 +70,14 @@ static uint8_t *read_file(const char *path, size_t *len)
 		r = fread(buf + n, 1, cap - n, f);
 		n += r;
 	} while (r > 0);
+	if (ferror(f)) { /* a directory opens but does not read: EISDIR */
+		int e = errno ? errno : EIO;
+
+		free(buf);
+		fclose(f);
+		errno = e;
+		return NULL;
+	}
 	fclose(f);
 	*len = n;
 	return buf;
@@ -266,7 +275,7 @@ static size_t snap_diff(const char *name, const struct snap *before, const struc
 		} else {
 			size_t b;
 
-			printf("  map %s key ", name);
+			printf("  map %s key ", cli_safe(name));
 			for (b = 0; b < after->ks; b++)
 				printf("%02x", k[b]);
 			printf(": ");
@@ -288,7 +297,7 @@ static size_t snap_diff(const char *name, const struct snap *before, const struc
 		if (!snap_find(after, k)) {
 			changed++;
 			if (!j)
-				printf("  map %s: an entry was deleted\n", name);
+				printf("  map %s: an entry was deleted\n", cli_safe(name));
 		}
 	}
 	return changed;
@@ -387,7 +396,7 @@ static void print_fault(const struct run_args *a, const struct bg_vm_fault *f, s
 	char where[512] = "";
 
 	if (f->line && f->line->file)
-		snprintf(where, sizeof(where), "%s:%u:%u: ", f->line->file, f->line->line,
+		snprintf(where, sizeof(where), "%s:%u:%u: ", cli_safe(f->line->file), f->line->line,
 			 f->line->col);
 	if (j) {
 		bg_json_key(j, "fault");
@@ -406,9 +415,9 @@ static void print_fault(const struct run_args *a, const struct bg_vm_fault *f, s
 		bg_json_obj_end(j);
 		return;
 	}
-	printf("%s%s: %sinsn %zu: %s\n", a->obj, f->prog ? "" : "", where, f->pc, f->msg);
+	printf("%s: %sinsn %zu: %s\n", cli_safe(a->obj), where, f->pc, cli_safe(f->msg));
 	if (f->line && f->line->text && f->line->text[0])
-		printf("    %s\n", f->line->text);
+		printf("    %s\n", cli_safe_src(f->line->text));
 }
 
 /* Run every packet of a capture (read and checked whole by core/pcap.c
@@ -417,26 +426,28 @@ static int run_pcap(struct bg_vm *vm, const struct run_args *a, const struct bg_
 		    struct bg_json *j, struct run_jumps *rj)
 {
 	struct bg_packets ps = { 0 };
-	size_t npk, nfault = 0, off = 24;
+	size_t npk, nfault = 0;
 	uint64_t counts[16] = { 0 }, other = 0, insns = 0;
 	char err[512] = "";
 	int i;
 
-	if (bg_packets_pcap(&ps, a->pcap, err, sizeof(err))) {
+	bool takes;
+	enum bg_pkt_input want = cli_packet_input(p, &takes);
+
+	if (bg_packets_pcap(&ps, a->pcap, want, err, sizeof(err))) {
 		bg_packets_free(&ps);
 		return cli_error("run", "%s", err);
 	}
 	for (npk = 0; npk < ps.n; npk++) {
 		uint64_t r0;
 
-		/* records follow each other: offset = header + earlier records */
 		if (bg_vm__set_packet(vm, ps.p[npk].data, ps.p[npk].len)) {
-			cli_error("run", "%s: offset %zu: packet of %u bytes is too large for "
-				  "the interpreter", a->pcap, off, ps.p[npk].len);
+			cli_error("run", "%s: offset %llu: record %zu: packet of %u bytes is too large "
+				  "for the interpreter", a->pcap, (unsigned long long)ps.p[npk].off,
+				  npk + 1, ps.p[npk].len);
 			bg_packets_free(&ps);
 			return EXIT_BAD;
 		}
-		off += 16 + (size_t)ps.p[npk].len;
 		if (bg_vm__run(vm, &r0)) {
 			if (!nfault++ && !j)
 				print_fault(a, bg_vm__fault(vm), NULL);
@@ -478,8 +489,8 @@ static int run_pcap(struct bg_vm *vm, const struct run_args *a, const struct bg_
 		bg_json_obj_end(j);
 		bg_json_obj_end(j);
 	} else {
-		printf("%s %s: %zu packets, %zu faults, %" PRIu64 " instructions\n", a->obj,
-		       bg_program__name(p), npk, nfault, insns);
+		printf("%s %s: %zu packets, %zu faults, %" PRIu64 " instructions\n", cli_safe(a->obj),
+		       cli_safe(bg_program__name(p)), npk, nfault, insns);
 		for (i = 0; i < 16; i++)
 			if (counts[i]) {
 				const char *an = bg_vm__action_name(vm, (uint64_t)i);
@@ -557,7 +568,8 @@ static int run_once(struct bg_vm *vm, const struct run_args *a, const struct bg_
 		bg_json_kuint(j, "records", bg_vm__record_cnt(vm));
 		bg_json_obj_end(j);
 	} else {
-		printf("%s %s (%s):\n", a->obj, bg_program__name(p), bg_program__section(p));
+		printf("%s %s (%s):\n", cli_safe(a->obj), cli_safe(bg_program__name(p)),
+		       cli_safe(bg_program__section(p)));
 		if (err) {
 			print_fault(a, bg_vm__fault(vm), NULL);
 		} else {
@@ -573,13 +585,15 @@ static int run_once(struct bg_vm *vm, const struct run_args *a, const struct bg_
 		}
 		for (i = 0; i < nm; i++)
 			snap_diff(bg_vm__map_name(vm, i), &before[i], &after[i], NULL);
-		if (olen)
-			printf("  output:\n%s", text);
+		if (olen) {
+			printf("  output:\n");
+			cli_print_lines("", text);
+		}
 		for (i = 0; i < bg_vm__record_cnt(vm); i++) {
 			const struct bg_vm_record *rec = bg_vm__record(vm, i);
 
 			printf("  record %zu (map %s, %zu bytes):\n", i,
-			       bg_vm__map_name(vm, (size_t)rec->map), rec->len);
+			       cli_safe(bg_vm__map_name(vm, (size_t)rec->map)), rec->len);
 			print_hex(stdout, rec->data, rec->len);
 		}
 	}
@@ -600,7 +614,6 @@ static int parse_args(int argc, char **argv, struct run_args *a)
 	a->repeat = 1;
 	for (i = 1; i < argc; i++) {
 		const char *s = argv[i];
-		bool more = i + 1 < argc;
 
 		if (!strcmp(s, "--json"))
 			a->json = true;
@@ -608,26 +621,37 @@ static int parse_args(int argc, char **argv, struct run_args *a)
 			a->no_sanitize = true;
 		else if (!strcmp(s, "--allow-uninit-stack"))
 			a->allow_uninit = true;
-		else if (!strcmp(s, "--prog") && more)
-			a->prog = argv[++i];
-		else if (!strcmp(s, "--packet") && more)
-			a->packet = argv[++i];
-		else if (!strcmp(s, "--pcap") && more)
-			a->pcap = argv[++i];
-		else if (!strcmp(s, "--ctx") && more)
-			a->ctx = argv[++i];
-		else if (!strcmp(s, "--map") && more && a->nmaps < 32)
-			a->maps[a->nmaps++] = argv[++i];
-		else if (!strcmp(s, "--mem") && more && a->nmems < 32)
-			a->mems[a->nmems++] = argv[++i];
-		else if (!strcmp(s, "--prog-array") && more && a->ntails < 32)
-			a->tails[a->ntails++] = argv[++i];
-		else if (!strcmp(s, "--repeat") && more) {
+		else if (!strcmp(s, "--prog") || !strcmp(s, "--packet") || !strcmp(s, "--pcap") ||
+			 !strcmp(s, "--ctx") || !strcmp(s, "--map") || !strcmp(s, "--mem") ||
+			 !strcmp(s, "--prog-array") || !strcmp(s, "--repeat")) {
+			const char *v = cli_value("run", argc, argv, &i);
 			char *end;
 
-			a->repeat = strtol(argv[++i], &end, 10);
-			if (*end || a->repeat < 1 || a->repeat > 100000000)
-				return cli_error("run", "--repeat wants a count from 1 to 1e8");
+			if (!v)
+				return EXIT_BAD;
+			if (!strcmp(s, "--prog"))
+				a->prog = v;
+			else if (!strcmp(s, "--packet"))
+				a->packet = v;
+			else if (!strcmp(s, "--pcap"))
+				a->pcap = v;
+			else if (!strcmp(s, "--ctx"))
+				a->ctx = v;
+			else if ((!strcmp(s, "--map") && a->nmaps == 32) ||
+				 (!strcmp(s, "--mem") && a->nmems == 32) ||
+				 (!strcmp(s, "--prog-array") && a->ntails == 32))
+				return cli_error("run", "at most 32 %s options", s);
+			else if (!strcmp(s, "--map"))
+				a->maps[a->nmaps++] = v;
+			else if (!strcmp(s, "--mem"))
+				a->mems[a->nmems++] = v;
+			else if (!strcmp(s, "--prog-array"))
+				a->tails[a->ntails++] = v;
+			else {
+				a->repeat = strtol(v, &end, 10);
+				if (*end || a->repeat < 1 || a->repeat > 100000000)
+					return cli_error("run", "--repeat wants a count from 1 to 1e8");
+			}
 		} else if (s[0] == '-' && s[1]) {
 			usage(stderr);
 			return cli_error("run", "unknown or incomplete option '%s'", s);
@@ -641,6 +665,25 @@ static int parse_args(int argc, char **argv, struct run_args *a)
 		return cli_error("run", "no object given (see --help)");
 	if (!!a->packet + !!a->pcap > 1)
 		return cli_error("run", "--packet and --pcap are exclusive");
+	return 0;
+}
+
+/* Refuse inputs the program's type has no place for: a packet for a type
+ * without one (kprobe, tracepoint...); warn about --ctx on XDP, whose
+ * xdp_md data pointers come from the packet, not from the bytes given. */
+static int check_inputs(const struct run_args *a, const struct bg_program *p)
+{
+	bool takes;
+
+	cli_packet_input(p, &takes);
+	if ((a->packet || a->pcap) && !takes)
+		return cli_error("run", "%s: %s: a %s program has no packet; --%s does not apply "
+			       "(use --ctx for its context bytes)", a->obj, bg_program__name(p),
+			       bg_program__type_name(p), a->packet ? "packet" : "pcap");
+	if (a->ctx && bg_program__type(p) == BPF_PROG_TYPE_XDP)
+		fprintf(stderr, "bpfgate run: warning: --ctx on an XDP program: only xdp_md's "
+			"ifindex and queue fields are taken from %s; the packet comes from "
+			"--packet/--pcap\n", cli_safe(a->ctx));
 	return 0;
 }
 
@@ -701,7 +744,9 @@ int cmd_run(int argc, char **argv)
 		bg_object__free(obj);
 		return rc;
 	}
-	rc = load_inputs(vm, &a);
+	rc = check_inputs(&a, p);
+	if (!rc)
+		rc = load_inputs(vm, &a);
 	if (!rc && a.packet) {
 		pkt = read_file(a.packet, &pkt_len);
 		if (!pkt)

@@ -9,12 +9,14 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <signal.h>
 #include <linux/perf_event.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/mount.h>
+#include <sys/prctl.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -22,6 +24,7 @@
 #include <bpfgate/bpfgate.h>
 #include "cov/uprobe.h"
 #include "cov_attach.h"
+#include "cli.h"
 
 #define MAX_SITES 64 /* USDT sites attached per program */
 
@@ -346,10 +349,42 @@ static int attach(const struct bg_program *p, int prog_fd, char *err)
 	return -1;
 }
 
+/* While COMMAND runs, SIGTERM/SIGINT/SIGHUP to bpfgate are passed on to it
+ * (a second one kills it), so bpfgate outlives it, detaches and still writes
+ * the counts gathered so far. If bpfgate itself is killed, the kernel kills
+ * COMMAND (PR_SET_PDEATHSIG): it is never left running as an orphan. */
+static volatile sig_atomic_t got_signal, signal_cnt;
+static volatile pid_t command_pid;
+
+static void forward_signal(int sig)
+{
+	got_signal = sig;
+	signal_cnt++;
+	if (command_pid > 0)
+		kill(command_pid, signal_cnt > 1 ? SIGKILL : sig);
+}
+
+static void catch_signals(bool on, struct sigaction *saved)
+{
+	static const int sigs[3] = {SIGTERM, SIGINT, SIGHUP};
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = forward_signal; /* no SA_RESTART: waitpid returns EINTR */
+	sigemptyset(&sa.sa_mask);
+	for (int i = 0; i < 3; i++) {
+		if (on)
+			sigaction(sigs[i], &sa, &saved[i]);
+		else
+			sigaction(sigs[i], &saved[i], NULL);
+	}
+}
+
 /* Fork cmd held before its exec until *go is written to or closed, so that
  * probes can be opened on its pid first. */
 static pid_t spawn_held(char **cmd, int *go)
 {
+	pid_t parent = getpid();
 	int p[2];
 	pid_t pid;
 
@@ -365,6 +400,11 @@ static pid_t spawn_held(char **cmd, int *go)
 		char c;
 
 		close(p[1]);
+		signal(SIGTERM, SIG_DFL);
+		signal(SIGINT, SIG_DFL);
+		signal(SIGHUP, SIG_DFL);
+		if (prctl(PR_SET_PDEATHSIG, SIGKILL) || getppid() != parent)
+			_exit(127);
 		if (read(p[0], &c, 1) != 1) /* bpfgate went away before releasing it */
 			_exit(127);
 		execvp(cmd[0], cmd);
@@ -380,8 +420,9 @@ static int wait_command(pid_t pid)
 {
 	int st;
 
-	if (waitpid(pid, &st, 0) < 0)
-		return -errno;
+	while (waitpid(pid, &st, 0) < 0)
+		if (errno != EINTR)
+			return -errno;
 	return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
 }
 
@@ -413,16 +454,22 @@ int cov_attach_run(struct bg_cov **covs, size_t n, const char **targets, bool co
 		   char errbuf[][512], const char **errs)
 {
 	struct attached *at = calloc(n ? n : 1, sizeof(*at));
+	struct sigaction saved[3];
 	int rc, go = -1;
 	pid_t pid;
 
 	if (!at)
 		return -ENOMEM;
+	catch_signals(true, saved);
 	pid = spawn_held(cmd, &go);
 	if (pid < 0) {
+		catch_signals(false, saved);
 		free(at);
 		return pid;
 	}
+	command_pid = pid;
+	if (got_signal) /* arrived before the pid was known */
+		kill(pid, got_signal);
 	for (size_t i = 0; i < n; i++) {
 		at[i].prog_fd = at[i].map_fd = -1;
 		if (!covs[i])
@@ -432,9 +479,14 @@ int cov_attach_run(struct bg_cov **covs, size_t n, const char **targets, bool co
 			errs[i] = errbuf[i];
 	}
 	if (write(go, "g", 1) != 1)
-		fprintf(stderr, "bpfgate cov: cannot release %s: %s\n", cmd[0], strerror(errno));
+		fprintf(stderr, "bpfgate cov: cannot release %s: %s\n", cli_safe(cmd[0]), strerror(errno));
 	close(go);
 	rc = wait_command(pid);
+	command_pid = 0;
+	catch_signals(false, saved);
+	if (got_signal)
+		fprintf(stderr, "bpfgate cov: %s, passed on to %s: writing the counts gathered so far\n",
+			strsignal(got_signal), cli_safe(cmd[0]));
 	for (size_t i = 0; i < n; i++) {
 		for (int k = 0; k < at[i].nlinks; k++)
 			close(at[i].links[k]);
@@ -446,7 +498,7 @@ int cov_attach_run(struct bg_cov **covs, size_t n, const char **targets, bool co
 			close(at[i].prog_fd);
 	}
 	free(at);
-	if (rc)
-		fprintf(stderr, "bpfgate cov: %s exited with status %d\n", cmd[0], rc);
+	if (rc && !got_signal)
+		fprintf(stderr, "bpfgate cov: %s exited with status %d\n", cli_safe(cmd[0]), rc);
 	return 0;
 }

@@ -21,6 +21,8 @@ struct run_args {
 	int vm, json, command_only;
 	uint32_t repeat;
 	struct bg_packets in;
+	const char *pcaps[16];   /* read once the programs are known (link type) */
+	int npcaps;
 	char **cmd;              /* after "--" */
 	const char *tprog[64], *tspec[64]; /* --uprobe/--usdt PROG=TARGET */
 	int ntargets;
@@ -50,17 +52,29 @@ static int parse(int argc, char **argv, struct run_args *a)
 	a->out = "coverage.info";
 	for (int i = 1; i < argc && !rc; i++) {
 		const char *s = argv[i];
-		bool v = i + 1 < argc;
+		char *v = NULL;
 
 		if (!strcmp(s, "--")) {
 			a->cmd = argv + i + 1;
 			if (!a->cmd[0])
 				return cli_error("cov", "run: -- needs a command");
 			break;
-		} else if (!strcmp(s, "--prog") && v && a->nprogs < 64) {
-			a->progs[a->nprogs++] = argv[++i];
-		} else if ((!strcmp(s, "--uprobe") || !strcmp(s, "--usdt")) && v) {
-			if (add_target(a, s, argv[++i]))
+		}
+		if (!strcmp(s, "--prog") || !strcmp(s, "--uprobe") || !strcmp(s, "--usdt") ||
+		    !strcmp(s, "-o") || !strcmp(s, "--profile") || !strcmp(s, "--cfg") ||
+		    !strcmp(s, "--repeat") ||
+		    !strcmp(s, "--input") || !strcmp(s, "--packet") || !strcmp(s, "--input-dir") ||
+		    !strcmp(s, "--pcap")) {
+			v = (char *)cli_value("cov", argc, argv, &i);
+			if (!v)
+				return EXIT_BAD;
+		}
+		if (!strcmp(s, "--prog")) {
+			if (a->nprogs == 64)
+				return cli_error("cov", "run: at most 64 --prog options");
+			a->progs[a->nprogs++] = v;
+		} else if (!strcmp(s, "--uprobe") || !strcmp(s, "--usdt")) {
+			if (add_target(a, s, v))
 				return EXIT_BAD;
 		} else if (!strcmp(s, "--command-only")) {
 			a->command_only = 1;
@@ -68,20 +82,22 @@ static int parse(int argc, char **argv, struct run_args *a)
 			a->vm = 1;
 		} else if (!strcmp(s, "--json")) {
 			a->json = 1;
-		} else if (!strcmp(s, "-o") && v) {
-			a->out = argv[++i];
-		} else if (!strcmp(s, "--profile") && v) {
-			a->profile = argv[++i];
-		} else if (!strcmp(s, "--cfg") && v) {
-			a->cfg = argv[++i];
-		} else if (!strcmp(s, "--repeat") && v) {
-			a->repeat = (uint32_t)strtoul(argv[++i], NULL, 0);
-		} else if ((!strcmp(s, "--input") || !strcmp(s, "--packet")) && v) {
-			rc = bg_packets_file(&a->in, argv[++i], err, sizeof(err));
-		} else if (!strcmp(s, "--input-dir") && v) {
-			rc = bg_packets_dir(&a->in, argv[++i], err, sizeof(err));
-		} else if (!strcmp(s, "--pcap") && v) {
-			rc = bg_packets_pcap(&a->in, argv[++i], err, sizeof(err));
+		} else if (!strcmp(s, "-o")) {
+			a->out = v;
+		} else if (!strcmp(s, "--profile")) {
+			a->profile = v;
+		} else if (!strcmp(s, "--cfg")) {
+			a->cfg = v;
+		} else if (!strcmp(s, "--repeat")) {
+			a->repeat = (uint32_t)strtoul(v, NULL, 0);
+		} else if (!strcmp(s, "--input") || !strcmp(s, "--packet")) {
+			rc = bg_packets_file(&a->in, v, err, sizeof(err));
+		} else if (!strcmp(s, "--input-dir")) {
+			rc = bg_packets_dir(&a->in, v, err, sizeof(err));
+		} else if (!strcmp(s, "--pcap")) {
+			if (a->npcaps == 16)
+				return cli_error("cov", "run: at most 16 --pcap options");
+			a->pcaps[a->npcaps++] = v;
 		} else if (s[0] == '-' || a->obj) {
 			return cli_error("cov", "run: unexpected argument '%s'", s);
 		} else {
@@ -92,10 +108,28 @@ static int parse(int argc, char **argv, struct run_args *a)
 		return cli_error("cov", "run: %s", err);
 	if (!a->obj)
 		return cli_error("cov", "run: no object");
-	if (!a->cmd && !a->in.n)
+	if (!a->cmd && !a->in.n && !a->npcaps)
 		return cli_error("cov", "run: no input (--input, --input-dir, --pcap) and no command after --");
 	if (!a->cmd && a->ntargets)
 		return cli_error("cov", "run: --uprobe/--usdt attach while a command runs: add -- COMMAND");
+	return 0;
+}
+
+/* Captures become Ethernet frames; raw IP only when every chosen program
+ * that takes a packet sees from L3 on (see core/pcap.h). */
+static int read_pcaps(struct run_args *a, const struct bg_program **progs, size_t n)
+{
+	enum bg_pkt_input want = BG_PKT_ETH_L3;
+	char err[512];
+
+	for (size_t i = 0; i < n; i++) {
+		bool takes;
+		if (cli_packet_input(progs[i], &takes) == BG_PKT_ETH && takes)
+			want = BG_PKT_ETH;
+	}
+	for (int k = 0; k < a->npcaps; k++)
+		if (bg_packets_pcap(&a->in, a->pcaps[k], want, err, sizeof(err)))
+			return cli_error("cov", "run: %s", err);
 	return 0;
 }
 
@@ -143,12 +177,39 @@ static const char *run_verdict(const struct bg_cov *cov, const char *err)
 	return cov && strstr(err, "not loaded (rejected)") ? "rejected" : "unavailable";
 }
 
-static void print_summary(const struct run_args *a, struct bg_cov **covs, const struct bg_program **progs,
-			  const char **names, const char **errs, size_t n)
+static void report_refused(const char *prog, const int *ierr, size_t n)
+{
+	for (size_t k = 0; k < n; k++)
+		if (ierr[k])
+			fprintf(stderr, "bpfgate cov: run: %s: input %zu refused by BPF_PROG_TEST_RUN (%s); "
+				"the other inputs were counted\n", cli_safe(prog), k, strerror(-ierr[k]));
+}
+
+static void json_refused(struct bg_json *j, const int *ierr, size_t n)
+{
+	bg_json_key(j, "refused_inputs");
+	bg_json_arr_begin(j);
+	for (size_t k = 0; ierr && k < n; k++)
+		if (ierr[k]) {
+			bg_json_obj_begin(j);
+			bg_json_kuint(j, "input", k);
+			bg_json_kint(j, "errno", -ierr[k]);
+			bg_json_kstr(j, "message", strerror(-ierr[k]));
+			bg_json_obj_end(j);
+		}
+	bg_json_arr_end(j);
+}
+
+/* Write the tracefile (and profile), then the summary; in --json mode a
+ * write error is an element of the summary array. Returns write_outputs'. */
+static int print_summary(const struct run_args *a, struct bg_cov **covs, const struct bg_program **progs,
+			 const char **names, const char **errs, int **refused, size_t n)
 {
 	struct bg_json j;
+	int rc;
 
 	if (!a->json) {
+		rc = write_outputs(a, covs, n);
 		for (size_t i = 0; i < n; i++) {
 			const uint64_t *c = covs[i] ? bg_cov__counts(covs[i]) : NULL;
 			size_t hit = 0, nc = covs[i] ? bg_cov__counter_cnt(covs[i]) : 0;
@@ -156,16 +217,20 @@ static void print_summary(const struct run_args *a, struct bg_cov **covs, const 
 			for (size_t k = 0; c && k < nc; k++)
 				hit += c[k] > 0;
 			if (errs[i])
-				printf("%-24s error: %s\n", names[i], errs[i]);
+				printf("%-24s error: %s\n", cli_safe(names[i]), cli_safe(errs[i]));
 			else
-				printf("%-24s %zu/%zu counters hit, insns %zu -> %zu\n", names[i], hit, nc,
-				       bg_cov__insns_before(covs[i]), bg_cov__insns_after(covs[i]));
+				printf("%-24s %zu/%zu counters hit, insns %zu -> %zu%s\n", cli_safe(names[i]),
+				       hit, nc, bg_cov__insns_before(covs[i]), bg_cov__insns_after(covs[i]),
+				       refused[i] ? " (some inputs refused, see above)" : "");
 		}
-		printf("wrote %s\n", a->out);
-		return;
+		if (!rc)
+			printf("wrote %s\n", cli_safe(a->out));
+		return rc;
 	}
 	bg_json_init(&j, stdout, true);
 	bg_json_arr_begin(&j);
+	cli_json_sink(&j);
+	rc = write_outputs(a, covs, n);
 	for (size_t i = 0; i < n; i++) {
 		bg_json_obj_begin(&j);
 		bg_json_kstr(&j, "object", a->obj);
@@ -175,6 +240,7 @@ static void print_summary(const struct run_args *a, struct bg_cov **covs, const 
 		bg_json_kstr(&j, "verdict", run_verdict(covs[i], errs[i]));
 		bg_json_kstr(&j, "runner", a->vm ? "vm" : "kernel");
 		bg_json_kstr(&j, "error", errs[i]);
+		json_refused(&j, refused[i], a->in.n);
 		if (covs[i]) {
 			const uint64_t *c = bg_cov__counts(covs[i]);
 
@@ -196,7 +262,9 @@ static void print_summary(const struct run_args *a, struct bg_cov **covs, const 
 		}
 		bg_json_obj_end(&j);
 	}
+	cli_json_sink(NULL);
 	bg_json_arr_end(&j);
+	return rc;
 }
 
 int cov_cmd_run(int argc, char **argv)
@@ -206,6 +274,7 @@ int cov_cmd_run(int argc, char **argv)
 	struct bg_cov *covs[64] = {0};
 	const char *names[64] = {0}, *errs[64] = {0}, *targets[64] = {0};
 	const struct bg_program *progs[64] = {0};
+	int *refused[64] = {0}; /* per program: the kernel's refusal per input, or NULL */
 	static char errbuf[64][512];
 	char err[512];
 	size_t n = 0;
@@ -233,6 +302,13 @@ int cov_cmd_run(int argc, char **argv)
 			errs[n] = errbuf[n];
 		n++;
 	}
+	if (a.npcaps && (rc = read_pcaps(&a, progs, n))) {
+		for (size_t i = 0; i < n; i++)
+			bg_cov__free(covs[i]);
+		bg_object__free(obj);
+		bg_packets_free(&a.in);
+		return rc;
+	}
 	for (int t = 0; t < a.ntargets; t++) {
 		size_t i = 0;
 
@@ -258,21 +334,30 @@ int cov_cmd_run(int argc, char **argv)
 		for (size_t i = 0; i < n; i++) {
 			if (!covs[i])
 				continue;
+			ro.input_errs = a.vm ? NULL : calloc(a.in.n ? a.in.n : 1, sizeof(int));
 			rc = a.vm ? bg_cov__run_vm(covs[i], in, a.in.n, &ro, errbuf[i], sizeof(errbuf[i]))
 				  : bg_cov__run_kernel(covs[i], in, a.in.n, &ro, errbuf[i], sizeof(errbuf[i]));
-			if (rc)
+			if (rc < 0 || (rc && a.vm))
 				errs[i] = errbuf[i];
+			if (rc > 0 && !a.vm) { /* some inputs refused: the others counted */
+				report_refused(names[i], ro.input_errs, a.in.n);
+				refused[i] = ro.input_errs;
+				ro.input_errs = NULL;
+				status = EXIT_REJECTED;
+			}
+			free(ro.input_errs);
 		}
 		free(in);
 	}
 	for (size_t i = 0; i < n; i++)
 		if (errs[i])
 			status = EXIT_REJECTED;
-	if (write_outputs(&a, covs, n))
+	if (print_summary(&a, covs, progs, names, errs, refused, n))
 		status = EXIT_BAD;
-	print_summary(&a, covs, progs, names, errs, n);
-	for (size_t i = 0; i < n; i++)
+	for (size_t i = 0; i < n; i++) {
 		bg_cov__free(covs[i]);
+		free(refused[i]);
+	}
 	bg_object__free(obj);
 	bg_packets_free(&a.in);
 	return n ? status : cli_error("cov", "run: no program selected");

@@ -68,8 +68,13 @@ struct bg_cov_run_opts {
 	size_t sz;              /* sizeof(struct bg_cov_run_opts) */
 	uint32_t repeat;        /* runs per input (0: 1) */
 	uint32_t *retvals;      /* optional: r0 of the last run per input */
+	int *input_errs;        /* optional, kernel runs: 0 or the -errno the test run
+				 * refused each input with */
 };
-/* In the kernel (BPF_PROG_TEST_RUN; needs bpf()). Counts are added to cov. */
+/* In the kernel (BPF_PROG_TEST_RUN; needs bpf()). Counts are added to cov.
+ * An input the kernel refuses is skipped and the others still count: returns
+ * 0, the number (> 0) of refused inputs (the first named in err, each in
+ * opts->input_errs), or -errno when nothing ran or counts could not be read. */
 BG_API int bg_cov__run_kernel(struct bg_cov *cov, const struct bg_cov_input *in, size_t n,
 			      const struct bg_cov_run_opts *opts, char *err, size_t errsz);
 /* In the interpreter (no privileges). Counts are added to cov. */

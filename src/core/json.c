@@ -3,6 +3,7 @@
 #include <math.h>
 #include <inttypes.h>
 #include "core/json.h"
+#include "core/text.h"
 
 void bg_json_init(struct bg_json *j, FILE *f, bool pretty)
 {
@@ -63,22 +64,36 @@ void bg_json_obj_end(struct bg_json *j) { close_(j, '}'); }
 void bg_json_arr_begin(struct bg_json *j) { open(j, '['); }
 void bg_json_arr_end(struct bg_json *j) { close_(j, ']'); }
 
+/* RFC 8259 string: well-formed UTF-8 is copied, except controls (C0, DEL,
+ * C1) which become \uXXXX so the output is also terminal-safe; each byte
+ * that is not part of well-formed UTF-8 becomes U+FFFD (the replacement
+ * character), so the output is always valid UTF-8 JSON. */
 void bg_json_write_string(FILE *f, const char *s)
 {
+	const unsigned char *p = (const unsigned char *)s;
+
 	fputc('"', f);
-	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-		switch (*p) {
-		case '"': fputs("\\\"", f); break;
-		case '\\': fputs("\\\\", f); break;
-		case '\n': fputs("\\n", f); break;
-		case '\t': fputs("\\t", f); break;
-		case '\r': fputs("\\r", f); break;
-		default:
-			if (*p < 0x20)
-				fprintf(f, "\\u%04x", *p);
-			else
-				fputc(*p, f);
-		}
+	while (*p) {
+		int n = bg_utf8_seq(p);
+		unsigned cp = n ? bg_utf8_decode(p, n) : 0xfffd;
+
+		if (!n)
+			fputs("\\ufffd", f), n = 1;
+		else if (cp == '"')
+			fputs("\\\"", f);
+		else if (cp == '\\')
+			fputs("\\\\", f);
+		else if (cp == '\n')
+			fputs("\\n", f);
+		else if (cp == '\t')
+			fputs("\\t", f);
+		else if (cp == '\r')
+			fputs("\\r", f);
+		else if (bg_is_control(cp))
+			fprintf(f, "\\u%04x", cp);
+		else
+			fwrite(p, 1, (size_t)n, f);
+		p += n;
 	}
 	fputc('"', f);
 }

@@ -1,10 +1,12 @@
 /* Packet inputs (see pcap.h). Everything is read into memory; a packet is
- * at most 256 KiB, a file at most 1 GiB. */
+ * at most 256 KiB, a raw file at most 1 GiB. Captures are parsed by libpcap. */
 #include <dirent.h>
 #include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <pcap/pcap.h>
 #include "core/pcap.h"
 
 #define MAX_PACKET (256u * 1024)
@@ -59,60 +61,149 @@ static int push(struct bg_packets *ps, const uint8_t *data, uint32_t len)
 	if (!t[ps->n].data)
 		return -ENOMEM;
 	memcpy(t[ps->n].data, data, len);
+	t[ps->n].off = 0;
 	t[ps->n++].len = len;
 	return 0;
 }
 
-static uint32_t rd32(const uint8_t *p, int swap)
-{
-	uint32_t v;
+/* ---- captures, through libpcap (pcap and pcapng, any byte order) ---- */
 
-	memcpy(&v, p, 4);
-	return swap ? __builtin_bswap32(v) : v;
+#define SLL_HLEN 16
+#define SLL2_HLEN 20
+
+/* The Ethernet header a frame gets when its capture had another link layer:
+ * destination zero (unknown), source as given (or zero), and the EtherType. */
+static int push_eth(struct bg_packets *ps, const uint8_t *src, uint16_t proto,
+		    const uint8_t *l3, uint32_t len)
+{
+	uint8_t *f = malloc((size_t)len + 14);
+	int rc;
+
+	if (!f)
+		return -ENOMEM;
+	memset(f, 0, 12);
+	if (src)
+		memcpy(f + 6, src, 6);
+	f[12] = (uint8_t)(proto >> 8);
+	f[13] = (uint8_t)proto;
+	memcpy(f + 14, l3, len);
+	rc = push(ps, f, len + 14);
+	free(f);
+	return rc;
 }
 
-int bg_packets_pcap(struct bg_packets *ps, const char *path, char *err, size_t errsz)
+/* One record as an Ethernet frame; a message in err (without the file and
+ * record prefix) when it cannot become one. */
+static int convert(struct bg_packets *ps, int dlt, const uint8_t *d, uint32_t len,
+		   char *err, size_t errsz)
 {
-	size_t len, off = 24;
-	uint8_t *b = slurp(path, &len, err, errsz);
-	uint32_t magic;
-	int swap, rc = 0;
+	uint16_t proto;
 
-	if (!b)
-		return -EINVAL;
-	if (len < 24) {
-		snprintf(err, errsz, "%s: offset 0: truncated pcap header", path);
-		free(b);
+	switch (dlt) {
+	case DLT_EN10MB:
+		return push(ps, d, len);
+	case DLT_LINUX_SLL:
+	case DLT_LINUX_SLL2: {
+		bool v2 = dlt == DLT_LINUX_SLL2;
+		size_t hl = v2 ? SLL2_HLEN : SLL_HLEN;
+		const uint8_t *addr = d + (v2 ? 12 : 6);
+		unsigned halen;
+
+		if (len < hl) {
+			snprintf(err, errsz, "cooked header truncated (%u bytes)", len);
+			return -EINVAL;
+		}
+		proto = v2 ? (uint16_t)(d[0] << 8 | d[1]) : (uint16_t)(d[14] << 8 | d[15]);
+		halen = v2 ? d[11] : (unsigned)(d[4] << 8 | d[5]);
+		if (proto < 0x600) {
+			snprintf(err, errsz,
+				 "cooked capture protocol 0x%04x is not an EtherType: no Ethernet "
+				 "frame can carry it", proto);
+			return -EINVAL;
+		}
+		return push_eth(ps, halen == 6 ? addr : NULL, proto, d + hl, len - (uint32_t)hl);
+	}
+	default: /* raw IP (DLT_RAW, DLT_IPV4, DLT_IPV6): version from the first nibble */
+		if (!len || ((d[0] >> 4) != 4 && (d[0] >> 4) != 6)) {
+			snprintf(err, errsz, "raw IP record of %u bytes is neither IPv4 nor IPv6", len);
+			return -EINVAL;
+		}
+		return push_eth(ps, NULL, (d[0] >> 4) == 4 ? 0x0800 : 0x86dd, d, len);
+	}
+}
+
+/* Can records of this link type become the program's input? */
+static const char *link_refusal(int dlt, enum bg_pkt_input want)
+{
+	switch (dlt) {
+	case DLT_EN10MB:
+	case DLT_LINUX_SLL:
+	case DLT_LINUX_SLL2:
+		return NULL;
+	case DLT_RAW:
+	case DLT_IPV4:
+	case DLT_IPV6:
+		return want == BG_PKT_ETH_L3 ? NULL
+					     : "raw IP has no link-layer header, and this program "
+					       "reads the Ethernet header";
+	default:
+		return "only Ethernet, Linux cooked (SLL, SLL2) and, for programs that see "
+		       "L3, raw IP captures can become a program's input";
+	}
+}
+
+int bg_packets_pcap(struct bg_packets *ps, const char *path, enum bg_pkt_input want,
+		    char *err, size_t errsz)
+{
+	char perr[PCAP_ERRBUF_SIZE] = "";
+	struct pcap_pkthdr *h;
+	const u_char *d;
+	const char *why;
+	pcap_t *p = pcap_open_offline(path, perr);
+	size_t rec = 0;
+	long off;
+	int dlt, r, rc = 0;
+
+	if (!p) {
+		snprintf(err, errsz, "%s: offset 0: %s", path, perr);
 		return -EINVAL;
 	}
-	magic = rd32(b, 0);
-	if (magic == 0xa1b2c3d4 || magic == 0xa1b23c4d) {
-		swap = 0;
-	} else if (magic == 0xd4c3b2a1 || magic == 0x4d3cb2a1) {
-		swap = 1;
-	} else {
-		snprintf(err, errsz, "%s: offset 0: not a pcap file (magic 0x%08x)", path, magic);
-		free(b);
+	dlt = pcap_datalink(p);
+	why = link_refusal(dlt, want);
+	if (why) {
+		const char *name = pcap_datalink_val_to_name(dlt);
+		snprintf(err, errsz, "%s: link type %s (%d) refused: %s", path, name ? name : "?",
+			 dlt, why);
+		pcap_close(p);
 		return -EINVAL;
 	}
-	while (off < len && !rc) {
-		uint32_t incl;
-
-		if (len - off < 16) {
-			snprintf(err, errsz, "%s: offset %zu: truncated record header", path, off);
+	for (;;) {
+		off = ftell(pcap_file(p));
+		r = pcap_next_ex(p, &h, &d);
+		if (r != 1)
+			break;
+		rec++;
+		if (h->caplen > MAX_PACKET) {
+			snprintf(err, errsz, "%s: offset %ld: record %zu: %u bytes is larger than a "
+				 "packet (%u)", path, off, rec, h->caplen, MAX_PACKET);
 			rc = -EINVAL;
 			break;
 		}
-		incl = rd32(b + off + 8, swap);
-		if (incl > MAX_PACKET || incl > len - off - 16) {
-			snprintf(err, errsz, "%s: offset %zu: record length %u beyond the file", path, off, incl);
-			rc = -EINVAL;
+		rc = convert(ps, dlt, d, h->caplen, perr, sizeof(perr));
+		if (!rc)
+			ps->p[ps->n - 1].off = (uint64_t)off;
+		if (rc) {
+			snprintf(err, errsz, "%s: offset %ld: record %zu: %s", path, off, rec,
+				 rc == -ENOMEM ? strerror(ENOMEM) : perr);
 			break;
 		}
-		rc = push(ps, b + off + 16, incl);
-		off += 16 + (size_t)incl;
 	}
-	free(b);
+	if (!rc && r == PCAP_ERROR) {
+		snprintf(err, errsz, "%s: offset %ld: record %zu: %s", path, off, rec + 1,
+			 pcap_geterr(p));
+		rc = -EINVAL;
+	}
+	pcap_close(p);
 	return rc;
 }
 

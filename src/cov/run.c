@@ -51,35 +51,44 @@ int bg_cov__load_kernel(struct bg_cov *c, int *map_fd, char *err, size_t errsz)
 	return fd;
 }
 
+/* An input the kernel refuses (EINVAL for an XDP frame under 14 bytes) is
+ * skipped, not fatal: the others still run and their counts are read. */
 int bg_cov__run_kernel(struct bg_cov *c, const struct bg_cov_input *in, size_t n,
 		       const struct bg_cov_run_opts *opts, char *err, size_t errsz)
 {
 	int map_fd, fd = bg_cov__load_kernel(c, &map_fd, err, errsz), rc = 0;
 	uint8_t *out = malloc(1 << 18);
+	size_t refused = 0;
 
 	if (fd < 0) {
 		free(out);
 		return fd;
 	}
-	for (size_t i = 0; i < n && !rc; i++) {
+	for (size_t i = 0; i < n; i++) {
 		struct bg_test_run_opts t = {.sz = sizeof(t), .data_in = in[i].data,
 					     .data_size_in = in[i].len, .data_out = out,
 					     .data_size_out = out ? 1 << 18 : 0,
 					     .repeat = opts && opts->repeat ? opts->repeat : 1};
 		uint32_t ret = 0;
+		int e = bg_kern_test_run(fd, &t, &ret, NULL);
 
-		rc = bg_kern_test_run(fd, &t, &ret, NULL);
-		if (rc)
-			snprintf(err, errsz, "input %zu: BPF_PROG_TEST_RUN: %s", i, strerror(-rc));
-		else if (opts && opts->retvals)
+		if (opts && opts->input_errs)
+			opts->input_errs[i] = e;
+		if (e && !refused++)
+			snprintf(err, errsz, "input %zu: BPF_PROG_TEST_RUN: %s", i, strerror(-e));
+		else if (!e && opts && opts->retvals)
 			opts->retvals[i] = ret;
 	}
-	if (!rc)
+	if (refused == n && n)
+		rc = -EINVAL; /* nothing ran: err names the first refusal */
+	else
 		rc = bg_cov__read_kernel(c, map_fd);
+	if (rc && rc != -EINVAL)
+		snprintf(err, errsz, "reading the counters map: %s", strerror(-rc));
 	close(map_fd);
 	close(fd);
 	free(out);
-	return rc;
+	return rc ? rc : (int)(refused < 1000000 ? refused : 1000000);
 }
 
 int bg_cov__run_vm(struct bg_cov *c, const struct bg_cov_input *in, size_t n,
