@@ -226,6 +226,76 @@ runerr robust/option-value-is-option-check "--prog needs a value, got the option
   "$BPFGATE" check "$EX/xdp_count.bpf.o" --prog --json
 runerr robust/option-value-missing "--prog needs a value" "$BPFGATE" disasm "$EX/xdp_count.bpf.o" --prog
 
+# ---- 7. cc: a missing source is a compile error (clang's message, exit 2, no fix search) ----
+if command -v clang-19 >/dev/null || command -v clang-14 >/dev/null; then
+  (cd "$T" && "$BPFGATE" cc -c missing.c >"$T/o" 2>"$T/e"); rc=$?
+  if [ $rc -eq 2 ] && grep -q "no such file or directory: 'missing.c'" "$T/e" && grep -q "compile error" "$T/e" \
+     && ! grep -q "rejected by\|no fix found" "$T/e"; then pass robust/cc-missing-source
+  else fail robust/cc-missing-source "rc=$rc $(head -c 400 "$T/e")"; fi
+else skip robust/cc-missing-source "no clang"; fi
+
+# ---- 8. truncated ELF says so, with the offset; malformed .BTF is a warning; magic first ----
+size=$(stat -c %s "$EX/xdp_count.bpf.o")
+for cut in $((size - 1)) $((size / 2)) 64; do
+  head -c $cut "$EX/xdp_count.bpf.o" >"$T/cut.o"
+  "$BPFGATE" list "$T/cut.o" --json >"$T/o" 2>"$T/e"; rc=$?
+  if [ $rc -eq 2 ] && grep -q "truncated: the section header table at offset 0x[0-9a-f]*.*ends past the end of the file ($cut bytes)" "$T/e" \
+     && json_ok "$T/o" "$err_shape and d['error']['offset'] > 0"; then pass "robust/truncated-$cut"
+  else fail "robust/truncated-$cut" "rc=$rc $(cat "$T/e")"; fi
+done
+python3 - "$EX/kprobe_exec_stats.bpf.o" "$T/badbtf.o" <<'PY'
+import struct, sys
+d = bytearray(open(sys.argv[1], 'rb').read())
+shoff, = struct.unpack_from('<Q', d, 0x28); shnum, shstr = struct.unpack_from('<HH', d, 0x3c)
+sh = [struct.unpack_from('<IIQQQQ', d, shoff + 64 * i) for i in range(shnum)]
+def nm(i):
+    o = sh[shstr][4] + sh[i][0]; return d[o:d.index(b'\0', o)].decode()
+b = next(i for i in range(shnum) if nm(i) == '.BTF')
+hdr_len, = struct.unpack_from('<I', d, sh[b][4] + 4)
+struct.pack_into('<I', d, sh[b][4] + hdr_len + 4, 31 << 24)   # type 1: kind 31 (none such)
+open(sys.argv[2], 'wb').write(d)
+PY
+"$BPFGATE" list "$T/badbtf.o" >"$T/o" 2>"$T/e"; rc=$?
+if [ $rc -eq 0 ] && grep -q "kprobe_exec_stats" "$T/o" && grep -q "warning: $T/badbtf.o: section [0-9]* (.BTF) at offset 0x[0-9a-f]*: malformed BTF" "$T/e"; then
+  pass robust/malformed-btf-warning; else fail robust/malformed-btf-warning "rc=$rc $(cat "$T/e")"; fi
+"$BPFGATE" list "$T/badbtf.o" --json >"$T/o" 2>/dev/null
+json_ok "$T/o" 'd["btf"] is False and "malformed BTF" in d["btf_error"] and len(d["programs"]) == 1' \
+  && pass robust/malformed-btf-json || fail robust/malformed-btf-json "$(head -c 300 "$T/o")"
+"$BPFGATE" check "$T/badbtf.o" >"$T/o" 2>"$T/e"; rc=$?
+[ $rc -eq 0 ] && grep -q "accepted" "$T/o" && grep -q "warning:.*malformed BTF" "$T/e" \
+  && pass robust/malformed-btf-check || fail robust/malformed-btf-check "rc=$rc $(cat "$T/e")"
+# a 200 MB file that is not ELF: refused after its magic, without reading it (max RSS)
+truncate -s 200M "$T/big.bin"
+rss=$(python3 -c '
+import resource, subprocess, sys
+p = subprocess.run(sys.argv[1:], capture_output=True)
+print(p.returncode, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)' "$BPFGATE" list "$T/big.bin")
+read -r rc kb <<<"$rss"
+[ "$rc" = 2 ] && [ "$kb" -lt 100000 ] && pass robust/magic-first-200mb \
+  || fail robust/magic-first-200mb "exit $rc, max RSS $kb KiB (a 200 MB non-ELF must not be read)"
+rm -f "$T/big.bin"
+
+# ---- 9. loop paths folded; cov maps instrumented insn numbers back ----
+python3 -c "
+print('r1 = *(u32 *)(r1 + 12)'); print('r2 = 0')
+for i in range(64): print('if r1 == 0 goto +1'); print('r2 += 1')
+print('r0 = *(u32 *)(r2 + 0)'); print('exit')" >"$T/unrolled.s"
+"$BPFGATE" asm "$T/unrolled.s" -o "$T/unrolled.o" >/dev/null 2>&1
+"$BPFGATE" check "$T/unrolled.o" >"$T/o" 2>&1; rc=$?
+lines=$(grep -c "if r1 == 0 goto +1" "$T/o")
+[ $rc -eq 1 ] && [ "$lines" -eq 1 ] && grep -q "x64 (insns 2-128), each time:" "$T/o" && pass robust/check-path-folded \
+  || fail robust/check-path-folded "rc=$rc, $lines path lines: $(head -c 400 "$T/o")"
+"$BPFGATE" check "$T/unrolled.o" --json >"$T/o" 2>/dev/null
+json_ok "$T/o" 'len(d[0]["diagnostic"]["path"]) == 64' && pass robust/check-path-json-whole \
+  || fail robust/check-path-json-whole "$(head -c 300 "$T/o")"
+printf 'r1 = 0\nexit\n' >"$T/r0.s"; "$BPFGATE" asm "$T/r0.s" -o "$T/r0.o" >/dev/null 2>&1
+if need_kernel robust/cov-insn-numbers; then
+  "$BPFGATE" cov stats "$T/r0.o" >"$T/o" 2>&1
+  # the kernel rejects `exit` (insn 1) of the instrumented build at its own insn number
+  grep -q "insn 1 (instrumented [0-9]*): R0 !read_ok" "$T/o" && pass robust/cov-insn-numbers \
+    || fail robust/cov-insn-numbers "$(cat "$T/o")"
+fi
+
 # ---- the name fuzz: hostile names over every --json subcommand ----
 python3 "$BG_ROOT/tests/robust_fuzz.py" --bpfgate "$BPFGATE" --examples "$EX" --work "$T/fuzz" \
   --mutants "${BG_ROBUST_MUTANTS:-24}" $(kernel_ok && echo --kernel)

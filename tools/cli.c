@@ -1,6 +1,7 @@
 /* What every subcommand shares: error reporting (text on stderr, and in
  * --json mode one JSON error object on stdout), terminal-safe printing of
  * names that come from input files, and option-value parsing. */
+#define _GNU_SOURCE /* fopencookie */
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -238,4 +239,90 @@ enum bg_pkt_input cli_packet_input(const struct bg_program *p, bool *takes_packe
 	/* the kernel's test run pulls L2 for these (as src/vm does) */
 	return t == BPF_PROG_TYPE_SOCKET_FILTER || t == BPF_PROG_TYPE_CGROUP_SKB ? BG_PKT_ETH_L3
 										 : BG_PKT_ETH;
+}
+
+void cli_object_warnings(const char *cmd, const struct bg_object *obj)
+{
+	const char *w = bg_object__btf_error(obj);
+
+	if (w)
+		fprintf(stderr, "bpfgate %s: warning: %s: %s; read without BTF\n", cmd,
+			cli_safe(bg_object__path(obj)), cli_safe(w));
+}
+
+/* A stream whose lines reach `under` terminal-safe (for the verifier's
+ * trace, which quotes names from the object): bytes are kept until a
+ * newline, then the line is escaped like a source line. */
+struct safe_stream {
+	FILE *under;
+	char *buf;
+	size_t n, cap;
+};
+
+static void safe_flush_line(struct safe_stream *ss, size_t len, bool nl)
+{
+	char *line = strndup(ss->buf, len);
+
+	if (line)
+		fputs(cli_safe_src(line), ss->under);
+	if (nl)
+		fputc('\n', ss->under);
+	free(line);
+}
+
+static ssize_t safe_write(void *cookie, const char *data, size_t size)
+{
+	struct safe_stream *ss = cookie;
+	char *nl;
+
+	if (ss->n + size + 1 > ss->cap) {
+		size_t cap = (ss->n + size + 1) * 2;
+		char *b = realloc(ss->buf, cap);
+		if (!b)
+			return -1;
+		ss->buf = b;
+		ss->cap = cap;
+	}
+	memcpy(ss->buf + ss->n, data, size);
+	ss->n += size;
+	while ((nl = memchr(ss->buf, '\n', ss->n))) {
+		size_t len = (size_t)(nl - ss->buf);
+		ss->buf[len] = 0;
+		safe_flush_line(ss, len, true);
+		memmove(ss->buf, nl + 1, ss->n - len - 1);
+		ss->n -= len + 1;
+	}
+	return (ssize_t)size;
+}
+
+static int safe_close(void *cookie)
+{
+	struct safe_stream *ss = cookie;
+
+	if (ss->n) {
+		ss->buf[ss->n] = 0;
+		safe_flush_line(ss, ss->n, false);
+	}
+	fflush(ss->under);
+	free(ss->buf);
+	free(ss);
+	return 0;
+}
+
+FILE *cli_safe_stream(FILE *under)
+{
+	cookie_io_functions_t io = {.write = safe_write, .close = safe_close};
+	struct safe_stream *ss = calloc(1, sizeof(*ss));
+	FILE *f;
+
+	if (!ss)
+		return under;
+	ss->under = under;
+	f = fopencookie(ss, "w", io);
+	if (!f) {
+		free(ss);
+		return under;
+	}
+	setvbuf(f, NULL, _IOLBF, 0);
+	return f;
 }

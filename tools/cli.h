@@ -24,6 +24,7 @@ BG_COMMANDS(BG_DECLARE_CMD)
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 struct bg_json;
 
 /* Called once by main with the subcommand's argv: notes --json. */
@@ -59,6 +60,12 @@ void cli_print_lines(const char *indent, const char *text);
 struct bg_program;
 #include "core/pcap.h"
 enum bg_pkt_input cli_packet_input(const struct bg_program *p, bool *takes_packet);
+/* Warnings about an object that was opened anyway (a malformed .BTF set aside). */
+struct bg_object;
+void cli_object_warnings(const char *cmd, const struct bg_object *obj);
+/* A stream that passes each line on to under made terminal-safe (close it
+ * with fclose; returns under itself when one cannot be made). */
+FILE *cli_safe_stream(FILE *under);
 /* The same for a source line: tabs kept. */
 const char *cli_safe_src(const char *s);
 #endif

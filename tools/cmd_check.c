@@ -193,23 +193,49 @@ static void print_step(const struct bg_program *p, const struct bg_path_step *st
 	printf("insn %zu (%s): %s\n", st->insn, dis, st->taken ? "taken" : "not taken");
 }
 
-static bool same_steps(const struct bg_path_step *a, const struct bg_path_step *b, size_t k)
+/* What a path step looks like to a reader: its source place and instruction
+ * text (an unrolled loop repeats them at other instruction numbers). */
+static bool same_look(const struct bg_program *p, const struct bg_path_step *a,
+		      const struct bg_path_step *b)
+{
+	const struct bg_line *la = bg_program__line(p, a->insn), *lb = bg_program__line(p, b->insn);
+	size_t n = 0;
+	const struct bg_insn *ins = bg_program__insns(p, &n);
+	char da[128] = "", db[128] = "";
+
+	if (a->taken != b->taken)
+		return false;
+	if (a->insn == b->insn)
+		return true;
+	if (la && lb && la->file && lb->file)
+		return la->line == lb->line && la->col == lb->col && !strcmp(la->file, lb->file);
+	if (la || lb || a->insn >= n || b->insn >= n)
+		return false;
+	bg_insn_format(&ins[a->insn], da, sizeof(da));
+	bg_insn_format(&ins[b->insn], db, sizeof(db));
+	return !strcmp(da, db);
+}
+
+static bool same_steps(const struct bg_program *p, const struct bg_path_step *a,
+		       const struct bg_path_step *b, size_t k)
 {
 	for (size_t i = 0; i < k; i++)
-		if (a[i].insn != b[i].insn || a[i].taken != b[i].taken)
+		if (!same_look(p, &a[i], &b[i]))
 			return false;
 	return true;
 }
 
-/* The branch path to a rejection, a loop's iterations folded: a block of up
- * to 32 steps repeated back to back is printed once with its count. */
+/* The branch path to a rejection, loops folded: a block of up to 32 steps
+ * repeated back to back (the same instructions, or an unrolled loop's copies:
+ * the same source place or instruction text) is printed once, with how many
+ * times it repeats and the instruction range it spans. */
 static void print_path(const struct bg_program *p, const struct bg_path_step *path, size_t len)
 {
 	for (size_t i = 0; i < len;) {
 		size_t best_k = 1, best_r = 1;
 		for (size_t k = 1; k <= 32 && i + 2 * k <= len; k++) {
 			size_t r = 1;
-			while (i + (r + 1) * k <= len && same_steps(&path[i], &path[i + r * k], k))
+			while (i + (r + 1) * k <= len && same_steps(p, &path[i], &path[i + r * k], k))
 				r++;
 			if (r > 1 && r * k > best_r * best_k)
 				best_k = k, best_r = r;
@@ -217,8 +243,12 @@ static void print_path(const struct bg_program *p, const struct bg_path_step *pa
 		if (best_r == 1) {
 			print_step(p, &path[i], "    ");
 		} else {
-			printf("    %zu times, insns %zu..%zu:\n", best_r, path[i].insn,
-			       path[i + best_k - 1].insn);
+			size_t lo = path[i].insn, hi = path[i].insn;
+			for (size_t s = i; s < i + best_k * best_r; s++) {
+				lo = path[s].insn < lo ? path[s].insn : lo;
+				hi = path[s].insn > hi ? path[s].insn : hi;
+			}
+			printf("    x%zu (insns %zu-%zu), each time:\n", best_r, lo, hi);
 			for (size_t s = 0; s < best_k; s++)
 				print_step(p, &path[i + s], "      ");
 		}
@@ -459,6 +489,7 @@ static void dot_program(FILE *f, const struct bg_program *p, const struct bg_ver
 
 struct sink {
 	struct bg_json j;
+	FILE *trace; /* -v: the verifier's trace, terminal-safe, to stderr */
 	FILE *dot;
 	int worst;
 };
@@ -628,6 +659,7 @@ static int check_object(struct check_args *a, const char *path, struct sink *out
 		cli_error("check", "%s", err[0] ? err : strerror(errno));
 		return EXIT_BAD;
 	}
+	cli_object_warnings("check", obj);
 	int rc = EXIT_OK;
 	for (size_t i = 0; i < bg_object__prog_cnt(obj); i++) {
 		const struct bg_program *p = bg_object__prog(obj, i);
@@ -640,10 +672,10 @@ static int check_object(struct check_args *a, const char *path, struct sink *out
 			struct bg_verify_opts vo = { .sz = sizeof(vo),
 						     .profile = a->kern[nk] ? a->kern[nk]->name : NULL,
 						     .unprivileged = a->unpriv,
-						     .trace = a->verbose ? stderr : NULL,
+						     .trace = a->verbose ? out->trace : NULL,
 						     .max_steps = a->max_steps };
 			if (a->verbose)
-				fprintf(stderr, "=== %s: %s%s%s\n", path, bg_program__name(p),
+				fprintf(out->trace, "=== %s: %s%s%s\n", cli_safe(path), cli_safe(bg_program__name(p)),
 					a->multi ? " on kernel " : "", a->multi ? kname(a, nk) : "");
 			double c0 = thread_cpu_s();
 			e = bg_verify(p, &vo, &r[nk]);
@@ -814,11 +846,15 @@ int cmd_check(int argc, char **argv)
 			sarif_begin(&out.j);
 	}
 	int rc = EXIT_OK;
+	if (a.verbose)
+		out.trace = cli_safe_stream(stderr);
 	for (int i = 0; i < a.nobjs; i++) {
 		int r = check_object(&a, a.objs[i], &out);
 		if (exit_rank(r) > exit_rank(rc))
 			rc = r;
 	}
+	if (out.trace && out.trace != stderr)
+		fclose(out.trace);
 	for (int i = 0; i < a.nprogs; i++)
 		if (!a.used_prog[i]) {
 			cli_error("check", "no program named %s", a.progs[i]);

@@ -369,6 +369,7 @@ static int dis_object(struct dis_opts *o)
 	obj = bg_object__open(o->path, NULL, err, sizeof(err));
 	if (!obj)
 		return cli_error("disasm", "%s", err[0] ? err : strerror(errno));
+	cli_object_warnings("disasm", obj);
 	for (size_t p = 0; p < bg_object__prog_cnt(obj); p++) {
 		struct bg_program *prog = bg_object__prog(obj, p);
 		const char *name = bg_program__name(prog);

@@ -160,6 +160,7 @@ static int kload_object(const struct kload_args *a, const char *path, struct bg_
 
 	if (!obj)
 		return cli_error("kload", "%s", *err ? err : path);
+	cli_object_warnings("kload", obj);
 	if (!bg_object__prog_cnt(obj))
 		fprintf(stderr, "bpfgate kload: %s: no programs in this object\n", cli_safe(path));
 	for (size_t i = 0; i < bg_object__prog_cnt(obj); i++) {

@@ -112,6 +112,7 @@ static void print_json(const struct bg_object *obj)
 	bg_json_kstr(&j, "object", bg_object__path(obj));
 	bg_json_kstr(&j, "license", bg_object__license(obj));
 	bg_json_kbool(&j, "btf", bg_object__btf(obj) != NULL);
+	bg_json_kstr(&j, "btf_error", bg_object__btf_error(obj));
 	bg_json_kbool(&j, "btf_ext", bg_object__has_btf_ext(obj));
 	bg_json_key(&j, "programs");
 	bg_json_arr_begin(&j);
@@ -211,6 +212,7 @@ int cmd_list(int argc, char **argv)
 	obj = bg_object__open(path, &opts, err, sizeof(err));
 	if (!obj)
 		return cli_error("list", "%s", err[0] ? err : bg_strerror(-errno));
+	cli_object_warnings("list", obj);
 	if (json)
 		print_json(obj);
 	else

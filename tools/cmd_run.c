@@ -555,7 +555,7 @@ static int run_once(struct bg_vm *vm, const struct run_args *a, const struct bg_
 		if (out) {
 			char *hx = hex_string(out, plen);
 
-			bg_json_kbool(j, "packet_changed", plen != pkt_len || memcmp(out, pkt, plen));
+			bg_json_kbool(j, "packet_changed", plen != pkt_len || (plen && memcmp(out, pkt, plen)));
 			bg_json_kstr(j, "packet", hx);
 			free(hx);
 		}
@@ -579,7 +579,7 @@ static int run_once(struct bg_vm *vm, const struct run_args *a, const struct bg_
 			       an ? an : "");
 		}
 		printf("  instructions executed: %" PRIu64 "\n", bg_vm__insn_count(vm));
-		if (out && (plen != pkt_len || memcmp(out, pkt, plen))) {
+		if (out && (plen != pkt_len || (plen && memcmp(out, pkt, plen)))) {
 			printf("  packet out (%zu bytes):\n", plen);
 			print_hex(stdout, out, plen);
 		}

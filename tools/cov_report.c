@@ -168,8 +168,10 @@ static int cmp_fn(const void *a, const void *b)
 static void sort_trace(struct trace *t)
 {
 	for (size_t i = 0; i < t->n; i++) {
-		qsort(t->files[i].l, t->files[i].nl, sizeof(struct tline), cmp_line);
-		qsort(t->files[i].f, t->files[i].nf, sizeof(struct tfn), cmp_fn);
+		if (t->files[i].nl)
+			qsort(t->files[i].l, t->files[i].nl, sizeof(struct tline), cmp_line);
+		if (t->files[i].nf)
+			qsort(t->files[i].f, t->files[i].nf, sizeof(struct tfn), cmp_fn);
 	}
 }
 
@@ -242,7 +244,7 @@ int cov_cmd_report(int argc, char **argv)
 			bg_json_key(&j, "functions");
 			bg_json_arr_begin(&j);
 		} else {
-			printf("%s: lines %zu/%zu (%.1f%%), branches %zu/%zu (%.1f%%)\n", f->path, lh, lf,
+			printf("%s: lines %zu/%zu (%.1f%%), branches %zu/%zu (%.1f%%)\n", cli_safe(f->path), lh, lf,
 			       pct(lh, lf), bh, bf, pct(bh, bf));
 		}
 		for (size_t k = 0; k < f->nf; k++) {
@@ -260,7 +262,7 @@ int cov_cmd_report(int argc, char **argv)
 				bg_json_obj_end(&j);
 			} else {
 				printf("  %-28s entered %llu: lines %zu/%zu (%.1f%%), branches %zu/%zu (%.1f%%)\n",
-				       f->f[k].name, f->f[k].count, lh, lf, pct(lh, lf), bh, bf, pct(bh, bf));
+				       cli_safe(f->f[k].name), f->f[k].count, lh, lf, pct(lh, lf), bh, bf, pct(bh, bf));
 			}
 		}
 		if (json) {
@@ -309,7 +311,7 @@ static void show_file(const struct tfile *f, const char *srcdir)
 	unsigned n = 0, lo = f->nl ? f->l[0].line : 0, hi = f->nl ? f->l[f->nl - 1].line : 0;
 	size_t li = 0;
 
-	printf("%s\n", f->path);
+	printf("%s\n", cli_safe(f->path));
 	if (!src) {
 		printf("  (source not found: %s; --source-dir DIR)\n", strerror(errno));
 		return;
@@ -330,7 +332,7 @@ static void show_file(const struct tfile *f, const char *srcdir)
 			snprintf(margin, sizeof(margin), "(opt)");
 		else if (!margin[0])
 			snprintf(margin, sizeof(margin), "-");
-		printf("%10s:%5u: %s\n", margin, n, text);
+		printf("%10s:%5u: %s\n", margin, n, cli_safe_src(text));
 		for (size_t b = 0; b < f->nb; b++)
 			if (f->b[b].line == n && f->b[b].branch == 0)
 				for (size_t c = 0; c < f->nb; c++)
@@ -446,6 +448,6 @@ int cov_cmd_html(int argc, char **argv)
 		return cli_error("cov", "html: genhtml failed");
 	if (cfg && cov_cfg_link(out, cfg))
 		return EXIT_BAD;
-	printf("wrote %s/index.html%s\n", out, cfg ? " (CFG view: cfg/index.html)" : "");
+	printf("wrote %s/index.html%s\n", cli_safe(out), cfg ? " (CFG view: cfg/index.html)" : "");
 	return EXIT_OK;
 }

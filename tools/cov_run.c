@@ -417,6 +417,7 @@ int cov_cmd_stats(int argc, char **argv)
 	if (json) {
 		bg_json_init(&j, stdout, true);
 		bg_json_arr_begin(&j);
+		cli_json_sink(&j);
 	}
 	for (int i = 1; i < argc; i++) {
 		char err[512];
@@ -426,15 +427,14 @@ int cov_cmd_stats(int argc, char **argv)
 			continue;
 		obj = bg_object__open(argv[i], NULL, err, sizeof(err));
 		if (!obj) {
-			fprintf(stderr, "bpfgate cov: %s\n", err);
-			status = EXIT_BAD;
+			status = cli_error("cov", "%s", err);
 			continue;
 		}
 		for (size_t k = 0; k < bg_object__prog_cnt(obj); k++) {
 			struct bg_program *p = bg_object__prog(obj, k);
 			struct bg_kload_result r0, r1;
 			struct bg_cov *c;
-			char ierr[256] = "";
+			char ierr[256] = "", msg[2048] = "";
 			size_t before;
 			double t_plain = 0, t_cov = 0;
 
@@ -449,6 +449,9 @@ int cov_cmd_stats(int argc, char **argv)
 				bg_kern_load(p, NULL, &r1);
 			if (c && bench)
 				t_cov = time_prog(p, bench);
+			/* the kernel's insn numbers of the instrumented build, in the original's */
+			if (c && r1.verdict != BG_VERDICT_ACCEPTED)
+				bg_cov__message(c, r1.reason, msg, sizeof(msg));
 			if (json) {
 				bg_json_obj_begin(&j);
 				bg_json_kstr(&j, "object", argv[i]);
@@ -457,7 +460,7 @@ int cov_cmd_stats(int argc, char **argv)
 				bg_json_kstr(&j, "type", bg_program__type_name(p));
 				bg_json_kstr(&j, "verdict", bg_verdict_name(r0.verdict));
 				bg_json_kstr(&j, "instrumented_verdict", c ? bg_verdict_name(r1.verdict) : "not instrumented");
-				bg_json_kstr(&j, "message", c ? (r1.verdict != BG_VERDICT_ACCEPTED ? r1.reason : NULL) : ierr);
+				bg_json_kstr(&j, "message", c ? (r1.verdict != BG_VERDICT_ACCEPTED ? msg : NULL) : ierr);
 				bg_json_kuint(&j, "insns", before);
 				bg_json_kuint(&j, "insns_instrumented", c ? bg_cov__insns_after(c) : 0);
 				bg_json_kuint(&j, "counters", c ? bg_cov__counter_cnt(c) : 0);
@@ -468,10 +471,11 @@ int cov_cmd_stats(int argc, char **argv)
 				}
 				bg_json_obj_end(&j);
 			} else {
-				printf("%-40s %-24s %-11s -> %-11s insns %zu -> %zu%s%s\n", argv[i],
-				       bg_program__name(p), bg_verdict_name(r0.verdict),
+				printf("%-40s %-24s %-11s -> %-11s insns %zu -> %zu%s%s\n", cli_safe(argv[i]),
+				       cli_safe(bg_program__name(p)), bg_verdict_name(r0.verdict),
 				       c ? bg_verdict_name(r1.verdict) : "not instrumented", before,
-				       c ? bg_cov__insns_after(c) : 0, c ? "" : " ", c ? "" : ierr);
+				       c ? bg_cov__insns_after(c) : 0, c ? (*msg ? "  " : "") : " ",
+				       cli_safe(c ? msg : ierr));
 			}
 			if (r0.verdict == BG_VERDICT_ACCEPTED && (!c || r1.verdict != BG_VERDICT_ACCEPTED))
 				status = EXIT_REJECTED;
@@ -481,7 +485,9 @@ int cov_cmd_stats(int argc, char **argv)
 		}
 		bg_object__free(obj);
 	}
-	if (json)
+	if (json) {
+		cli_json_sink(NULL);
 		bg_json_arr_end(&j);
+	}
 	return status;
 }

@@ -71,6 +71,12 @@ struct bg_cov_run_opts {
 	int *input_errs;        /* optional, kernel runs: 0 or the -errno the test run
 				 * refused each input with */
 };
+/* The original slot of slot insn of the instrumented program (a counter or a
+ * trampoline belongs to the instruction it counts), or -1 when out of range. */
+BG_API long bg_cov__orig_insn(const struct bg_cov *cov, size_t insn);
+/* msg with every "insn N" of the instrumented program rewritten as
+ * "insn M (instrumented N)" in the original numbering; returns its length. */
+BG_API size_t bg_cov__message(const struct bg_cov *cov, const char *msg, char *out, size_t sz);
 /* In the kernel (BPF_PROG_TEST_RUN; needs bpf()). Counts are added to cov.
  * An input the kernel refuses is skipped and the others still count: returns
  * 0, the number (> 0) of refused inputs (the first named in err, each in

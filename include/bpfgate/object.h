@@ -118,6 +118,9 @@ BG_API size_t bg_object__map_cnt(const struct bg_object *obj);
 BG_API const struct bg_map_def *bg_object__map(const struct bg_object *obj, size_t i);
 BG_API const struct btf *bg_object__btf(const struct bg_object *obj);         /* may be NULL */
 BG_API const struct btf *bg_object__target_btf(const struct bg_object *obj);  /* may be NULL */
+/* Why the object's .BTF was set aside as malformed (it is then read without
+ * BTF and BTF.ext), or NULL: a warning to show next to what was listed. */
+BG_API const char *bg_object__btf_error(const struct bg_object *obj);
 BG_API const char *bg_object__license(const struct bg_object *obj);
 BG_API uint32_t bg_object__kversion(const struct bg_object *obj);
 BG_API int bg_object__has_btf_ext(const struct bg_object *obj); /* 1 when .BTF.ext was present */

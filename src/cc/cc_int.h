@@ -85,7 +85,8 @@ struct bg_cc_result {
 	char *stderr_text;               /* clang diagnostics of the user's build */
 
 	struct cc_judge first;           /* the user's build */
-	int target;                      /* index in first.progs of the rejected program */
+	int target;                      /* index in first.progs of the rejected program, or -1 */
+	int compile_error;               /* clang's exit status when the user's build failed (0: built) */
 	/* bisection */
 	bool bisected;
 	long npasses, culprit;

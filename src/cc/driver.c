@@ -384,6 +384,7 @@ int bg_cc_build(int argc, char **argv, const struct bg_cc_opts *opts, struct bg_
 		return -ENOMEM;
 	*res = s;
 	s->nhints = -1;
+	s->target = -1;
 	s->t0 = cc_now();
 	s->budget_s = opts && opts->budget_s > 0 ? opts->budget_s : 120;
 	s->strict = opts && opts->strict;
@@ -419,8 +420,9 @@ int bg_cc_build(int argc, char **argv, const struct bg_cc_opts *opts, struct bg_
 		return 0;
 	}
 	rc = user_build(s);
-	if (rc != 0) {
+	if (rc != 0) { /* a compile error: clang's message, exit 2, nothing to judge or fix */
 		print_clang_diagnostics(s->stderr_text);
+		s->compile_error = rc;
 		s->status = 2;
 		return 0;
 	}

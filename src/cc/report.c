@@ -23,6 +23,11 @@ static void print_text(const struct bg_cc_result *s, FILE *f)
 {
 	const struct cc_prog_verdict *t = s->target >= 0 ? &s->first.progs[s->target] : NULL;
 
+	if (s->compile_error) {
+		fprintf(f, "bpfgate cc: %s: compile error (clang exit status %d, its messages above); "
+			   "nothing built, nothing verified\n", s->input, s->compile_error);
+		return;
+	}
 	if (!s->kernel_ok)
 		fprintf(f, "bpfgate cc: kernel not asked: %s\n", s->kernel_why ? s->kernel_why : "not chosen");
 	cc_hints_print(s, f, NULL);
@@ -91,6 +96,9 @@ static void print_json(const struct bg_cc_result *s, FILE *f)
 	bg_json_kstr(&j, "clang", s->clang);
 	bg_json_kstr(&j, "judged_by", judged_by(s));
 	bg_json_kint(&j, "status", s->status);
+	bg_json_kbool(&j, "compile_error", s->compile_error != 0);
+	if (s->compile_error)
+		bg_json_kstr(&j, "clang_messages", s->stderr_text ? s->stderr_text : "");
 	bg_json_key(&j, "programs");
 	bg_json_arr_begin(&j);
 	for (int i = 0; i < s->first.nprogs; i++) {

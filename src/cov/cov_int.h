@@ -36,6 +36,7 @@ struct bg_cov {
 	struct cov_src *src;          /* per original slot; leaders only */
 	int32_t *taken_ctr;           /* per original slot: a jump's taken counter, or -1 */
 	size_t *block_of;             /* per original slot: leader of its block */
+	size_t *new_to_old;           /* per instrumented slot: the original slot it counts or is */
 };
 
 /* src/cov/derive.c: counts of every block and branch from the counters. */

@@ -24,6 +24,8 @@
 
 struct emitter {
 	struct bg_raw_insn *code;
+	size_t *owner;       /* per new slot: the original slot it belongs to */
+	size_t cur;          /* the original slot being laid out */
 	size_t n, cap;
 	bool oom;
 };
@@ -33,14 +35,18 @@ static void emit(struct emitter *e, uint8_t code, uint8_t dst, uint8_t src, int1
 	if (e->n == e->cap) {
 		size_t cap = e->cap ? e->cap * 2 : 1024;
 		struct bg_raw_insn *c = cap <= MAX_NEW_INSNS ? realloc(e->code, cap * sizeof(*c)) : NULL;
+		size_t *o = c ? realloc(e->owner, cap * sizeof(*o)) : NULL;
 
-		if (!c) {
+		if (c)
+			e->code = c;
+		if (!o) {
 			e->oom = true;
 			return;
 		}
-		e->code = c;
+		e->owner = o;
 		e->cap = cap;
 	}
+	e->owner[e->n] = e->cur;
 	e->code[e->n++] = (struct bg_raw_insn){code, dst, src, off, imm};
 }
 
@@ -221,6 +227,7 @@ static int layout(struct rewrite *w)
 		for (size_t i = w->f.starts[fn]; i < end; i++) {
 			const struct bg_insn *p = i ? &w->in[i - 1] : NULL;
 
+			w->e.cur = i;
 			if (w->in[i].kind == BG_K_LD_IMM64_HI) {
 				w->old_to_new[i] = w->e.n;
 				w->orig_pos[i] = w->e.n;
@@ -242,6 +249,7 @@ static int layout(struct rewrite *w)
 
 			if (j->kind != BG_K_JCOND || j->target < 0)
 				continue;
+			w->e.cur = i; /* a trampoline counts jump i's taken edge */
 			w->tramp[i] = w->e.n;
 			w->c->taken_ctr[i] = (int32_t)w->c->nctr;
 			if (site(w, fn, w->f.live_in[j->target], w->f.init_out[i], BG_COV_TAKEN, i) < 0)
@@ -398,6 +406,10 @@ struct bg_cov *bg_cov__instrument(struct bg_program *prog, char *err, size_t err
 			snprintf(err, errsz, "instrumented code does not decode");
 	}
 	c->n_new = w.e.n;
+	if (!rc) {
+		c->new_to_old = w.e.owner;
+		w.e.owner = NULL;
+	}
 out:
 	if (rc && err && !err[0])
 		snprintf(err, errsz, "%s", rc == -ENOMEM ? "out of memory" : "cannot instrument");
@@ -406,6 +418,7 @@ out:
 	free(w.orig_pos);
 	free(w.tramp);
 	free(w.e.code);
+	free(w.e.owner);
 	if (rc) {
 		bg_cov__free(c);
 		errno = -rc;
@@ -429,7 +442,42 @@ void bg_cov__free(struct bg_cov *c)
 	free(c->src);
 	free(c->taken_ctr);
 	free(c->block_of);
+	free(c->new_to_old);
 	free(c);
+}
+
+long bg_cov__orig_insn(const struct bg_cov *c, size_t insn)
+{
+	return c && c->new_to_old && insn < c->n_new ? (long)c->new_to_old[insn] : -1;
+}
+
+/* "insn N" (N of the instrumented program) -> "insn M" of the original, the
+ * instrumented number kept in parentheses, so a message reads in the numbering
+ * of `bpfgate disasm` and `check`. */
+size_t bg_cov__message(const struct bg_cov *c, const char *msg, char *out, size_t sz)
+{
+	size_t o = 0;
+
+	if (!sz)
+		return 0;
+	for (const char *p = msg ? msg : ""; *p && o + 1 < sz;) {
+		char *end;
+		unsigned long n;
+		long m;
+
+		if (!strncmp(p, "insn ", 5) && p[5] >= '0' && p[5] <= '9' &&
+		    (n = strtoul(p + 5, &end, 10), (m = bg_cov__orig_insn(c, n)) >= 0)) {
+			int k = snprintf(out + o, sz - o, "insn %ld (instrumented %lu)", m, n);
+			if (k < 0 || (size_t)k >= sz - o)
+				break;
+			o += (size_t)k;
+			p = end;
+			continue;
+		}
+		out[o++] = *p++;
+	}
+	out[o] = 0;
+	return o;
 }
 
 int bg_cov__map_index(const struct bg_cov *c) { return c ? c->map_idx : -EINVAL; }

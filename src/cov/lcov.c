@@ -162,14 +162,27 @@ static void write_line_branches(const struct rec *r, size_t n, FILE *f, size_t *
 	}
 }
 
+/* A name or path in a tracefile line: lcov has no escapes, so a control
+ * byte (a newline would forge records) is written as '?'. */
+static void put_name(FILE *f, const char *s)
+{
+	for (const unsigned char *p = (const unsigned char *)(s ? s : ""); *p; p++)
+		fputc(*p < 0x20 || *p == 0x7f ? '?' : *p, f);
+}
+
 static void write_file(const struct rec *r, size_t n, FILE *f)
 {
 	size_t lf = 0, lh = 0, brf = 0, brh = 0, fnf = 0, fnh = 0;
 
-	fprintf(f, "SF:%s\n", r[0].file);
+	fputs("SF:", f);
+	put_name(f, r[0].file);
+	fputc('\n', f);
 	for (size_t i = 0; i < n; i++)
-		if (r[i].kind == 2 && (i == 0 || r[i - 1].kind != 2 || strcmp(r[i - 1].name, r[i].name)))
-			fprintf(f, "FN:%u,%s\n", r[i].line, r[i].name);
+		if (r[i].kind == 2 && (i == 0 || r[i - 1].kind != 2 || strcmp(r[i - 1].name, r[i].name))) {
+			fprintf(f, "FN:%u,", r[i].line);
+			put_name(f, r[i].name);
+			fputc('\n', f);
+		}
 	for (size_t i = 0; i < n;) {
 		size_t j = i;
 		uint64_t sum = 0;
@@ -180,7 +193,9 @@ static void write_file(const struct rec *r, size_t n, FILE *f)
 		}
 		while (j < n && r[j].kind == 2 && !strcmp(r[j].name, r[i].name))
 			sum += r[j++].count;
-		fprintf(f, "FNDA:%llu,%s\n", (unsigned long long)sum, r[i].name);
+		fprintf(f, "FNDA:%llu,", (unsigned long long)sum);
+		put_name(f, r[i].name);
+		fputc('\n', f);
 		fnf++;
 		fnh += sum > 0;
 		i = j;

@@ -34,8 +34,13 @@ int bg_cov__load_kernel(struct bg_cov *c, int *map_fd, char *err, size_t errsz)
 
 	memset(&r, 0, sizeof(r));
 	if (bg_kern_load(c->prog, &o, &r) < 0 || r.verdict != BG_VERDICT_ACCEPTED) {
+		char *why = malloc(4096);
+
+		if (why)
+			bg_cov__message(c, r.reason ? r.reason : "", why, 4096);
 		snprintf(err, errsz, "instrumented program %s not loaded (%s): %s", c->prog_name,
-			 bg_verdict_name(r.verdict), r.reason ? r.reason : "");
+			 bg_verdict_name(r.verdict), why ? why : "");
+		free(why);
 		bg_kload_result__fini(&r);
 		return -EINVAL;
 	}

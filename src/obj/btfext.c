@@ -5,6 +5,7 @@
  * offset and record size bounds-checked. Record insn offsets become slots. */
 #define _GNU_SOURCE /* qsort_r */
 #include <errno.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <bpf/libbpf.h>
@@ -175,6 +176,26 @@ const char *obj_btf_validate(const struct btf *btf, uint32_t *bad_id)
 	return why;
 }
 
+/* A malformed .BTF is set aside, not fatal: its problem is kept as a warning
+ * (bg_object__btf_error) and the object is read without BTF or BTF.ext, so
+ * the programs are still listed; what needs BTF (BTF-defined maps, CO-RE)
+ * fails later naming this problem. */
+static int btf_set_aside(struct bg_object *obj, const struct obj_sec *s, const char *fmt, ...)
+{
+	char why[256];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(why, sizeof(why), fmt, ap);
+	va_end(ap);
+	btf__free(obj->btf);
+	obj->btf = NULL;
+	free(obj->btf_error);
+	obj->btf_error = obj_asprintf("section %u (.BTF) at offset 0x%llx: %s", s->idx,
+				      (unsigned long long)s->off, why);
+	return obj->btf_error ? 0 : -ENOMEM;
+}
+
 int obj_btf_parse(struct bg_object *obj)
 {
 	const char *why;
@@ -186,21 +207,18 @@ int obj_btf_parse(struct bg_object *obj)
 		return 0;
 	s = &obj->secs[obj->btf_sec];
 	if (!s->data || s->size > UINT32_MAX)
-		return obj_err(obj, "section %u (.BTF) at offset 0x%llx: empty or too large",
-			       s->idx, (unsigned long long)s->off);
+		return btf_set_aside(obj, s, "empty or too large");
 	old = libbpf_set_print(NULL);
 	obj->btf = btf__new(s->data, (uint32_t)s->size);
 	libbpf_set_print(old);
 	if (!obj->btf) {
 		int e = errno;
 		obj->btf = NULL;
-		return obj_err(obj, "section %u (.BTF) at offset 0x%llx: malformed BTF (%s)",
-			       s->idx, (unsigned long long)s->off, strerror(e));
+		return btf_set_aside(obj, s, "malformed BTF (%s)", strerror(e));
 	}
 	why = obj_btf_validate(obj->btf, &bad);
 	if (why)
-		return obj_err(obj, "section %u (.BTF) at offset 0x%llx: type %u: %s", s->idx,
-			       (unsigned long long)s->off, bad, why);
+		return btf_set_aside(obj, s, "type %u: %s", bad, why);
 	fixup_datasecs(obj);
 	if (obj->btf_ext_sec >= 0)
 		return obj_btf_ext_parse(obj);

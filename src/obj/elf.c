@@ -62,10 +62,16 @@ static int check_header(struct bg_object *obj, GElf_Ehdr *eh)
 	if (eh->e_type != ET_REL)
 		return obj_err(obj, "offset 0x10: e_type %u is not ET_REL (a relocatable object)",
 			       eh->e_type);
-	if (eh->e_shoff > obj->len || eh->e_shentsize != sizeof(Elf64_Shdr))
+	if (eh->e_shentsize != sizeof(Elf64_Shdr))
+		return obj_err(obj, "offset 0x3a: section header entry size %u is not %zu",
+			       eh->e_shentsize, sizeof(Elf64_Shdr));
+	/* clang puts the section header table last: a cut file loses it first */
+	if (eh->e_shoff > obj->len ||
+	    (uint64_t)eh->e_shnum * sizeof(Elf64_Shdr) > obj->len - eh->e_shoff)
 		return obj_err(obj,
-			       "section header table at 0x%llx (entry size %u) is outside the file",
-			       (unsigned long long)eh->e_shoff, eh->e_shentsize);
+			       "truncated: the section header table at offset 0x%llx (%u entries) "
+			       "ends past the end of the file (%zu bytes)",
+			       (unsigned long long)eh->e_shoff, eh->e_shnum, obj->len);
 	return 0;
 }
 
@@ -94,7 +100,8 @@ static int read_section(struct bg_object *obj, size_t i, size_t shstrndx)
 	    (sh.sh_offset > obj->len || sh.sh_size > obj->len - sh.sh_offset))
 		return obj_err(
 		    obj,
-		    "section %zu (%s): offset 0x%llx size 0x%llx is outside the file (%zu bytes)",
+		    "truncated: section %zu (%s) at offset 0x%llx size 0x%llx ends past the end of "
+		    "the file (%zu bytes)",
 		    i, s->name, (unsigned long long)sh.sh_offset, (unsigned long long)sh.sh_size,
 		    obj->len);
 	s->kind = classify(s);

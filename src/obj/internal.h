@@ -183,6 +183,7 @@ struct bg_object {
 	struct bg_program **progs;
 	size_t nprogs;
 	char *license;
+	char *btf_error;   /* why .BTF was set aside (malformed): the object is read without it */
 	uint32_t kversion;
 	int btf_sec, btf_ext_sec;   /* section indexes, or -1 */
 	struct btf *btf;

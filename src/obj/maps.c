@@ -219,8 +219,9 @@ static int collect_btf_maps(struct bg_object *obj, int sec)
 	if (!obj->btf)
 		return obj_err(
 		    obj,
-		    "section %d (.maps) at offset 0x%llx: BTF-defined maps need a .BTF section",
-		    sec, (unsigned long long)s->off);
+		    "section %d (.maps) at offset 0x%llx: BTF-defined maps need a .BTF section%s%s",
+		    sec, (unsigned long long)s->off, obj->btf_error ? ", and it is unusable: " : "",
+		    obj->btf_error ? obj->btf_error : "");
 	id = btf__find_by_name_kind(obj->btf, ".maps", BTF_KIND_DATASEC);
 	if (id <= 0)
 		return obj_err(obj, "section %d (.maps): no DATASEC '.maps' in BTF", sec);

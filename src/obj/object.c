@@ -150,6 +150,7 @@ void bg_object__free(struct bg_object *obj)
 	if (obj->elf)
 		elf_end(obj->elf);
 	free(obj->license);
+	free(obj->btf_error);
 	free(obj->buf);
 	free(obj->path);
 	free(obj);
@@ -168,8 +169,9 @@ static int obj_prepare(struct bg_object *obj)
 	return 0;
 }
 
-struct bg_object *bg_object__open_mem(const void *buf, size_t len, const char *name,
-				      const struct bg_open_opts *opts, char *err, size_t errsz)
+/* Open from a buffer the object takes over (freed with it, or on failure). */
+static struct bg_object *open_owned(uint8_t *buf, size_t len, const char *name,
+				    const struct bg_open_opts *opts, char *err, size_t errsz)
 {
 	struct bg_object *obj;
 	int rc;
@@ -178,6 +180,7 @@ struct bg_object *bg_object__open_mem(const void *buf, size_t len, const char *n
 		err[0] = '\0';
 	obj = calloc(1, sizeof(*obj));
 	if (!obj) {
+		free(buf);
 		errno = ENOMEM;
 		return NULL;
 	}
@@ -190,14 +193,12 @@ struct bg_object *bg_object__open_mem(const void *buf, size_t len, const char *n
 		memcpy(&obj->opts, opts, n);
 	}
 	obj->opts.sz = sizeof(obj->opts);
-	obj->buf = malloc(len ? len : 1);
+	obj->buf = buf;
+	obj->len = len;
 	if (!obj->path || !obj->buf) {
 		rc = -ENOMEM;
 		goto fail;
 	}
-	if (len)
-		memcpy(obj->buf, buf, len);
-	obj->len = len;
 	rc = obj_prepare(obj);
 	if (!rc) {
 		obj->err = NULL;
@@ -212,12 +213,38 @@ fail:
 	return NULL;
 }
 
-/* Read the whole file; returns 0 or a negative errno with err filled. */
+struct bg_object *bg_object__open_mem(const void *buf, size_t len, const char *name,
+				      const struct bg_open_opts *opts, char *err, size_t errsz)
+{
+	uint8_t *copy = malloc(len ? len : 1);
+
+	if (copy && len)
+		memcpy(copy, buf, len);
+	return open_owned(copy, len, name, opts, err, errsz);
+}
+
+/* Read all of fd from *done on into buf (size bytes in all). */
+static int read_rest(int fd, uint8_t *buf, size_t *done, size_t size)
+{
+	while (*done < size) {
+		ssize_t r = read(fd, buf + *done, size - *done);
+		if (r <= 0)
+			return r < 0 ? -errno : -EIO;
+		*done += (size_t)r;
+	}
+	return 0;
+}
+
+/* Read the file, its ELF magic first: anything else is refused before one
+ * more byte is read or allocated (a 200 MB non-ELF costs 4 bytes). The
+ * buffer read is the one the object keeps (no copy). Returns 0 or a negative
+ * errno / -BG_ERR_FORMAT with err filled. */
 static int read_file(const char *path, uint8_t **out, size_t *len, char *err, size_t errsz)
 {
+	uint8_t magic[SELFMAG];
 	struct stat st;
 	uint8_t *buf;
-	size_t done = 0;
+	size_t done = 0, n;
 	int fd, e;
 
 	fd = open(path, O_RDONLY | O_CLOEXEC);
@@ -229,19 +256,24 @@ static int read_file(const char *path, uint8_t **out, size_t *len, char *err, si
 		e = S_ISREG(st.st_mode) ? EFBIG : EINVAL;
 		goto out_err;
 	}
-	buf = malloc(st.st_size ? (size_t)st.st_size : 1);
+	n = (size_t)st.st_size < SELFMAG ? (size_t)st.st_size : SELFMAG;
+	if ((e = -read_rest(fd, magic, &done, n)))
+		goto out_err;
+	if (n < SELFMAG || memcmp(magic, ELFMAG, SELFMAG)) {
+		close(fd);
+		if (err && errsz)
+			snprintf(err, errsz, "%s: not an ELF file (bad magic at offset 0x0)", path);
+		return -BG_ERR_FORMAT;
+	}
+	buf = malloc((size_t)st.st_size);
 	if (!buf) {
 		e = ENOMEM;
 		goto out_err;
 	}
-	while (done < (size_t)st.st_size) {
-		ssize_t r = read(fd, buf + done, st.st_size - done);
-		if (r <= 0) {
-			e = r < 0 ? errno : EIO;
-			free(buf);
-			goto out_err;
-		}
-		done += r;
+	memcpy(buf, magic, SELFMAG);
+	if ((e = -read_rest(fd, buf, &done, (size_t)st.st_size))) {
+		free(buf);
+		goto out_err;
 	}
 	close(fd);
 	*out = buf;
@@ -259,10 +291,9 @@ out_err:
 struct bg_object *bg_object__open(const char *path, const struct bg_open_opts *opts, char *err,
 				  size_t errsz)
 {
-	struct bg_object *obj;
 	uint8_t *buf = NULL;
 	size_t len = 0;
-	int rc, saved;
+	int rc;
 
 	if (!path) {
 		errno = EINVAL;
@@ -270,14 +301,10 @@ struct bg_object *bg_object__open(const char *path, const struct bg_open_opts *o
 	}
 	rc = read_file(path, &buf, &len, err, errsz);
 	if (rc) {
-		errno = -rc;
+		errno = rc == -BG_ERR_FORMAT ? BG_ERR_FORMAT : -rc;
 		return NULL;
 	}
-	obj = bg_object__open_mem(buf, len, path, opts, err, errsz);
-	saved = errno;
-	free(buf);
-	errno = saved;
-	return obj;
+	return open_owned(buf, len, path, opts, err, errsz);
 }
 
 /* ---- getters ---- */
@@ -298,6 +325,10 @@ const struct btf *bg_object__btf(const struct bg_object *obj)
 {
 	return obj ? obj->btf : NULL;
 }
+const char *bg_object__btf_error(const struct bg_object *obj)
+{
+	return obj ? obj->btf_error : NULL;
+}
 const char *bg_object__license(const struct bg_object *obj)
 {
 	return obj ? obj->license : NULL;
@@ -308,7 +339,7 @@ uint32_t bg_object__kversion(const struct bg_object *obj)
 }
 int bg_object__has_btf_ext(const struct bg_object *obj)
 {
-	return obj && obj->btf_ext_sec >= 0;
+	return obj && obj->btf_ext_sec >= 0 && !obj->btf_error;
 }
 
 const struct btf *bg_object__target_btf(const struct bg_object *obj)

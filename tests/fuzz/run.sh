@@ -14,8 +14,8 @@ cc=${FUZZ_CC:-clang-14}
 command -v "$cc" >/dev/null || { echo "fuzz: $cc not installed" >&2; exit 2; }
 mkdir -p "$out/obj" "$out/corpus" "$out/crashes"
 san="-fsanitize=address,undefined -fno-sanitize-recover=undefined"
-cflags="-std=gnu11 -g -O1 -fno-omit-frame-pointer -I$root/include -I$root/src $(pkg-config --cflags libbpf libelf 2>/dev/null) -DBG_API="
-libs="$(pkg-config --libs libbpf libelf zlib 2>/dev/null || echo -lbpf -lelf -lz) -lm -lpthread"
+cflags="-std=gnu11 -g -O1 -fno-omit-frame-pointer -I$root/include -I$root/src $(pkg-config --cflags libbpf libelf libpcap 2>/dev/null) -DBG_API="
+libs="$(pkg-config --libs libbpf libelf zlib libpcap 2>/dev/null || echo -lbpf -lelf -lz -lpcap) -lm -lpthread"
 objs=()
 for src in "$root"/src/obj/*.c "$root"/src/platform/sections.c "$root"/src/isa/*.c "$root"/src/core/*.c; do
   o="$out/obj/$(basename "$(dirname "$src")")_$(basename "$src" .c).o"

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Write damaged copies of a BPF object, one per kind of damage, for
 tests/obj_bad.test.sh. Usage: mutate.py GOOD.o OUTDIR
-Prints one line per file: NAME<TAB>expected message fragment."""
+Prints one line per file: NAME<TAB>expected message fragment<TAB>error|warn
+(a malformed .BTF is set aside with a warning: the programs are still read)."""
 import struct, sys, os
 
 good, out = sys.argv[1], sys.argv[2]
@@ -22,19 +23,21 @@ byname = {name(i): i for i in range(shnum)}
 def put_shdr(buf, i, h):
     struct.pack_into('<IIQQQQIIQQ', buf, shoff + 64 * i, *h)
 
-def emit(tag, buf, msg):
+def emit(tag, buf, msg, mode='error'):
+    """mode 'error': refused (exit 2); 'warn': read anyway, msg as a warning (exit 0)."""
     p = os.path.join(out, tag + '.o')
     open(p, 'wb').write(bytes(buf))
-    print(f'{tag}\t{msg}')
+    print(f'{tag}\t{msg}\t{mode}')
 
 emit('empty', b'', 'not an ELF file')
 emit('garbage', bytes((i * 37 + 11) & 0xff for i in range(4096)), 'not an ELF file')
 emit('trunc-header', data[:40], 'truncated ELF header')
-emit('trunc-half', data[:len(data) // 2], 'outside the file')
+emit('trunc-half', data[:len(data) // 2], 'truncated: the section header table at offset 0x%x' % shoff)
+emit('trunc-last-byte', data[:-1], 'truncated: the section header table at offset 0x%x' % shoff)
 b = bytearray(data); struct.pack_into('<H', b, 0x12, 62)
 emit('machine', b, 'EM_BPF')
 b = bytearray(data); h = secs[byname['xdp']][:]; h[4] = len(data) + 4096; put_shdr(b, byname['xdp'], h)
-emit('sec-offset', b, 'section %d (xdp): offset' % byname['xdp'])
+emit('sec-offset', b, 'truncated: section %d (xdp) at offset' % byname['xdp'])
 b = bytearray(data); h = secs[byname['xdp']][:]; h[0] = 0x7ffffff0; put_shdr(b, byname['xdp'], h)
 emit('sec-name', b, 'bad name offset')
 b = bytearray(data); h = secs[byname['xdp']][:]; h[5] = 12; put_shdr(b, byname['xdp'], h)
@@ -71,9 +74,9 @@ emit('sym-shndx', b, 'section index 65279 out of range')
 # BTF and BTF.ext
 bi, ei = byname['.BTF'], byname['.BTF.ext']
 b = bytearray(data); struct.pack_into('<H', b, secs[bi][4], 0x1234)
-emit('btf-magic', b, 'section %d (.BTF) at offset 0x%x: malformed BTF' % (bi, secs[bi][4]))
+emit('btf-magic', b, 'section %d (.BTF) at offset 0x%x: malformed BTF' % (bi, secs[bi][4]), 'warn')
 b = bytearray(data); struct.pack_into('<I', b, secs[bi][4] + 12, 0x7fffffff)
-emit('btf-types-len', b, 'malformed BTF')
+emit('btf-types-len', b, 'malformed BTF', 'warn')
 b = bytearray(data); struct.pack_into('<H', b, secs[ei][4], 0x1234)
 emit('btfext-magic', b, 'section %d (.BTF.ext) at offset 0x%x: bad magic' % (ei, secs[ei][4]))
 hdr_len, fo, fl, lo, ll = struct.unpack_from('<IIIII', data, secs[ei][4] + 4)
@@ -102,6 +105,6 @@ while pos < end:
     tid += 1
 spos, sid = target
 b = bytearray(data); struct.pack_into('<I', b, spos + 12 + 4, 0xffffff)
-emit('btf-member-type', b, 'type %d: reference to a type id out of range' % sid)
+emit('btf-member-type', b, 'type %d: reference to a type id out of range' % sid, 'warn')
 b = bytearray(data); struct.pack_into('<I', b, spos + 12 + 4, sid)
-emit('btf-self-contained', b, 'type %d: a type contains itself' % sid)
+emit('btf-self-contained', b, 'type %d: a type contains itself' % sid, 'warn')
