@@ -298,4 +298,4 @@ fi
 
 # ---- the name fuzz: hostile names over every --json subcommand ----
 python3 "$BG_ROOT/tests/robust_fuzz.py" --bpfgate "$BPFGATE" --examples "$EX" --work "$T/fuzz" \
-  --mutants "${BG_ROBUST_MUTANTS:-24}" $(kernel_ok && echo --kernel)
+  --mutants "${BG_ROBUST_MUTANTS:-12}" $(kernel_ok && echo --kernel)
