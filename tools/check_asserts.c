@@ -8,6 +8,7 @@
 #include <string.h>
 #include <bpfgate/bpfgate.h>
 #include "check_asserts.h"
+#include "cli.h"
 
 int check_asserts_eval(const struct bg_program *p, const char *profile, int unpriv,
 		       uint64_t max_steps, struct bg_assert_result **out, int *bad)
@@ -38,10 +39,10 @@ static const char *base_name(const char *p)
 void check_asserts_line(FILE *f, const struct bg_assert_result *r)
 {
 	if (r->loc && r->loc->file)
-		fprintf(f, "%s:%u: ", base_name(r->loc->file), r->site.line);
+		fprintf(f, "%s:%u: ", cli_safe(base_name(r->loc->file)), r->site.line);
 	else
 		fprintf(f, "line %u: ", r->site.line);
-	fprintf(f, "%s %s: %s", r->text, bg_assert_status_name(r->status), r->why);
+	fprintf(f, "%s %s: %s", cli_safe(r->text), bg_assert_status_name(r->status), cli_safe(r->why));
 	if (r->site.insn != SIZE_MAX)
 		fprintf(f, " [insn %zu]", r->site.insn);
 	fprintf(f, "\n");
@@ -111,7 +112,7 @@ void check_asserts_sarif(struct bg_json *j, const char *path, const struct bg_pr
 		bg_json_obj_begin(j);
 		bg_json_key(j, "artifactLocation");
 		bg_json_obj_begin(j);
-		bg_json_kstr(j, "uri", r[i].loc && r[i].loc->file ? r[i].loc->file : path);
+		cli_json_uri(j, r[i].loc && r[i].loc->file ? r[i].loc->file : path);
 		bg_json_obj_end(j);
 		bg_json_key(j, "region");
 		bg_json_obj_begin(j);

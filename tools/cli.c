@@ -326,3 +326,18 @@ FILE *cli_safe_stream(FILE *under)
 	setvbuf(f, NULL, _IOLBF, 0);
 	return f;
 }
+
+void cli_json_uri(struct bg_json *j, const char *path)
+{
+	size_t n = bg_uri_path_encode(NULL, 0, path) + 1;
+	char *u = malloc(n + 7);
+
+	if (!u) {
+		bg_json_kstr(j, "uri", "");
+		return;
+	}
+	strcpy(u, path[0] == '/' ? "file://" : "");
+	bg_uri_path_encode(u + strlen(u), n, path);
+	bg_json_kstr(j, "uri", u);
+	free(u);
+}

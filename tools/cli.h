@@ -66,6 +66,9 @@ void cli_object_warnings(const char *cmd, const struct bg_object *obj);
 /* A stream that passes each line on to under made terminal-safe (close it
  * with fclose; returns under itself when one cannot be made). */
 FILE *cli_safe_stream(FILE *under);
+/* SARIF artifactLocation "uri": a relative path stays a relative reference,
+ * an absolute one becomes a file: URI; both percent-encoded (RFC 3986). */
+void cli_json_uri(struct bg_json *j, const char *path);
 /* The same for a source line: tabs kept. */
 const char *cli_safe_src(const char *s);
 #endif

@@ -365,23 +365,6 @@ static void print_json(struct bg_json *j, const char *path, const struct bg_prog
 }
 
 /* kernel: the profile judged with --kernel (rule id "check/kernel"), or NULL. */
-/* artifactLocation.uri: a relative path stays a relative reference, an
- * absolute one becomes a file: URI; both percent-encoded (RFC 3986). */
-static void json_uri(struct bg_json *j, const char *path)
-{
-	size_t n = bg_uri_path_encode(NULL, 0, path) + 1;
-	char *u = malloc(n + 7);
-
-	if (!u) {
-		bg_json_kstr(j, "uri", "");
-		return;
-	}
-	strcpy(u, path[0] == '/' ? "file://" : "");
-	bg_uri_path_encode(u + strlen(u), n, path);
-	bg_json_kstr(j, "uri", u);
-	free(u);
-}
-
 static void sarif_result(struct bg_json *j, const char *path, const struct bg_program *p,
 			 const struct bg_verify_result *r, const char *kernel)
 {
@@ -405,7 +388,7 @@ static void sarif_result(struct bg_json *j, const char *path, const struct bg_pr
 	bg_json_obj_begin(j);
 	bg_json_key(j, "artifactLocation");
 	bg_json_obj_begin(j);
-	json_uri(j, d->line && d->line->file ? d->line->file : path);
+	cli_json_uri(j, d->line && d->line->file ? d->line->file : path);
 	bg_json_obj_end(j);
 	if (d->line && d->line->line) {
 		bg_json_key(j, "region");
@@ -795,7 +778,7 @@ static void sarif_invocation(struct bg_json *j)
 			bg_json_obj_begin(j);
 			bg_json_key(j, "artifactLocation");
 			bg_json_obj_begin(j);
-			json_uri(j, file);
+			cli_json_uri(j, file);
 			bg_json_obj_end(j);
 			bg_json_obj_end(j);
 			bg_json_obj_end(j);

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include "core/json.h"
 #include "hints_cli.h"
+#include "cli.h"
 
 const struct bg_hint **cli_hints_by_slot(const struct bg_program *prog, size_t n,
 					 struct bg_hint **store)
@@ -12,7 +13,7 @@ const struct bg_hint **cli_hints_by_slot(const struct bg_program *prog, size_t n
 	const struct bg_hint **by;
 
 	if (nh < 0)
-		fprintf(stderr, "bpfgate: %s (hints ignored)\n", err);
+		fprintf(stderr, "bpfgate: %s (hints ignored)\n", cli_safe(err));
 	if (nh <= 0)
 		return NULL;
 	by = calloc(n ? n : 1, sizeof(*by));
@@ -57,7 +58,7 @@ void cli_hints_json(struct bg_json *j, const struct bg_program *prog)
 	int n = bg_program__hints(prog, &h, err, sizeof(err));
 
 	if (n < 0)
-		fprintf(stderr, "bpfgate: %s (hints ignored)\n", err);
+		fprintf(stderr, "bpfgate: %s (hints ignored)\n", cli_safe(err));
 	if (n <= 0)
 		return;
 	bg_json_key(j, "hints");
