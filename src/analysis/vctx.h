@@ -36,6 +36,7 @@ struct disj {
 	bool queued;
 	uint32_t visits;
 	uint32_t inext;     /* next disjunct with the same iteration-vector hash (UINT32_MAX: end) */
+	bool done;          /* processed in a function no state can come back to: state freed */
 };
 
 /* A node's disjuncts are found by iteration vector through a hash index
@@ -102,6 +103,7 @@ struct vctx {
 	bool failed;
 	uint32_t demote;         /* loop index + 1: a `!=`-counted loop whose bound check failed (restart unrolled) */
 	const uint8_t *demoted;  /* per loop: analysed unrolled after a failed bound check */
+	uint8_t *oneway;         /* per function: no loop, no call returning into it */
 	struct bg_diag diag;
 	char msg[1024];
 	/* per-instruction scratch: the current instruction's slot index */

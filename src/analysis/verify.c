@@ -506,7 +506,7 @@ static void propagate(struct vctx *v, uint32_t ctx, uint32_t block, struct as_st
 	uint32_t same = 0, target = UINT32_MAX, weak = UINT32_MAX, first = UINT32_MAX;
 	for (uint32_t i = idx_first(n, s->iter, s->niter); i != UINT32_MAX; i = idx_next(n, i)) {
 		struct disj *d = &n->d[i];
-		if (!same_iter(&d->st, s))
+		if (d->done || !same_iter(&d->st, s))
 			continue;
 		same++;
 		/* the lowest index of each kind (the index chains run newest first) */
@@ -951,13 +951,43 @@ static int process_state(struct vctx *v, uint32_t ctx, uint32_t block, struct as
 	return r;
 }
 
+/* In a function without loops and without calls that return into it,
+ * analysed once from its entry (main, or a global function: a context that
+ * nothing enters twice), the worklist order (context, then reverse
+ * post-order) pops a node only after every predecessor is final: nothing
+ * reaches it again, so its stored states can go once processed (memory
+ * O(frontier), not O(nodes)). */
 static int process(struct vctx *v, struct node *n, uint32_t d)
 {
 	struct as_state s;
 	n->d[d].queued = false;
 	n->d[d].visits++;
-	as_state_copy(&s, &n->d[d].st);
+	uint8_t kind = v->ctxs[n->ctx].kind;
+	if (v->oneway && v->oneway[v->g.blocks[n->block].func] && (kind == CTX_MAIN || kind == CTX_GLOBAL)) {
+		as_state_move(&s, &n->d[d].st);
+		track_bytes(v, -(ssize_t)as_state_bytes(&s));
+		as_state_init(&n->d[d].st);
+		n->d[d].done = true;
+	} else {
+		as_state_copy(&s, &n->d[d].st);
+	}
 	return process_state(v, n->ctx, n->block, &s);
+}
+
+static void oneway_funcs(struct vctx *v)
+{
+	v->oneway = calloc(v->g.nfuncs ? v->g.nfuncs : 1, 1);
+	if (!v->oneway)
+		return;
+	for (uint32_t f = 0; f < v->g.nfuncs; f++)
+		v->oneway[f] = 1;
+	for (uint32_t b = 0; b < v->g.nblocks; b++) {
+		const struct cfg_block *bl = &v->g.blocks[b];
+		const struct bg_insn *in = &v->insns[bl->end - 1];
+		bool returns_here = in->kind == BG_K_CALL && (in->pseudo == BG_CALL_LOCAL || call_is_cb(in));
+		if (bl->nloops || returns_here)
+			v->oneway[bl->func] = 0;
+	}
 }
 
 /* ------------------------------------------------------------ setup */
@@ -1223,6 +1253,7 @@ static void free_all(struct vctx *v)
 	free(v->direct);
 	free(v->paths);
 	free(v->thr);
+	free(v->oneway);
 	cfg_free(&v->g);
 }
 
@@ -1360,6 +1391,7 @@ static int setup(struct vctx *v, const struct bg_program *prog, const struct bg_
 		return -ENOMEM;
 	thresholds(v);
 	cfg_branch_live(&v->g);
+	oneway_funcs(v);
 	cfg_counted_loops(&v->g);
 	for (uint32_t l = 0; v->demoted && l < v->g.nloops; l++)
 		if (v->demoted[l])
