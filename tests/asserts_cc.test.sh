@@ -26,9 +26,9 @@ for k in sys.argv[2].split("."): v = v[int(k)] if isinstance(v, list) else (v or
 print("" if v is None else v)' "$1" "$2"; }
 
 # 1. hazards caught by an assertion, backed out by cc
-cc_assert_case() { # name clang want_culprit_regex want_fix_regex
+cc_assert_case() { # name clang want_culprit_regex want_fix_regex [extra clang flags]
   local n=$1 v=$2 t="asserts_cc/$1/clang-$2" o="$tmp/$1-$2.o" j="$tmp/$1-$2.json"
-  "$BPFGATE" cc --clang clang-$v --no-sidecar --report json $F -c "$BG_ROOT/tests/data/asserts_cc/$n.c" -o "$o" >"$j" 2>"$tmp/err"
+  "$BPFGATE" cc --clang clang-$v --no-sidecar --report json $F ${5:-} -c "$BG_ROOT/tests/data/asserts_cc/$n.c" -o "$o" >"$j" 2>"$tmp/err"
   local rc=$? by culprit fix
   by=$(field "$j" programs.0.by); culprit=$(field "$j" culprit.pass); fix=$(field "$j" fix)
   if [ $rc -ne 0 ] || [ "$by" != assertion ]; then fail "$t" "exit $rc, rejected by '$by': $(field "$j" programs.0.message)"; return; fi
@@ -42,6 +42,7 @@ cc_assert_case() { # name clang want_culprit_regex want_fix_regex
 cc_assert_case mask_range 14 'InstCombinePass' 'skip.*InstCombinePass'
 cc_assert_case range_copy 14 '' '^-mcpu=v3$'
 cc_assert_case range_copy 19 '' '^-mcpu=v3$'
+cc_assert_case fold_signed 19 '' '^-mcpu=v3$' '-mllvm -bpf-disable-serialize-icmp'
 
 # 2. no back-out possible with clang-14 (forced plugin route, no plugin): clang-19 builds it
 mkdir -p "$tmp/noplug"
