@@ -1,6 +1,6 @@
 /* bpfgate cc: the driver. Splits the clang command line, runs the user's
- * build (with the BISECT pass listing switched on, which does not change
- * code generation), judges it, and when a program is rejected replays a
+ * build (its exact command line: the object cc writes when it is accepted),
+ * judges it, and when a program is rejected replays a
  * recorded decision (sidecar OUT.bpfgate) or runs the bisection and the fix
  * search, then writes the first object that every verifier accepts. */
 #include <errno.h>
@@ -295,9 +295,11 @@ static int first_rejected(const struct cc_judge *j)
 	return -1;
 }
 
+/* The user's command line exactly: its object is what cc writes when every
+ * deciding verifier accepts it (byte-identical to clang's). */
 static int user_build(struct bg_cc_result *s)
 {
-	struct cc_variant v = {.bisect_limit = 1000000000L, .deps = true};
+	struct cc_variant v = {.bisect_limit = -1, .deps = true};
 	char out[96];
 	int rc;
 
@@ -324,6 +326,26 @@ static void print_clang_diagnostics(const char *text)
 	}
 }
 
+/* The BISECT pass listing of the user's command line, a second compile made
+ * only when a program is rejected: -opt-bisect-limit changes no instruction
+ * but can order BTF types differently (two FWD types swapped in the
+ * selftests' nested_trust_success.c with clang-19), so the written object
+ * never comes from this build. */
+static void listing_build(struct bg_cc_result *s)
+{
+	struct cc_variant v = {.bisect_limit = 1000000000L};
+	char out[96];
+	char *err = NULL;
+
+	snprintf(out, sizeof(out), "%s/listing.o", s->tmpdir);
+	if (cc_compile(s, &v, out, &err) == 0 && err) {
+		free(s->stderr_text);
+		s->stderr_text = err;
+	} else {
+		free(err);
+	}
+}
+
 static void search(struct bg_cc_result *s)
 {
 	const struct cc_prog_verdict *t = &s->first.progs[s->target];
@@ -333,6 +355,7 @@ static void search(struct bg_cc_result *s)
 		return;
 	if (s->strict)
 		return;
+	listing_build(s);
 	if (cc_bisect(s) == 0 && s->culprit > 0) {
 		cc_progress(s, "culprit: pass (%ld) %s on %s (run %d), %d bisection compiles",
 			    s->culprit, s->culprit_name, s->culprit_unit, s->culprit_occurrence,
