@@ -351,11 +351,11 @@ static void search(struct bg_cc_result *s)
 	const struct cc_prog_verdict *t = &s->first.progs[s->target];
 
 	cc_progress(s, "program '%s' rejected by %s: %s", t->name, t->by, t->msg);
+	listing_build(s); /* the replay of a pipeline-route fix places stage A with it */
 	if (sidecar_replay(s))
 		return;
 	if (s->strict)
 		return;
-	listing_build(s);
 	if (cc_bisect(s) == 0 && s->culprit > 0) {
 		cc_progress(s, "culprit: pass (%ld) %s on %s (run %d), %d bisection compiles",
 			    s->culprit, s->culprit_name, s->culprit_unit, s->culprit_occurrence,
