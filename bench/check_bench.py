@@ -56,7 +56,7 @@ def kernel_times(objs, tsv):
         return kt
     for o in objs:
         for x in js(["kload", "--json", "--log-level", "4", o]):
-            if isinstance(x, dict) and x.get("verdict") != "unavailable":
+            if isinstance(x, dict) and x.get("verdict") in ("accepted", "rejected") and "program" in x:
                 kt[(os.path.basename(o), x["program"])] = (x.get("verif_time_us", -1), x["verdict"])
     return kt
 
