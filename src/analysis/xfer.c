@@ -522,6 +522,12 @@ static int access_ctx(struct vctx *v, struct as_state *s, size_t pc, int reg, co
 		return verr(v, s, pc, "ctx_access", "invalid bpf_context access off=%d size=%d (%s%s%s)",
 			    off, size, l->struct_name, why ? ": " : "", why ? why : "");
 	}
+	/* a sign-extending load of a field the kernel rewrites into a pointer
+	 * load (data, data_end, data_meta, sk, flow_keys...) is refused */
+	if (sign && fl->val != BG_CTXV_SCALAR && fl->val != BG_CTXV_CTX_ARG)
+		return verr(v, s, pc, "ctx_access",
+			    "invalid bpf_context access off=%d size=%d (%s: sign-extending load of pointer field %s)",
+			    off, size, l->struct_name, fl->name);
 	if (!out)
 		return 0;
 	as_reg_uninit(out);

@@ -256,3 +256,18 @@ out:
 r0 = 2
 exit
 
+
+# case: ldsx_of_ctx_data_pointer
+# section: xdp
+# expect: reject
+# message: invalid bpf_context access off=0 size=4
+r0 = *(s32 *)(r1 + 0)
+r0 = 2
+exit
+
+# case: ldsx_of_ctx_scalar_field
+# section: tc
+# expect: accept
+r0 = *(s32 *)(r1 + 0)
+r0 = 0
+exit
