@@ -82,4 +82,26 @@ SEC("xdp") int lost(struct xdp_md *ctx)
 	return XDP_PASS;
 }
 
+/* inlined twice: each copy brings its own marker; a static subprogram's
+ * assertion is checked in its call context */
+static __always_inline __u32 low3(__u32 x)
+{
+	x &= 7;
+	bg_assert_range(x, 0, 7);      /* expect: holds x2 */
+	return x;
+}
+
+static __attribute__((noinline)) __u32 sub_check(__u32 x)
+{
+	bg_assert_range(x, 0, 15);     /* expect: holds x1 /scalar \[0,15\]/ */
+	return x + 1;
+}
+
+SEC("xdp") int inlined(struct xdp_md *ctx)
+{
+	__u32 a = low3(ctx->rx_queue_index), b = low3(ctx->ingress_ifindex);
+	__u32 c = sub_check(ctx->rx_queue_index & 15);
+	return a + b + c > 20 ? XDP_DROP : XDP_PASS;
+}
+
 char _license[] SEC("license") = "GPL";
