@@ -78,7 +78,7 @@ def check_times(objs):
         if r.returncode == 124:
             print("  timeout (120 s): %s" % o)
         for x in out:
-            if isinstance(x, dict):
+            if isinstance(x, dict) and "program" in x:
                 x["rss_kib"] = rss[os.path.basename(o)]
                 recs[(os.path.basename(o), x["program"])] = x
     return recs, rss
