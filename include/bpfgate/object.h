@@ -129,7 +129,7 @@ BG_API const char *bg_program__name(const struct bg_program *prog);
 BG_API const char *bg_program__section(const struct bg_program *prog);
 BG_API uint32_t bg_program__type(const struct bg_program *prog);         /* enum bpf_prog_type */
 BG_API uint32_t bg_program__attach_type(const struct bg_program *prog);  /* enum bpf_attach_type */
-BG_API const char *bg_program__attach_target(const struct bg_program *prog); /* "tcp_v4_connect" or NULL */
+BG_API const char *bg_program__attach_target(const struct bg_program *prog); /* "tcp_v4_connect" or NULL; struct_ops: "STRUCT:MEMBER" (e.g. "tcp_congestion_ops:init") */
 BG_API const char *bg_program__type_name(const struct bg_program *prog); /* "xdp", "kprobe", ... */
 BG_API const struct bg_object *bg_program__object(const struct bg_program *prog);
 /* BPF_PROG_LOAD prog_flags the section implies (BPF_F_SLEEPABLE for "fentry.s/",

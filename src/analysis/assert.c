@@ -15,6 +15,7 @@
 #include "analysis/assert.h"
 #include "analysis/kgate.h"
 #include "analysis/vctx.h"
+#include "analysis/btfarg.h"
 #include "platform/sections.h"
 
 typedef int (*rule_fn)(struct vctx *v, struct as_state *s, size_t pc, const struct assertion *a);
@@ -403,6 +404,8 @@ static int rule_exit_r0(struct vctx *v, struct as_state *s, size_t pc, const str
 {
 	(void)a;
 	uint8_t k = ctx_kind(v);
+	if (k == CTX_MAIN && btf_stops_void_ret(v->prog))
+		return 0; /* a void struct_ops member: r0 is not read */
 	if (k == CTX_MAIN || k == CTX_CB_SYNC || k == CTX_CB_ASYNC)
 		return check_reg_init(v, s, pc, 0);
 	return 0;

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <linux/bpf.h>
+#include <stdint.h>
 #include <bpf/btf.h>
 #include <bpfgate/object.h>
 #include "analysis/btfarg.h"
@@ -34,11 +35,37 @@ static const char *ptr_struct_name(const struct btf *b, uint32_t type_id, bool *
 	return btf__name_by_offset(b, pt->name_off);
 }
 
+/* struct_ops "STRUCT:MEMBER": the prototype of the member's function pointer. */
+static const struct btf_type *member_proto(const struct btf *b, const char *target)
+{
+	char sname[256];
+	const char *colon = strchr(target, ':');
+	if (!colon || (size_t)(colon - target) >= sizeof(sname))
+		return NULL;
+	memcpy(sname, target, colon - target);
+	sname[colon - target] = 0;
+	int id = btf__find_by_name_kind(b, sname, BTF_KIND_STRUCT);
+	const struct btf_type *st = id > 0 ? btf__type_by_id(b, (uint32_t)id) : NULL;
+	if (!st)
+		return NULL;
+	const struct btf_member *m = btf_members(st);
+	for (uint16_t i = 0; i < btf_vlen(st); i++, m++) {
+		if (strcmp(btf__name_by_offset(b, m->name_off), colon + 1))
+			continue;
+		const struct btf_type *t = skip_mods(b, m->type, NULL);
+		t = t && btf_is_ptr(t) ? skip_mods(b, t->type, NULL) : NULL;
+		return t && btf_is_func_proto(t) ? t : NULL;
+	}
+	return NULL;
+}
+
 static const struct btf_type *func_proto_of(const struct btf *b, const char *target, uint32_t atype,
 					    int *skip)
 {
 	char name[256];
 	*skip = 0;
+	if (strchr(target, ':'))
+		return member_proto(b, target);
 	if (atype == BPF_TRACE_RAW_TP) {
 		snprintf(name, sizeof(name), "btf_trace_%s", target);
 		int id = btf__find_by_name_kind(b, name, BTF_KIND_TYPEDEF);
@@ -81,7 +108,7 @@ bool btf_ctx_arg(const struct bg_program *prog, int off, const char **name, bool
 		}
 		return false;
 	}
-	*name = ptr_struct_name(b, p[idx].type, is_ptr);
+	*name = btf_stops_promote(prog, ptr_struct_name(b, p[idx].type, is_ptr));
 	return true;
 }
 
@@ -285,4 +312,90 @@ int btf_map_is_kptr(const struct bg_program *prog, uint32_t value_type_id, int o
 	if (!b || !value_type_id)
 		return -1;
 	return map_kptr_kind(b, value_type_id, off, &name) != KPTR_NONE;
+}
+
+/* ---- struct_ops access rules (src/platform/stops.def) */
+struct stops_arg {
+	const char *ops, *from, *to;
+};
+struct stops_write {
+	const char *ops, *ptr, *holder, *field;
+};
+static const struct stops_arg stops_args[] = {
+#define STOPS_ARG(o, f, t) {o, f, t},
+#define STOPS_WRITE(o, p, h, f)
+#include "platform/stops.def"
+#undef STOPS_ARG
+#undef STOPS_WRITE
+};
+static const struct stops_write stops_writes[] = {
+#define STOPS_ARG(o, f, t)
+#define STOPS_WRITE(o, p, h, f) {o, p, h, f},
+#include "platform/stops.def"
+#undef STOPS_ARG
+#undef STOPS_WRITE
+};
+
+/* The struct_ops type a program implements ("tcp_congestion_ops:init" -> its
+ * first part, compared without copying). */
+static bool stops_is(const struct bg_program *prog, const char *ops)
+{
+	const char *t = bg_program__attach_target(prog);
+	size_t n = strlen(ops);
+	return bg_program__type(prog) == BPF_PROG_TYPE_STRUCT_OPS && t && !strncmp(t, ops, n) &&
+	       t[n] == ':';
+}
+
+const char *btf_stops_promote(const struct bg_program *prog, const char *name)
+{
+	for (size_t i = 0; name && i < sizeof(stops_args) / sizeof(stops_args[0]); i++)
+		if (!strcmp(stops_args[i].from, name) && stops_is(prog, stops_args[i].ops))
+			return stops_args[i].to;
+	return name;
+}
+
+/* Byte range of member `field` of struct `holder` in the target BTF. */
+static bool member_range(const struct btf *b, const char *holder, const char *field, uint32_t *lo,
+			 uint32_t *hi)
+{
+	int id = btf__find_by_name_kind(b, holder, BTF_KIND_STRUCT);
+	const struct btf_type *st = id > 0 ? btf__type_by_id(b, (uint32_t)id) : NULL;
+	const struct btf_member *m = st ? btf_members(st) : NULL;
+	for (uint16_t i = 0; st && i < btf_vlen(st); i++, m++) {
+		if (strcmp(btf__name_by_offset(b, m->name_off), field))
+			continue;
+		int64_t sz = btf__resolve_size(b, m->type);
+		if (sz <= 0 || btf_member_bitfield_size(st, i))
+			return false;
+		*lo = btf_member_bit_offset(st, i) / 8;
+		*hi = *lo + (uint32_t)sz;
+		return true;
+	}
+	return false;
+}
+
+bool btf_stops_writable(const struct bg_program *prog, const char *ptr, int64_t off, int size)
+{
+	const struct btf *b = bg_object__target_btf(bg_program__object(prog));
+	uint32_t lo, hi;
+	for (size_t i = 0; b && ptr && off >= 0 && i < sizeof(stops_writes) / sizeof(stops_writes[0]);
+	     i++) {
+		const struct stops_write *w = &stops_writes[i];
+		if (strcmp(w->ptr, ptr) || !stops_is(prog, w->ops) ||
+		    !member_range(b, w->holder, w->field, &lo, &hi))
+			continue;
+		if ((uint64_t)off >= lo && (uint64_t)off + (uint64_t)size <= hi)
+			return true;
+	}
+	return false;
+}
+
+bool btf_stops_void_ret(const struct bg_program *prog)
+{
+	const struct btf *b = bg_object__target_btf(bg_program__object(prog));
+	const char *t = bg_program__attach_target(prog);
+	if (!b || !t || bg_program__type(prog) != BPF_PROG_TYPE_STRUCT_OPS || !strchr(t, ':'))
+		return false;
+	const struct btf_type *fp = member_proto(b, t);
+	return fp && fp->type == 0;
 }

@@ -28,4 +28,12 @@ struct gparam {
 /* Parameters of the global function starting at insn (object BTF). Returns
  * their number (<= 5) or -1 when the BTF is missing. */
 int btf_global_params(const struct bg_program *prog, size_t insn, struct gparam *out);
+/* struct_ops (src/platform/stops.def): the type an argument of BTF struct
+ * `name` gets in this program (promotion, else name); may the program write
+ * size bytes at off through a trusted pointer to struct ptr? */
+const char *btf_stops_promote(const struct bg_program *prog, const char *name);
+/* Does the struct_ops member the program implements return void? (The kernel
+ * then does not read r0 at exit.) */
+bool btf_stops_void_ret(const struct bg_program *prog);
+bool btf_stops_writable(const struct bg_program *prog, const char *ptr, int64_t off, int size);
 #endif

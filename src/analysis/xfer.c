@@ -725,6 +725,10 @@ static int access_mem(struct vctx *v, struct as_state *s, size_t pc, int reg, co
 static int access_btf(struct vctx *v, struct as_state *s, size_t pc, int reg, const struct as_reg *p,
 		      int off, int size, bool write, struct as_reg *out, bool sign)
 {
+	uint64_t at;
+	if (write && !(p->flags & RF_UNTRUSTED) && bg_scalar_is_const(&p->v, &at) &&
+	    btf_stops_writable(v->prog, p->btf, (int64_t)at + off, size))
+		return 0; /* a field the struct_ops type lets its programs write */
 	if (write)
 		return verr(v, s, pc, "btf_write", "only read is supported: R%d is %s%s", reg,
 			    as_type_name(p->type, 0), p->btf ? p->btf : "");

@@ -86,3 +86,36 @@ int bg_kern_attach_btf_id(const struct bg_program *prog, char *err, size_t errsz
 	}
 	return id;
 }
+
+int bg_kern_struct_ops_target(const struct bg_program *prog, uint32_t *member_idx, char *err,
+			      size_t errsz)
+{
+	const char *target = bg_program__attach_target(prog);
+	const char *colon = target ? strchr(target, ':') : NULL;
+	struct btf *btf = get_vmlinux_btf();
+	char sname[256];
+	int id;
+
+	if (!colon || (size_t)(colon - target) >= sizeof(sname)) {
+		snprintf(err, errsz, "struct_ops program '%s' is not a member of a .struct_ops variable",
+			 bg_program__name(prog));
+		return -ENOENT;
+	}
+	if (!btf) {
+		snprintf(err, errsz, "no vmlinux BTF (/sys/kernel/btf/vmlinux) to find struct %.*s",
+			 (int)(colon - target), target);
+		return -ENOENT;
+	}
+	memcpy(sname, target, colon - target);
+	sname[colon - target] = 0;
+	id = btf__find_by_name_kind(btf, sname, BTF_KIND_STRUCT);
+	const struct btf_type *st = id > 0 ? btf__type_by_id(btf, (uint32_t)id) : NULL;
+	const struct btf_member *m = st ? btf_members(st) : NULL;
+	for (uint16_t i = 0; st && i < btf_vlen(st); i++, m++)
+		if (!strcmp(btf__name_by_offset(btf, m->name_off), colon + 1)) {
+			*member_idx = i;
+			return id;
+		}
+	snprintf(err, errsz, "struct_ops target %s not found in vmlinux BTF", target);
+	return -ENOENT;
+}

@@ -85,6 +85,7 @@ struct kload {
 	struct bg_kmaps maps;
 	int btf_fd;
 	uint32_t attach_btf_id;
+	int32_t attach_type;      /* expected_attach_type override (struct_ops member), or -1 */
 	char *logbuf;
 	size_t logsz;
 };
@@ -126,7 +127,8 @@ static int prog_load(struct kload *k, uint32_t log_level)
 	insns = bg_program__raw(k->prog, &n);
 	bg_kern_objname(name, sizeof(name), bg_program__name(k->prog));
 	o.attempts = 1;
-	o.expected_attach_type = bg_program__attach_type(k->prog);
+	o.expected_attach_type = k->attach_type >= 0 ? (enum bpf_attach_type)k->attach_type
+						     : bg_program__attach_type(k->prog);
 	o.attach_btf_id = k->attach_btf_id;
 	o.kern_version = obj ? bg_object__kversion(obj) : 0;
 	o.prog_flags = bg_kern_prog_flags(bg_program__section(k->prog));
@@ -279,20 +281,28 @@ static void result_init(struct bg_kload_result *res)
 static int prepare(struct kload *k, struct bg_kload_result *res)
 {
 	char err[512];
-	int id, e;
+	int id = 0, e;
 
 	switch (bg_program__type(k->prog)) {
-	case BPF_PROG_TYPE_STRUCT_OPS:
-		set_unavailable(
-		    res, -EOPNOTSUPP,
-		    "struct_ops programs are loaded with their struct_ops map, not on their own");
-		return -EOPNOTSUPP;
+	case BPF_PROG_TYPE_STRUCT_OPS: {
+		/* as libbpf: the struct's BTF id and the member's index; the
+		 * struct_ops map itself is not needed to verify the program */
+		uint32_t member = 0;
+		id = bg_kern_struct_ops_target(k->prog, &member, err, sizeof(err));
+		if (id < 0) {
+			set_unavailable(res, id, err);
+			return id;
+		}
+		k->attach_type = (int32_t)member;
+		break;
+	}
 	case BPF_PROG_TYPE_EXT:
 		set_unavailable(res, -EOPNOTSUPP,
 				"freplace (extension) programs need a target program");
 		return -EOPNOTSUPP;
 	}
-	id = bg_kern_attach_btf_id(k->prog, err, sizeof(err));
+	if (k->attach_type < 0)
+		id = bg_kern_attach_btf_id(k->prog, err, sizeof(err));
 	if (id < 0) {
 		set_unavailable(res, id, err);
 		return id;
@@ -316,7 +326,7 @@ static int prepare(struct kload *k, struct bg_kload_result *res)
 int bg_kern_load(const struct bg_program *prog, const struct bg_kload_opts *opts,
 		 struct bg_kload_result *res)
 {
-	struct kload k = {.prog = prog, .opts = opts, .btf_fd = -1};
+	struct kload k = {.prog = prog, .opts = opts, .btf_fd = -1, .attach_type = -1};
 	const char *why;
 	int fd = -1, e;
 

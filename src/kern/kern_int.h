@@ -32,6 +32,10 @@ void bg_kern_objname(char *dst, size_t dstsz, const char *src);
  * fmod_ret, lsm, iter), 0 when the type needs none. Negative errno when the
  * target cannot be found; err says which. */
 int bg_kern_attach_btf_id(const struct bg_program *prog, char *err, size_t errsz);
+/* struct_ops program bound to "STRUCT:MEMBER": the struct's vmlinux BTF id
+ * (attach_btf_id) and the member's index (expected_attach_type), or -ENOENT. */
+int bg_kern_struct_ops_target(const struct bg_program *prog, uint32_t *member_idx, char *err,
+			      size_t errsz);
 /* Extra BPF_PROG_LOAD flags implied by the section name (sleepable ".s",
  * xdp frags). */
 uint32_t bg_kern_prog_flags(const char *section);

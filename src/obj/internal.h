@@ -219,6 +219,9 @@ int obj_funcs_collect(struct bg_object *obj);
 int obj_relos_collect(struct bg_object *obj);
 int obj_externs_resolve(struct bg_object *obj);
 int obj_progs_build(struct bg_object *obj);
+/* stops.c: struct_ops programs get attach target "STRUCT:MEMBER" from the
+ * relocations of .struct_ops[.link] (their variables' members). */
+int obj_struct_ops_bind(struct bg_object *obj);
 int obj_asserts_collect(struct bg_object *obj);
 int obj_core_apply(struct bg_object *obj, struct bg_program *prog);
 void obj_core_free(struct bg_object *obj);

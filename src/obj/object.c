@@ -163,7 +163,8 @@ static int obj_prepare(struct bg_object *obj)
 	if ((err = obj_elf_parse(obj)) || (err = obj_btf_parse(obj)) ||
 	    (err = obj_funcs_collect(obj)) || (err = obj_maps_collect(obj)) ||
 	    (err = obj_relos_collect(obj)) || (err = obj_externs_resolve(obj)) ||
-	    (err = obj_progs_build(obj)) || (err = obj_map_inits(obj)) ||
+	    (err = obj_progs_build(obj)) || (err = obj_struct_ops_bind(obj)) ||
+	    (err = obj_map_inits(obj)) ||
 	    (err = obj_asserts_collect(obj)))
 		return err;
 	return 0;
