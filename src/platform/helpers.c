@@ -48,10 +48,11 @@ static const struct bg_helper_proto kfunc_table[] = {
 static const struct kfunc_types {
 	const char *name;
 	uint64_t allowed, measured;
-	bool sleepable;
+	bool sleepable, devbound;
 } kfunc_types[] = {
-#define BG_KFUNC_TYPES(name_, allowed_, measured_, sleepable_)                                     \
-	{ .name = name_, .allowed = (allowed_), .measured = (measured_), .sleepable = (sleepable_) },
+#define BG_KFUNC_TYPES(name_, allowed_, measured_, sleepable_, devbound_)                          \
+	{ .name = name_, .allowed = (allowed_), .measured = (measured_), .sleepable = (sleepable_), \
+	  .devbound = (devbound_) },
 #include "platform/kfunc_types.def"
 #undef BG_KFUNC_TYPES
 };
@@ -126,12 +127,22 @@ static int cmp_kfunc_types(const void *key, const void *e)
 	return strcmp(key, ((const struct kfunc_types *)e)->name);
 }
 
+static const struct kfunc_types *kfunc_types_of(const char *name)
+{
+	return name ? bsearch(name, kfunc_types, sizeof(kfunc_types) / sizeof(kfunc_types[0]),
+			      sizeof(kfunc_types[0]), cmp_kfunc_types)
+		    : NULL;
+}
+
+bool bg_kfunc_devbound(const char *name)
+{
+	const struct kfunc_types *k = kfunc_types_of(name);
+	return k && k->devbound;
+}
+
 int bg_kfunc_type_allowed(const char *name, uint32_t prog_type, bool *sleepable)
 {
-	const struct kfunc_types *k =
-		name ? bsearch(name, kfunc_types, sizeof(kfunc_types) / sizeof(kfunc_types[0]),
-			       sizeof(kfunc_types[0]), cmp_kfunc_types)
-		     : NULL;
+	const struct kfunc_types *k = kfunc_types_of(name);
 	if (sleepable)
 		*sleepable = k && k->sleepable;
 	if (!k || prog_type >= 64 || !(k->measured & (1ull << prog_type)))

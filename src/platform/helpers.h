@@ -166,6 +166,10 @@ bool bg_map_helper_ok(uint32_t map_type, uint32_t id, const char **why);
  * ext, lirc_mode2). *sleepable (may be NULL): the kfunc needs a sleepable
  * program (KF_SLEEPABLE). Measured on the running kernel: kfunc_types.def. */
 int bg_kfunc_type_allowed(const char *name, uint32_t prog_type, bool *sleepable);
+/* Does kfunc `name` need a device-bound program (XDP metadata kfuncs)? The
+ * kernel refuses it in any other ("metadata kfuncs require device-bound
+ * program"); bpfgate never judges device-bound programs. */
+bool bg_kfunc_devbound(const char *name);
 /* Highest helper id known (BPF_FUNC_cgrp_storage_delete = 211 on 6.18). */
 uint32_t bg_helper_max_id(void);
 #endif

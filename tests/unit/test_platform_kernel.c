@@ -277,8 +277,10 @@ static struct kfunc_name *vmlinux_kfuncs(const struct btf *vm, unsigned *n)
 }
 
 /* 1 callable from type t (under some target of t), 0 not allowed, -1 no
- * target of t loads here. *sleep: the kernel asked for a sleepable program. */
-static int kernel_kfunc(uint32_t t, int btf_id, bool *sleep)
+ * target of t loads here. *sleep: the kernel asked for a sleepable program;
+ * *devbound: for a device-bound one (XDP metadata kfuncs, refused before
+ * verification in every program that is not). */
+static int kernel_kfunc(uint32_t t, int btf_id, bool *sleep, bool *devbound)
 {
 	struct bpf_insn in[3] = {
 		insn(BPF_JMP | BPF_CALL, 0, BPF_PSEUDO_KFUNC_CALL, 0, btf_id),
@@ -287,6 +289,7 @@ static int kernel_kfunc(uint32_t t, int btf_id, bool *sleep)
 	};
 	int loadable = 0;
 	*sleep = false;
+	*devbound = false;
 	for (unsigned i = 0; i < NTARGETS; i++) {
 		if (targets[i].type != t || ok_ret(t, targets[i].attach) < 0)
 			continue;
@@ -295,6 +298,7 @@ static int kernel_kfunc(uint32_t t, int btf_id, bool *sleep)
 		if (strstr(vlog, "is not allowed") && strstr(vlog, "calling kernel function"))
 			continue;
 		*sleep = strstr(vlog, "program must be sleepable") != NULL;
+		*devbound = strstr(vlog, "require device-bound program") != NULL;
 		return 1;
 	}
 	return loadable ? 0 : -1;
@@ -314,11 +318,11 @@ static int dump_kfunc_types(void)
 	}
 	for (unsigned i = 0; i < n; i++) {
 		for (uint32_t t = 1; t < NPROG_TYPES; t++) {
-			bool sleep;
-			int a = kernel_kfunc(t, ks[i].id, &sleep);
+			bool sleep, devbound;
+			int a = kernel_kfunc(t, ks[i].id, &sleep, &devbound);
 			if (a >= 0)
-				printf("%s %s %s%s\n", ks[i].name, bg_prog_type_name(t), a ? "yes" : "no",
-				       sleep ? " sleep" : "");
+				printf("%s %s %s%s%s\n", ks[i].name, bg_prog_type_name(t), a ? "yes" : "no",
+				       sleep ? " sleep" : "", devbound ? " devbound" : "");
 		}
 	}
 	free(ks);
@@ -342,11 +346,13 @@ static void check_kfunc_types(void)
 	}
 	for (unsigned i = 0; i < n; i++) {
 		for (uint32_t t = 1; t < NPROG_TYPES; t++) {
-			bool sleep, tsleep = false;
-			int a = kernel_kfunc(t, ks[i].id, &sleep);
+			bool sleep, tsleep = false, devbound;
+			int a = kernel_kfunc(t, ks[i].id, &sleep, &devbound);
 			if (a < 0)
 				continue;
 			int ta = bg_kfunc_type_allowed(ks[i].name, t, &tsleep);
+			if (a && devbound != bg_kfunc_devbound(ks[i].name))
+				ta = -2;
 			total++;
 			refused += !a;
 			/* syscall programs load sleepable: the kernel never asks there */

@@ -1,6 +1,7 @@
-# kfunc calls: which program types may call a kfunc and which kfuncs need a
-# sleepable program, as the running kernel answers (src/platform/
-# kfunc_types.def, measured by test_platform_kernel --dump-kfunc-types).
+# kfunc calls: which program types may call a kfunc, which kfuncs need a
+# sleepable program and which a device-bound one (never the case here), as
+# the running kernel answers (src/platform/kfunc_types.def, measured by
+# test_platform_kernel --dump-kfunc-types).
 # prog-type: socket
 # c: extern struct task_struct *bpf_task_from_pid(s32 pid) __ksym;
 # c: extern void bpf_task_release(struct task_struct *p) __ksym;
@@ -8,6 +9,7 @@
 # c: extern void bpf_rcu_read_unlock(void) __ksym;
 # c: extern int bpf_copy_from_user_str(void *dst, u32 dst__sz, const void *unsafe_ptr__ign, u64 flags) __ksym;
 # c: extern int bpf_dynptr_from_xdp(struct xdp_md *x, u64 flags, struct bpf_dynptr *ptr__uninit) __ksym;
+# c: extern int bpf_xdp_metadata_rx_timestamp(const struct xdp_md *ctx, u64 *timestamp) __ksym;
 
 # case: task_from_pid_in_kprobe
 # section: kprobe
@@ -105,4 +107,14 @@ r3 = 0
 r4 = 0
 call bpf_copy_from_user_str
 r0 = 0
+exit
+
+# case: xdp_metadata_kfunc_not_device_bound
+# section: xdp
+# expect: reject
+# message: metadata kfuncs require device-bound program
+r2 = r10
+r2 += -8
+call bpf_xdp_metadata_rx_timestamp
+r0 = 2
 exit
