@@ -17,7 +17,12 @@ Each case:
   # kernel: skip REASON             the kernel cannot judge it here
   # profile: VER accept|reject [REGEX]  bpfgate's verdict for kernel profile VER
   #                                 (`check --kernel`, repeatable); the 6.18
-  #                                 verdict of that run must equal the default's
+  #                                 verdict of that run must equal the default's;
+  #                                 for VER with a Debian image (5.10, 6.1, 6.12,
+  #                                 7.2) the real kernel, booted under QEMU
+  #                                 (`kload --kernel`), must give the same verdict
+  # real: VER accept|reject REASON  the real VER kernel knowingly differs from
+  #                                 the profile (XFAIL with REASON)
   asm lines; `name:` labels and `goto name`; `call bpf_xxx` (helper by name);
   `%[map]` / `%[cfg]` for ld_imm64 of a map / global.
 The runner compiles each file with clang-19 into one object (one naked
@@ -81,10 +86,14 @@ def parse(path):
             k, v = m.group(1), m.group(2).strip()
             if k == "case":
                 cur = {"name": v, "asm": [], "line": ln, "expect": None, "message": None,
-                       "section": None, "xfail": None, "kernel": None, "facts": [], "profiles": []}
+                       "section": None, "xfail": None, "kernel": None, "facts": [], "profiles": [],
+                       "real": {}}
                 cases.append(cur)
             elif k == "profile" and cur is not None:
                 cur["profiles"].append(v)
+            elif k == "real" and cur is not None:
+                f = v.split(None, 2)
+                cur["real"][f[0]] = (f[1] + "ed" if len(f) > 1 else "?", f[2] if len(f) > 2 else "")
             elif cur is None:
                 if k == "map":
                     head["maps"].append(v)
@@ -275,6 +284,7 @@ def judge_profiles(tname, cases, ours, objs):
     if multi is None:
         print("FAIL %s/profiles: bpfgate check --kernel failed: %s" % (tname, err))
         return 1
+    real = real_verdicts(tname, vers, objs)
     failed = 0
     for c in want:
         rec = multi.get(c["name"])
@@ -302,7 +312,56 @@ def judge_profiles(tname, cases, ours, objs):
                 failed += 1
             else:
                 print("PASS %s: %s%s" % (name, got["verdict"], (" (%s)" % msg[-90:]) if msg else ""))
+            r = real.get((f[0], c["name"]))
+            if f[0] in REAL_KERNELS and real and exp:
+                rv = r["verdict"] if r else "no verdict"
+                known = c["real"].get(f[0])
+                if known and known[0] == rv and rv != exp:
+                    print("XFAIL %s/real: the %s kernel %s: %s" % (name, f[0], rv, known[1]))
+                elif rv == exp:
+                    print("PASS %s/real: the %s kernel agrees (%s)" % (name, f[0], rv))
+                elif rv == "unavailable":
+                    print("SKIP %s/real: the %s kernel cannot judge it: %s" % (name, f[0], (r or {}).get("message")))
+                else:
+                    print("FAIL %s/real: the profile says %s, the %s kernel %s (%s)" % (
+                        name, exp, f[0], rv, (r or {}).get("message")))
+                    failed += 1
     return failed
+
+
+REAL_KERNELS = ("5.10", "6.1", "6.12", "7.2")  # Debian images `bpfgate kernels` fetches
+
+
+def real_verdicts(tname, vers, objs):
+    """{(kernel, program): record} from booting each real kernel of vers once
+    with objs; {} (after a SKIP line, or a FAIL under CI) when the images
+    cannot be fetched. BG_NO_QEMU=1 skips."""
+    vers = [v for v in vers if v in REAL_KERNELS]
+    if not vers:
+        return {}
+    if os.environ.get("BG_NO_QEMU"):
+        print("SKIP %s/real-kernels: BG_NO_QEMU set" % tname)
+        return {}
+    f = subprocess.run([BPFGATE, "kernels", "fetch"] + vers, capture_output=True, text=True)
+    if f.returncode != 0:
+        why = (f.stderr.strip().splitlines() or ["?"])[-1]
+        ci = os.environ.get("CI") == "true" or "unreachable" not in why
+        print("%s %s/real-kernels: %s" % ("FAIL" if ci else "SKIP", tname, why))
+        return {}
+    env = dict(os.environ)
+    loader = os.path.join(NORMAL, "bpfgate")  # the guest runs the plain build
+    if os.access(loader, os.X_OK):
+        env["BG_KVM_LOADER"] = loader
+    p = subprocess.run([BPFGATE, "kload", "--json", "--kernel", ",".join(vers)] + objs,
+                       capture_output=True, text=True, env=env)
+    try:
+        recs = json.loads(p.stdout)
+    except ValueError:
+        print("FAIL %s/real-kernels: kload --kernel failed (%d): %s" % (tname, p.returncode, p.stderr[-400:]))
+        return {}
+    if p.returncode == 2:
+        print("FAIL %s/real-kernels: a guest failed: %s" % (tname, p.stderr[-400:]))
+    return {(r["kernel"], r["program"]): r for r in recs}
 
 
 def label_slot(case, label):

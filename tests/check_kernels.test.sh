@@ -31,7 +31,7 @@ for r in recs:
     for k in ("object", "program", "section", "type", "verdict", "kernels"):
         assert k in r, k
     ks = r["kernels"]
-    assert list(ks)[0] == "6.18" and "4.19" in ks and len(ks) >= 8, list(ks)
+    assert list(ks)[0] == "7.2" and list(ks)[1] == "6.18" and "4.19" in ks and len(ks) >= 8, list(ks)
 rb = [r for r in recs if r["program"] == "kprobe_openat"][0]
 assert rb["verdict"] == "rejected" and rb["kernels"]["5.10"]["verdict"] == "accepted"
 assert rb["kernels"]["5.4"]["check"] == "kernel_version" and "ringbuf" in rb["kernels"]["5.4"]["message"]
@@ -51,7 +51,7 @@ assert res[0]["locations"][0]["physicalLocation"]["region"]["startLine"] > 0
 PY
 
 "$BPFGATE" check "$rb" --kernel 5.10,7.3 >/dev/null 2>"$T/e"; rc=$?
-[ $rc = 2 ] && grep -q "unknown kernel profile 7.3 (known: 6.18, 6.12" "$T/e" && pass check_kernels_unknown_exit2 \
+[ $rc = 2 ] && grep -q "unknown kernel profile 7.3 (known: 7.2, 6.18, 6.12" "$T/e" && pass check_kernels_unknown_exit2 \
   || fail check_kernels_unknown_exit2 "rc=$rc $(cat "$T/e")"
 "$BPFGATE" check "$rb" --kernel , >/dev/null 2>&1; rc=$?
 [ $rc = 2 ] && pass check_kernels_empty_list_exit2 || fail check_kernels_empty_list_exit2 "rc=$rc"
@@ -113,6 +113,11 @@ bad = 0
 for r in recs:
     ks = list(r["kernels"].items())          # newest first
     for (newer, a), (older, b) in zip(ks, ks[1:]):
+        # the one exception, confirmed by the real 5.10: before 5.6 global
+        # functions are verified as static ones, so pointer arguments that
+        # 5.6-5.11 refuse ("Arg#0 type PTR ... not supported yet") load there
+        if older in ("5.4", "4.19") and "type PTR in" in (a.get("message") or ""):
+            continue
         if b["verdict"] == "accepted" and a["verdict"] != "accepted":
             print("FAIL %s: accepted on %s but %s on %s" % (r["program"], older, a["verdict"], newer)); bad += 1
     for k, v in ks[1:]:

@@ -16,7 +16,8 @@ enum { EXIT_OK = 0, EXIT_REJECTED = 1, EXIT_BAD = 2, EXIT_TOO_COMPLEX = 3 };
 	X(corpus, "compare verifiers with the kernel on a corpus of objects")        \
 	X(run, "run a program in the sanitizing interpreter")                        \
 	X(cc, "clang drop-in that verifies its output and backs out bad passes")     \
-	X(cov, "line and branch coverage of BPF programs")
+	X(cov, "line and branch coverage of BPF programs")                           \
+	X(kernels, "list, fetch and remove Debian kernel images (kload --kernel)")
 
 #define BG_DECLARE_CMD(name, help) int cmd_##name(int argc, char **argv);
 BG_COMMANDS(BG_DECLARE_CMD)

@@ -50,7 +50,7 @@ static void usage(FILE *f)
 		"  --json          one JSON array of per-program records\n"
 		"  --sarif         SARIF 2.1.0 log, results at source lines\n"
 		"  --kernel LIST   judge for these kernel profiles in one run, side by side:\n"
-		"                  comma-separated (6.18,6.12,6.6,6.1,5.15,5.10,5.4,4.19) or\n"
+		"                  comma-separated (7.2,6.18,6.12,6.6,6.1,5.15,5.10,5.4,4.19) or\n"
 		"                  'all'; default: the running kernel's profile (6.18).\n"
 		"                  Exit 1 when any listed kernel rejects. --profile is an alias.\n"
 		"                  An older profile gates what that kernel lacks: helpers, kfuncs,\n"

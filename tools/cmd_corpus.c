@@ -30,6 +30,8 @@
 #include <bpfgate/verifier.h>
 #include "core/json.h"
 #include "kern/klog.h"
+#include "platform/profiles.h"
+#include "kvm/kvm.h"
 #include "cli.h"
 
 /* bpfgate's verifier may not be linked yet: a weak reference resolves to
@@ -37,15 +39,20 @@
 #pragma weak bg_verify
 #pragma weak bg_verify_result__fini
 
-#define MAX_VERIFIERS 8
+#define MAX_VERIFIERS 16
 #define MSG_MAX 400
 
-enum vkind { V_KERNEL, V_BPFGATE, V_EXTERNAL };
+enum vkind { V_KERNEL, V_BPFGATE, V_EXTERNAL, V_KVM };
 
 struct verifier {
 	char name[64];
 	enum vkind kind;
 	const char *cmd; /* external: template with {obj} {section} {prog} {type} */
+	char ver[32];    /* kernel@VER: the cached kernel booted; bpfgate@VER: the profile */
+	int ref;         /* the kernel verifier it is compared with (bpfgate@V: kernel@V
+			    when listed, else the running kernel) */
+	struct bg_kvm_run *run; /* kernel@VER: the guest's verdicts (judged up front) */
+	size_t *first;          /* kernel@VER: first record of object i in run->progs */
 };
 
 struct rec {
@@ -85,7 +92,11 @@ static void usage(FILE *f)
 		"  the running kernel (always included as the reference).\n"
 		"  PATH: an object, a folder (searched recursively for *.o) or a list file (one\n"
 		"  path per line, '#' comments, relative to the list's folder).\n"
-		"  --verifier LIST  kernel, bpfgate (comma separated; default kernel)\n"
+		"  --verifier LIST  kernel, bpfgate (comma separated; default kernel);\n"
+		"                   kernel@VER: a cached Debian kernel booted under QEMU\n"
+		"                   (bpfgate kernels fetch VER), every object in one boot;\n"
+		"                   bpfgate@VER: bpfgate with the VER profile (check --kernel VER),\n"
+		"                   compared with kernel@VER when that is listed too\n"
 		"  --external N=CMD an external verifier: CMD runs under /bin/sh with {obj},\n"
 		"                   {section}, {prog}, {type} replaced (shell-quoted); exit 0 =\n"
 		"                   accepted, 1 = rejected, other = unavailable; the first output\n"
@@ -342,9 +353,9 @@ static void run_kernel(const struct bg_program *p, struct rec *r)
 	bg_kload_result__fini(&kr);
 }
 
-static void run_bpfgate(const struct bg_program *p, struct rec *r)
+static void run_bpfgate(const struct verifier *v, const struct bg_program *p, struct rec *r)
 {
-	struct bg_verify_opts vo = {.sz = sizeof(vo)};
+	struct bg_verify_opts vo = {.sz = sizeof(vo), .profile = v->ver[0] ? v->ver : NULL};
 	struct bg_verify_result vr;
 	double t0 = now_s();
 	int e;
@@ -370,6 +381,98 @@ static void run_bpfgate(const struct bg_program *p, struct rec *r)
 	}
 	if (bg_verify_result__fini)
 		bg_verify_result__fini(&vr);
+}
+
+/* kernel@VER: the verdict the guest gave program p of object idx. */
+static void run_kvm(const struct verifier *v, size_t idx, const struct bg_program *p,
+		    struct rec *r)
+{
+	const struct bg_kvm_run *run = v->run;
+
+	r->verdict = BG_VERDICT_UNAVAILABLE;
+	if (!run) {
+		r->msg = xstrdup("kernel not booted");
+		return;
+	}
+	for (size_t k = v->first[idx]; k < v->first[idx + 1]; k++) {
+		const struct bg_kvm_prog *g = &run->progs[k];
+
+		if (g->obj_error) {
+			r->msg = first_line(g->obj_error);
+			return;
+		}
+		if (strcmp(g->prog, bg_program__name(p)))
+			continue;
+		r->verdict = g->r.verdict;
+		if (g->r.verdict == BG_VERDICT_REJECTED)
+			r->msg = first_line(g->message ? g->message : g->r.reason);
+		else
+			r->msg = first_line(g->r.verdict == BG_VERDICT_ACCEPTED ? "" : g->r.reason);
+		r->insns = g->r.insns_processed;
+		r->vtime_us = g->r.verif_time_usec;
+		r->secs = g->r.verif_time_usec >= 0 ? (double)g->r.verif_time_usec / 1e6 : 0;
+		return;
+	}
+	r->msg = first_line(run->error ? run->error : "no verdict from the guest for this program");
+}
+
+/* Boot every kernel@VER verifier's kernel once with all objects (jobs
+ * guests at once) before the per-object work. */
+static int judge_kernels(struct opts *o)
+{
+	struct bg_kimage ks[MAX_VERIFIERS];
+	struct bg_kvm_run *runs;
+	int idx[MAX_VERIFIERS], nk = 0, e;
+
+	for (int vi = 0; vi < o->nv; vi++) {
+		if (o->v[vi].kind != V_KVM)
+			continue;
+		if (bg_kcache_get(o->v[vi].ver, &ks[nk]))
+			return cli_error("corpus", "kernel %s is not in the cache (bpfgate kernels fetch %s)",
+					 o->v[vi].ver, o->v[vi].ver);
+		idx[nk++] = vi;
+	}
+	if (!nk)
+		return 0;
+	runs = calloc((size_t)nk, sizeof(*runs));
+	if (!runs)
+		return cli_error("corpus", "out of memory");
+	e = bg_kvm_judge(ks, (size_t)nk, (const char *const *)o->objs, o->nobj, NULL, runs);
+	if (e) {
+		free(runs);
+		return cli_error("corpus", "cannot boot kernels: %s", strerror(-e));
+	}
+	for (int k = 0; k < nk; k++) {
+		struct verifier *v = &o->v[idx[k]];
+		size_t j = 0;
+
+		v->run = &runs[k];
+		v->first = xrealloc(NULL, (o->nobj + 1) * sizeof(size_t));
+		for (size_t i = 0; i <= o->nobj; i++) {
+			while (j < runs[k].n && runs[k].progs[j].obj < i)
+				j++;
+			v->first[i] = j;
+		}
+		if (runs[k].error)
+			fprintf(stderr, "bpfgate corpus: %s\n--- last lines of the guest console ---\n%s\n---\n",
+				runs[k].error, runs[k].console_tail ? runs[k].console_tail : "");
+	}
+	return 0;
+}
+
+static void free_kernels(struct opts *o)
+{
+	struct bg_kvm_run *base = NULL;
+
+	for (int vi = 0; vi < o->nv; vi++) {
+		if (o->v[vi].kind != V_KVM || !o->v[vi].run)
+			continue;
+		if (!base)
+			base = o->v[vi].run;
+		bg_kvm_run__fini(o->v[vi].run);
+		free(o->v[vi].first);
+	}
+	free(base);
 }
 
 /* Append s to the growing buffer, single-quoted for /bin/sh. */
@@ -515,8 +618,9 @@ typedef void (*emit_fn)(const struct rec *r, void *arg);
 /* Every program of one object through every verifier. An object that the
  * loader refuses yields one record per verifier for program "-", verdict
  * unavailable, with the loader's message (it is data, not bad input). */
-static int process_object(const struct opts *o, const char *path, emit_fn emit, void *arg)
+static int process_object(const struct opts *o, size_t idx, emit_fn emit, void *arg)
 {
+	const char *path = o->objs[idx];
 	char err[512] = "";
 	/* a malformed program is still a program: the kernel judges its raw
 	 * code, bpfgate's verifier rejects it with the loader's message */
@@ -556,7 +660,9 @@ static int process_object(const struct opts *o, const char *path, emit_fn emit, 
 			if (o->v[vi].kind == V_KERNEL)
 				run_kernel(p, &r);
 			else if (o->v[vi].kind == V_BPFGATE)
-				run_bpfgate(p, &r);
+				run_bpfgate(&o->v[vi], p, &r);
+			else if (o->v[vi].kind == V_KVM)
+				run_kvm(&o->v[vi], idx, p, &r);
 			else
 				run_external(&o->v[vi], path, p, o->timeout, &r);
 			emit(&r, arg);
@@ -729,7 +835,7 @@ static int run_parallel(const struct opts *o, struct recs *rs)
 			if (!out)
 				_exit(EXIT_BAD);
 			for (size_t i = (size_t)w; i < o->nobj; i += (size_t)nw) {
-				int e = process_object(o, o->objs[i], emit_pipe, out);
+				int e = process_object(o, i, emit_pipe, out);
 				fprintf(out, "D\t%d\n", e ? 1 : 0);
 				fflush(out);
 			}
@@ -782,7 +888,7 @@ static int run_all(const struct opts *o, struct recs *rs)
 	if (o->jobs > 1 && o->nobj > 1)
 		return run_parallel(o, rs);
 	for (size_t i = 0; i < o->nobj; i++) {
-		if (process_object(o, o->objs[i], emit_local, rs))
+		if (process_object(o, i, emit_local, rs))
 			bad = 1;
 		progress(o, i + 1);
 	}
@@ -889,8 +995,12 @@ static void compute_stats(const struct recs *rs, int vi, int kvi, struct vstats 
 	free(t);
 }
 
-static const char *disagreement_kind(const struct rec *r, const struct rec *k)
+static const char *disagreement_kind(const struct opts *o, const struct rec *r,
+				     const struct rec *k)
 {
+	if (o->v[r->vi].kind == V_KVM && r->verdict != k->verdict &&
+	    r->verdict != BG_VERDICT_UNAVAILABLE && k->verdict != BG_VERDICT_UNAVAILABLE)
+		return "kernel difference";
 	if (r->verdict == BG_VERDICT_ACCEPTED && k->verdict == BG_VERDICT_REJECTED)
 		return policy_rejection(k->msg) ? "policy" : "POSSIBLE UNSOUNDNESS";
 	if (r->verdict == BG_VERDICT_REJECTED && k->verdict == BG_VERDICT_ACCEPTED)
@@ -910,6 +1020,35 @@ static void fmt_time(char *b, size_t n, double s)
 		snprintf(b, n, "%.2f s", s);
 }
 
+/* How a kernel@VER guest ran: the figures for boot-and-judge time and memory. */
+static void print_boot(const struct bg_kvm_run *r)
+{
+	if (r->error) {
+		printf("  booted: FAILED: %s\n", r->error);
+		return;
+	}
+	printf("  booted: %s (Debian %s) under qemu %s, %d MiB guest; boot %.1f s and judging "
+	       "%.1f s of guest time, wall %.1f s, qemu peak rss %ld MiB\n",
+	       r->release, r->k.pkgver, r->accel, r->mem_mb, r->boot_s, r->judge_s, r->wall_s,
+	       r->host_rss_kb / 1024);
+}
+
+static void json_boot(struct bg_json *j, const struct bg_kvm_run *r)
+{
+	bg_json_key(j, "boot");
+	bg_json_obj_begin(j);
+	bg_json_kstr(j, "release", r->release[0] ? r->release : r->k.release);
+	bg_json_kstr(j, "debian_version", r->k.pkgver);
+	bg_json_kstr(j, "accel", r->accel);
+	bg_json_kint(j, "mem_mib", r->mem_mb);
+	bg_json_kdouble(j, "boot_seconds", r->boot_s);
+	bg_json_kdouble(j, "judge_seconds", r->judge_s);
+	bg_json_kdouble(j, "wall_seconds", r->wall_s);
+	bg_json_kint(j, "qemu_peak_rss_kib", r->host_rss_kb);
+	bg_json_kstr(j, "error", r->error);
+	bg_json_obj_end(j);
+}
+
 static void print_text(const struct opts *o, const struct recs *rs, int kvi, double wall)
 {
 	size_t progs = 0;
@@ -922,7 +1061,7 @@ static void print_text(const struct opts *o, const struct recs *rs, int kvi, dou
 		struct vstats s;
 		char a[32], b[32], c[32], d[32];
 
-		compute_stats(rs, vi, kvi, &s);
+		compute_stats(rs, vi, o->v[vi].ref, &s);
 		fmt_time(a, sizeof(a), s.med);
 		fmt_time(b, sizeof(b), s.p90);
 		fmt_time(c, sizeof(c), s.max);
@@ -930,12 +1069,15 @@ static void print_text(const struct opts *o, const struct recs *rs, int kvi, dou
 		printf("\n%s: %zu accepted, %zu rejected, %zu unavailable\n", o->v[vi].name, s.cnt[0],
 		       s.cnt[1], s.cnt[2]);
 		printf("  time per program: median %s, p90 %s, max %s, sum %s\n", a, b, c, d);
+		if (o->v[vi].run)
+			print_boot(o->v[vi].run);
 		if (s.peak_kb >= 0)
 			printf("  peak memory: %ld KiB\n", s.peak_kb);
-		if (vi == kvi)
+		if (o->v[vi].kind == V_KERNEL)
 			continue;
 		size_t decided = s.m[0][0] + s.m[0][1] + s.m[1][0] + s.m[1][1];
-		printf("  agreement with the kernel:     kernel accepted  kernel rejected\n");
+		printf("  agreement with %-14s  kernel accepted  kernel rejected\n",
+		       o->v[o->v[vi].ref].name);
 		printf("    %-10s accepted        %15zu  %15zu\n", o->v[vi].name, s.m[0][0], s.m[0][1]);
 		printf("    %-10s rejected        %15zu  %15zu\n", o->v[vi].name, s.m[1][0], s.m[1][1]);
 		printf("    unavailable: %zu (%s), %zu (kernel only)\n", s.unavail_v, o->v[vi].name,
@@ -950,19 +1092,20 @@ static void print_text(const struct opts *o, const struct recs *rs, int kvi, dou
 	for (int vi = 0; vi < o->nv; vi++) {
 		int header = 0;
 
-		if (vi == kvi)
+		if (o->v[vi].kind == V_KERNEL)
 			continue;
 		for (size_t i = 0; i < rs->n; i++) {
 			const struct rec *r = &rs->r[i], *k;
 			const char *kind;
 
-			if (r->vi != vi || !(k = kernel_of(rs, i, kvi)))
+			if (r->vi != vi || !(k = kernel_of(rs, i, o->v[vi].ref)))
 				continue;
-			kind = disagreement_kind(r, k);
+			kind = disagreement_kind(o, r, k);
 			if (!kind)
 				continue;
 			if (!header++)
-				printf("\ndisagreements of %s with the kernel:\n", o->v[vi].name);
+				printf("\ndisagreements of %s with %s:\n", cli_safe(o->v[vi].name),
+				       o->v[o->v[vi].ref].name);
 			printf("  %s: %s:%s (%s): %s %s, kernel %s\n", kind, cli_safe(r->obj),
 			       cli_safe(r->prog), cli_safe(r->type), cli_safe(o->v[vi].name),
 			       bg_verdict_name(r->verdict), bg_verdict_name(k->verdict));
@@ -970,11 +1113,12 @@ static void print_text(const struct opts *o, const struct recs *rs, int kvi, dou
 			       *r->msg ? cli_safe(r->msg) : "-", *k->msg ? cli_safe(k->msg) : "-");
 		}
 		if (!header)
-			printf("\n%s: no disagreement with the kernel\n", o->v[vi].name);
+			printf("\n%s: no disagreement with %s\n", o->v[vi].name,
+			       o->v[o->v[vi].ref].name);
 	}
 }
 
-static void print_json(const struct opts *o, const struct recs *rs, int kvi, double wall)
+static void print_json(const struct opts *o, const struct recs *rs, double wall)
 {
 	struct bg_json j;
 
@@ -983,8 +1127,8 @@ static void print_json(const struct opts *o, const struct recs *rs, int kvi, dou
 	bg_json_key(&j, "records");
 	bg_json_arr_begin(&j);
 	for (size_t i = 0; i < rs->n; i++) {
-		const struct rec *r = &rs->r[i], *k = kernel_of(rs, i, kvi);
-		const char *kind = k && r->vi != kvi ? disagreement_kind(r, k) : NULL;
+		const struct rec *r = &rs->r[i], *k = kernel_of(rs, i, o->v[r->vi].ref);
+		const char *kind = k && r->vi != k->vi ? disagreement_kind(o, r, k) : NULL;
 
 		bg_json_obj_begin(&j);
 		bg_json_kstr(&j, "object", r->obj);
@@ -997,7 +1141,11 @@ static void print_json(const struct opts *o, const struct recs *rs, int kvi, dou
 		bg_json_kdouble(&j, "seconds", r->secs);
 		bg_json_kint(&j, "insns", r->size);
 		if (r->insns >= 0)
-			bg_json_kint(&j, r->vi == kvi ? "insns_processed" : "steps", r->insns);
+			bg_json_kint(&j,
+				     o->v[r->vi].kind == V_KERNEL || o->v[r->vi].kind == V_KVM
+					 ? "insns_processed"
+					 : "steps",
+				     r->insns);
 		if (r->peak_kb >= 0)
 			bg_json_kint(&j, "peak_kib", r->peak_kb);
 		if (r->vtime_us >= 0)
@@ -1012,13 +1160,16 @@ static void print_json(const struct opts *o, const struct recs *rs, int kvi, dou
 	for (int vi = 0; vi < o->nv; vi++) {
 		struct vstats s;
 
-		compute_stats(rs, vi, kvi, &s);
+		compute_stats(rs, vi, o->v[vi].ref, &s);
 		bg_json_obj_begin(&j);
 		bg_json_kstr(&j, "verifier", o->v[vi].name);
 		bg_json_kuint(&j, "accepted", s.cnt[0]);
 		bg_json_kuint(&j, "rejected", s.cnt[1]);
 		bg_json_kuint(&j, "unavailable", s.cnt[2]);
-		if (vi != kvi) {
+		if (o->v[vi].run)
+			json_boot(&j, o->v[vi].run);
+		if (o->v[vi].kind != V_KERNEL) {
+			bg_json_kstr(&j, "compared_with", o->v[o->v[vi].ref].name);
 			size_t dec = s.m[0][0] + s.m[0][1] + s.m[1][0] + s.m[1][1];
 			bg_json_kuint(&j, "acc_acc", s.m[0][0]);
 			bg_json_kuint(&j, "acc_rej", s.m[0][1]);
@@ -1109,6 +1260,8 @@ static int add_verifier(struct opts *o, const char *name, enum vkind kind, const
 	if (!*name || strlen(name) >= sizeof(o->v[0].name))
 		return cli_error("corpus", "bad verifier name '%s'", name);
 	snprintf(o->v[o->nv].name, sizeof(o->v[0].name), "%s", name);
+	if (strchr(name, '@') && kind != V_EXTERNAL)
+		snprintf(o->v[o->nv].ver, sizeof(o->v[0].ver), "%s", strchr(name, '@') + 1);
 	o->v[o->nv].kind = kind;
 	o->v[o->nv].cmd = cmd;
 	o->nv++;
@@ -1125,8 +1278,16 @@ static int parse_verifiers(struct opts *o, const char *list)
 			rc = add_verifier(o, "kernel", V_KERNEL, NULL);
 		else if (!strcmp(t, "bpfgate"))
 			rc = add_verifier(o, "bpfgate", V_BPFGATE, NULL);
+		else if (!strncmp(t, "kernel@", 7) && bg_kcache_valid_ver(t + 7))
+			rc = add_verifier(o, t, V_KVM, NULL);
+		else if (!strncmp(t, "bpfgate@", 8) && bg_profile_by_name(t + 8))
+			rc = add_verifier(o, t, V_BPFGATE, NULL);
+		else if (!strncmp(t, "bpfgate@", 8))
+			rc = cli_error("corpus", "bpfgate has no kernel profile '%s' (bpfgate check "
+						 "--list-kernels)", t + 8);
 		else
-			rc = cli_error("corpus", "unknown verifier '%s' (kernel, bpfgate, or --external)", t);
+			rc = cli_error("corpus", "unknown verifier '%s' (kernel, bpfgate, kernel@VER, "
+						 "bpfgate@VER, or --external)", t);
 	}
 	free(dup);
 	return rc;
@@ -1232,21 +1393,31 @@ int cmd_corpus(int argc, char **argv)
 		free(o.objs);
 		return rc;
 	}
+	for (int vi = 0; vi < o.nv; vi++) {
+		o.v[vi].ref = kvi;
+		for (int k = 0; o.v[vi].kind == V_BPFGATE && o.v[vi].ver[0] && k < o.nv; k++)
+			if (o.v[k].kind == V_KVM && !strcmp(o.v[k].ver, o.v[vi].ver))
+				o.v[vi].ref = k;
+	}
 	o.progress = !o.quiet && isatty(2);
 	t0 = now_s();
-	run_rc = run_all(&o, &rs);
+	run_rc = judge_kernels(&o);
+	if (!run_rc)
+		run_rc = run_all(&o, &rs);
 	if (o.progress)
 		fputc('\n', stderr);
-	qsort(rs.r, rs.n, sizeof(*rs.r), cmp_rec);
-	if (o.json)
-		print_json(&o, &rs, kvi, now_s() - t0);
-	else
+	if (rs.n)
+		qsort(rs.r, rs.n, sizeof(*rs.r), cmp_rec);
+	if (rs.n && o.json)
+		print_json(&o, &rs, now_s() - t0);
+	else if (rs.n)
 		print_text(&o, &rs, kvi, now_s() - t0);
-	if (o.tsv && write_tsv(&o, &rs, kvi))
+	if (rs.n && o.tsv && write_tsv(&o, &rs, kvi))
 		run_rc = EXIT_BAD;
 	for (size_t i = 0; i < rs.n; i++)
 		rec_free(&rs.r[i]);
 	free(rs.r);
+	free_kernels(&o);
 	for (size_t i = 0; i < o.nobj; i++)
 		free(o.objs[i]);
 	free(o.objs);

@@ -164,6 +164,16 @@ static int gate_ctx_field(struct vctx *v, const struct as_state *s, size_t pc, c
 	return unavailable(v, s, pc, since, what);
 }
 
+/* BPF_ST (store of an immediate) into ctx: refused before 6.3 with the
+ * kernel's message (the real 5.10 and 6.1 refuse it, 6.12 accepts) */
+static int gate_st_ctx(struct vctx *v, const struct as_state *s, size_t pc, const struct bg_insn *in)
+{
+	if (in->kind != BG_K_ST || s->fr[s->nframes - 1].r[in->dst].type != T_CTX)
+		return 0;
+	return verr(v, s, pc, "kernel_version", "BPF_ST stores into R%d ctx is not allowed (%s is not "
+		    "available before 6.3)", in->dst, bg_feature_name(BG_KF_ST_CTX));
+}
+
 int kgate_insn(struct vctx *v, const struct as_state *s, size_t pc)
 {
 	if (!v->kgate)
@@ -176,6 +186,8 @@ int kgate_insn(struct vctx *v, const struct as_state *s, size_t pc)
 	if (!bg_profile_has(v->prof, BG_KF_VAR_STACK_ACCESS) && gate_var_stack(v, s, pc, in))
 		return -1;
 	if (gate_ctx_field(v, s, pc, in))
+		return -1;
+	if (!bg_profile_has(v->prof, BG_KF_ST_CTX) && gate_st_ctx(v, s, pc, in))
 		return -1;
 	if (in->kind == BG_K_CALL)
 		return gate_call(v, s, pc, in);

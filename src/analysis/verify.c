@@ -648,9 +648,18 @@ static int call_global(struct vctx *v, uint32_t ctx, const struct as_state *at, 
 			}
 			continue;
 		}
+		if (!bg_profile_has(v->prof, BG_KF_GLOBAL_PTR_ARGS)) {
+			verr(v, &s, pc, "kernel_version", "Arg#%d type PTR in %s() is not supported yet.", i,
+			     v->g.funcs[func].name ? v->g.funcs[func].name : "?");
+			goto fail;
+		}
 		uint64_t c;
 		if (r->type == T_SCALAR && bg_scalar_is_const(&r->v, &c) && c == 0)
 			continue;
+		/* the callee sees the argument as nullable memory, so a maybe-NULL
+		 * pointer is checked as if it were not NULL (the kernel's
+		 * check_mem_reg); r is this call's copy, cleared below */
+		r->flags &= (uint8_t)~RF_NULL;
 		struct bg_scalar sz = bg_scalar_const(gp[i].size ? gp[i].size : 1);
 		if (check_mem_range(v, &s, pc, i + 1, &sz, false, false, "global function argument"))
 			goto fail;

@@ -113,6 +113,36 @@ static void fill_btf_ext(const struct kload *k, struct bpf_prog_load_opts *o)
 	}
 }
 
+/* Kernels before 5.14 have no fd_array (BPF_PROG_LOAD fails with E2BIG): the
+ * map references are rewritten to the older map-fd pseudo sources instead.
+ * Returns a malloc'd copy, or NULL. */
+static struct bg_raw_insn *with_map_fds(const struct kload *k, const struct bg_raw_insn *in,
+					size_t n)
+{
+	struct bg_raw_insn *out = malloc(n * sizeof(*out) + 1);
+
+	if (!out)
+		return NULL;
+	memcpy(out, in, n * sizeof(*out));
+	for (size_t i = 0; i + 1 < n; i++) {
+		struct bg_raw_insn *x = &out[i];
+
+		if (x->code != (BPF_LD | BPF_IMM | BPF_DW))
+			continue;
+		if ((x->src_reg == BG_PSEUDO_MAP_IDX || x->src_reg == BG_PSEUDO_MAP_IDX_VALUE) &&
+		    x->imm >= 0 && (size_t)x->imm < k->maps.cnt) {
+			x->src_reg = x->src_reg == BG_PSEUDO_MAP_IDX ? BPF_PSEUDO_MAP_FD
+								     : BPF_PSEUDO_MAP_VALUE;
+			x->imm = k->maps.fds[x->imm];
+		}
+		i++;
+	}
+	return out;
+}
+
+/* Set once a kernel refused fd_array (E2BIG): map fds are patched in since. */
+static int no_fd_array;
+
 /* One BPF_PROG_LOAD at log_level; returns fd or negative errno. */
 static int prog_load(struct kload *k, uint32_t log_level)
 {
@@ -140,9 +170,23 @@ static int prog_load(struct kload *k, uint32_t log_level)
 		o.log_size = (uint32_t)k->logsz;
 		o.log_level = log_level;
 	}
+	if (!no_fd_array || !o.fd_array) {
+		fd = bpf_prog_load(bg_program__type(k->prog), name, license ? license : "",
+				   (const struct bpf_insn *)insns, n, &o);
+		if (fd >= 0 || errno != E2BIG || !o.fd_array)
+			return fd < 0 ? -errno : fd;
+		no_fd_array = 1;
+	}
+	struct bg_raw_insn *patched = with_map_fds(k, insns, n);
+
+	if (!patched)
+		return -ENOMEM;
+	o.fd_array = NULL;
 	fd = bpf_prog_load(bg_program__type(k->prog), name, license ? license : "",
-			   (const struct bpf_insn *)insns, n, &o);
-	return fd < 0 ? -errno : fd;
+			   (const struct bpf_insn *)patched, n, &o);
+	fd = fd < 0 ? -errno : fd;
+	free(patched);
+	return fd;
 }
 
 /* Why a program with a poisoned instruction cannot be judged. The loader

@@ -394,8 +394,11 @@ static void fill_kconfig(struct bg_object *obj)
 
 		if (!strcmp(v->name, "LINUX_KERNEL_VERSION"))
 			snprintf(num, sizeof(num), "%u", kernel_version_code());
-		else if (!strcmp(v->name, "LINUX_HAS_BPF_COOKIE") ||
-			 !strcmp(v->name, "LINUX_HAS_SYSCALL_WRAPPER"))
+		else if (!strcmp(v->name, "LINUX_HAS_BPF_COOKIE"))
+			/* libbpf probes bpf_get_attach_cookie: 5.15 and later (a
+			 * 5.10 guest gives 0, and the code it guards is dead) */
+			snprintf(num, sizeof(num), "%d", kernel_version_code() >= (5u << 16 | 15u << 8));
+		else if (!strcmp(v->name, "LINUX_HAS_SYSCALL_WRAPPER"))
 			snprintf(num, sizeof(num), "1");
 		else {
 			want_config |= !strncmp(v->name, "CONFIG_", 7);

@@ -1,7 +1,10 @@
 /* Kernel version profiles: what a given kernel release's verifier offers
  * (instruction set level, loops, iterators, kfuncs...) and its limits. A
  * helper newer than the profile's version is "invalid func" there
- * (bg_helper_allowed). Facts from public kernel changelogs and docs; the
+ * (bg_helper_allowed). Facts from public kernel changelogs and docs, checked
+ * against Debian's 5.10/6.1/6.12/7.2 images under QEMU (tests/data/check/
+ * kernels.t); a profile "5.10" is the newest 5.10 LTS as Debian ships it,
+ * whose stable backports can predate a feature's upstream release. The
  * default profile is the running machine's kernel, 6.18. */
 #ifndef BG_PLATFORM_PROFILES_H
 #define BG_PLATFORM_PROFILES_H
@@ -37,8 +40,20 @@ enum bg_kfeat {
 	BG_KF_PSEUDO_FUNC = 1ull << 23,    /* 5.13: ld_imm64 of a BPF function (callbacks) */
 	BG_KF_CONST_KEY_LOOKUP = 1ull << 24, /* 6.14: array lookup with a constant in-range key */
 					     /* is not NULL (no NULL check needed) */
-	BG_KF_UNINIT_STACK_READ = 1ull << 25, /* 6.3: privileged programs may read uninitialized stack */
-	BG_KF_VAR_STACK_ACCESS = 1ull << 26,  /* 5.12: loads/stores at a variable stack offset */
+	BG_KF_UNINIT_STACK_READ = 1ull << 25, /* 5.12: privileged programs may read uninitialized
+					       * stack (directly and through helper arguments);
+					       * QEMU: 5.10 rejects, 6.1 accepts */
+	BG_KF_VAR_STACK_ACCESS = 1ull << 26,  /* 5.12 upstream, in the 5.10 LTS as Debian ships
+					       * it (QEMU: 5.10.262 accepts privileged variable-
+					       * offset stack loads and stores): 5.10 here */
+	BG_KF_GLOBAL_PTR_ARGS = 1ull << 27,   /* 5.12: global functions take pointers to memory
+					       * (nullable: a maybe-NULL pointer may be passed);
+					       * before, only ctx and scalars ("Arg#0 type PTR in
+					       * f() is not supported yet"); QEMU: 5.10 rejects,
+					       * 6.1 and 6.12 accept */
+	BG_KF_ST_CTX = 1ull << 28,            /* 6.3: BPF_ST (store immediate) into ctx ("BPF_ST
+					       * stores into R1 ctx is not allowed" before);
+					       * QEMU: 5.10 and 6.1 refuse, 6.12 accepts */
 };
 
 struct bg_kernel_profile {
@@ -52,7 +67,7 @@ struct bg_kernel_profile {
 	uint32_t max_tail_calls;     /* MAX_TAIL_CALL_CNT */
 };
 
-/* "6.18", "6.12", "6.6", "6.1", "5.15", "5.10", "5.4", "4.19" (also "default",
+/* "7.2", "6.18", "6.12", "6.6", "6.1", "5.15", "5.10", "5.4", "4.19" (also "default",
  * "running"); NULL when unknown. */
 const struct bg_kernel_profile *bg_profile_by_name(const char *name);
 /* The newest profile not newer than version (never NULL: the oldest one). */

@@ -346,7 +346,7 @@ static void test_since_tables(void)
 	unsigned np;
 	bg_profiles(&np);
 	T_CHECK(bg_profile_parse_list("5.10,6.1,5.10", l, 16, bad_name) == 2 && l[0] == bg_profile_by_name("5.10") &&
-			bg_profile_parse_list("all", l, 16, bad_name) == (int)np && l[0] == bg_profile_default() &&
+			bg_profile_parse_list("all", l, 16, bad_name) == (int)np && l[0] == bg_profiles(NULL) &&
 			bg_profile_parse_list("6.1,7.7", l, 16, bad_name) == -1 && !strcmp(bad_name, "7.7") &&
 			bg_profile_parse_list("", l, 16, bad_name) == -1,
 		"platform/profiles/parse-list", "lists");

@@ -14,6 +14,8 @@
 # c: extern int *bpf_iter_num_next(struct bpf_iter_num *it) __ksym;
 # c: extern void bpf_iter_num_destroy(struct bpf_iter_num *it) __ksym;
 # c: __attribute__((noinline)) int gderef(int *p) { return *p; }
+# c: __attribute__((noinline)) int gderef_chk(int *p) { return p ? *p : 0; }
+# c: extern int LINUX_HAS_BPF_COOKIE __kconfig;
 
 # case: uses_bpf_loop
 # expect: accept
@@ -88,6 +90,8 @@ exit
 # expect: accept
 # profile: 6.6 accept
 # profile: 6.1 reject gotol .*before 6.6
+# profile: 5.10 reject gotol .*before 6.6
+# real: 6.1 accept 6.1 reads gotol's jump from the 16-bit offset (0 here) and accepts it as a no-op jump: the program loads but does not jump; the profile keeps refusing it
 r0 = 0
 r1 = 1
 if r1 == 0 goto skip
@@ -244,7 +248,8 @@ exit
 # case: global_func_deref
 # expect: reject
 # message: mem_or_null|invalid mem access
-# profile: 5.10 reject
+# profile: 6.1 reject mem_or_null
+# profile: 5.10 reject Arg#0 type PTR in gderef\(\) is not supported yet
 # profile: 5.4 accept
 r1 = 0
 *(u64 *)(r10 - 8) = r1
@@ -256,16 +261,20 @@ exit
 
 # case: read_uninit_stack
 # expect: accept
-# profile: 6.6 accept
-# profile: 6.1 reject invalid read from stack
+# profile: 7.2 accept
+# profile: 6.12 accept
+# profile: 6.1 accept
+# profile: 5.10 reject invalid read from stack
 r0 = *(u64 *)(r10 - 8)
 r0 = 0
 exit
 
 # case: helper_reads_uninit_stack
 # expect: accept
-# profile: 6.6 accept
-# profile: 5.15 reject invalid indirect read from stack
+# profile: 7.2 accept
+# profile: 6.12 accept
+# profile: 6.1 accept
+# profile: 5.10 reject invalid indirect read from stack
 r1 = %[arr] ll
 r2 = r10
 r2 += -8
@@ -275,8 +284,8 @@ exit
 
 # case: var_offset_stack_store
 # expect: accept
-# profile: 5.15 accept
-# profile: 5.10 reject access through R1 at a variable stack offset .*before 5.12
+# profile: 5.10 accept
+# profile: 5.4 reject access through R1 at a variable stack offset .*before 5.10
 call bpf_get_prandom_u32
 r0 &= 7
 r1 = r10
@@ -301,5 +310,66 @@ exit
 # expect: accept
 # profile: 4.19 accept
 r0 = *(u32 *)(r1 + 8)
+r0 = 0
+exit
+
+# case: maybe_null_to_global_func
+# expect: accept
+# profile: 7.2 accept
+# profile: 6.12 accept
+# profile: 6.1 accept
+# profile: 5.10 reject Arg#0 type PTR in gderef_chk\(\) is not supported yet
+r6 = *(u32 *)(r1 + 0)
+*(u32 *)(r10 - 4) = r6
+r1 = %[arr] ll
+r2 = r10
+r2 += -4
+call bpf_map_lookup_elem
+r1 = r0
+call %[gderef_chk]
+r0 = 0
+exit
+
+# case: maybe_null_to_global_func_deref
+# expect: reject
+# message: mem_or_null
+# profile: 7.2 reject mem_or_null
+# profile: 6.1 reject mem_or_null
+# profile: 5.10 reject Arg#0 type PTR
+r6 = *(u32 *)(r1 + 0)
+*(u32 *)(r10 - 4) = r6
+r1 = %[arr] ll
+r2 = r10
+r2 += -4
+call bpf_map_lookup_elem
+r1 = r0
+call %[gderef]
+r0 = 0
+exit
+
+# case: kconfig_bpf_cookie_guard
+# section: kprobe/do_nanosleep
+# expect: accept
+# profile: 7.2 accept
+# profile: 6.1 accept
+# profile: 5.10 reject bpf_get_attach_cookie .*before 5.15
+# real: 5.10 accept the loader gives LINUX_HAS_BPF_COOKIE = 0 on 5.10 (as libbpf's probe does), so the call is dead code there; check --kernel keeps the host's __kconfig values (not modelled per profile)
+r6 = r1
+r1 = %[LINUX_HAS_BPF_COOKIE] ll
+r1 = *(u32 *)(r1 + 0)
+if r1 == 0 goto out
+r1 = r6
+call bpf_get_attach_cookie
+out:
+r0 = 0
+exit
+
+# case: st_imm_into_ctx
+# expect: accept
+# profile: 7.2 accept
+# profile: 6.12 accept
+# profile: 6.1 reject BPF_ST stores into R1 ctx is not allowed
+# profile: 5.10 reject BPF_ST stores into R1 ctx is not allowed
+*(u32 *)(r1 + 48) = 1
 r0 = 0
 exit

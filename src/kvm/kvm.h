@@ -1,0 +1,109 @@
+/* Real kernels as oracles: Debian's kernel images, fetched into a cache with
+ * a private apt configuration, booted under QEMU with an initrd built on the
+ * fly, judging many objects per boot with bpfgate's own loader.
+ *
+ * kcache.c: the image cache ($XDG_CACHE_HOME/bpfgate, default
+ *   ~/.cache/bpfgate): kernels/VER/{vmlinuz,info}, apt/ (own sources list,
+ *   state and archive dirs; the host's apt configuration is never read or
+ *   written, nothing is installed).
+ * initrd.c: newc cpio writer and the initrd (busybox, /init, the loader and
+ *   its shared libraries, the objects).
+ * boot.c: QEMU (KVM when /dev/kvm can create a VM, else TCG), a wall-clock
+ *   limit per boot, results read back from the second serial port.
+ * records.c: the guest->host record line format (escaped TSV), written by
+ *   `bpfgate kload --records` in the guest and parsed by the host.
+ * Internal to the library; the CLI (kernels, kload --kernel, corpus) and the
+ * compile driver use it. */
+#ifndef BG_KVM_KVM_H
+#define BG_KVM_KVM_H
+#include <stddef.h>
+#include <stdio.h>
+#include <bpfgate/kern.h>
+#include <bpfgate/object.h>
+
+/* ---- image cache (kcache.c) ---- */
+struct bg_kimage {
+	char ver[32];       /* what was asked: "5.10" */
+	char release[96];   /* uname -r of the image: "5.10.0-46-amd64" */
+	char package[160];  /* the Debian package it came from */
+	char pkgver[64];    /* its Debian version */
+	char vmlinuz[4096]; /* path of the image in the cache */
+};
+
+/* errors of fetch besides -errno */
+#define BG_KCACHE_NO_VERSION (-10001)  /* the registry has no such kernel */
+#define BG_KCACHE_UNREACHABLE (-10002) /* the registry cannot be reached */
+
+/* The cache root into buf (not created). */
+int bg_kcache_root(char *buf, size_t n);
+/* The cached image of ver; -ENOENT when not fetched. */
+int bg_kcache_get(const char *ver, struct bg_kimage *out);
+/* Every cached image, sorted by version; *out malloc'd. */
+int bg_kcache_list(struct bg_kimage **out, size_t *n);
+/* Fetch ver ("5.10", "6.1", "6.12", "7.2": the newest Debian release of that
+ * series in the configured suites) unless cached. err gets a message. */
+int bg_kcache_fetch(const char *ver, struct bg_kimage *out, char *err, size_t errlen);
+/* Remove a cached image; -ENOENT when absent. */
+int bg_kcache_remove(const char *ver);
+/* Is ver a plausible series name ("5.10", "7.2")? */
+int bg_kcache_valid_ver(const char *ver);
+
+/* ---- guest records (records.c) ---- */
+struct bg_kvm_prog {
+	size_t obj;                /* index into the objects judged */
+	char *prog, *section, *type;
+	size_t insns;              /* program size in slots */
+	char *message;             /* rejected: the log's message line (klog) */
+	struct bg_kload_result r;  /* verdict, err, reason, log, processed, where */
+	char *obj_error;           /* the object could not be opened in the guest
+				      (prog is "-" then) */
+};
+/* Guest side: one line for a judged program / an object that did not open. */
+void bg_kvm_record_prog(FILE *f, size_t obj, const struct bg_program *p,
+			const struct bg_kload_result *r, int with_log);
+void bg_kvm_record_obj_error(FILE *f, size_t obj, const char *msg);
+/* Host side: parse one line (NUL-terminated, no newline). Returns 1 when a
+ * record was filled, 0 when the line is not a record. */
+int bg_kvm_record_parse(char *line, struct bg_kvm_prog *out);
+void bg_kvm_prog__fini(struct bg_kvm_prog *p);
+
+/* ---- booting (boot.c) ---- */
+struct bg_kvm_opts {
+	size_t sz;               /* sizeof(struct bg_kvm_opts) */
+	const char *loader;      /* bpfgate binary run in the guest (default: this one,
+				    or $BG_KVM_LOADER) */
+	int timeout_s;           /* wall-clock limit per boot (0: $BG_KVM_TIMEOUT, else
+				    120 s + 2 s per object) */
+	int mem_mb;              /* guest memory (0: $BG_KVM_MEM, else 256 MiB + 3x the
+				    initrd) */
+	int jobs;                /* guests at once (0: min(2, CPUs)) */
+	int log;                 /* keep full verifier logs */
+	unsigned log_level;      /* verifier log level in the guest (0: 4, statistics and
+				    the message only: level 1 makes TCG guests far slower) */
+	double prog_limit;       /* guest seconds per program load (0: 20; < 0: none) */
+};
+
+struct bg_kvm_run {
+	struct bg_kimage k;
+	char release[96];        /* uname -r seen in the guest */
+	char accel[8];           /* "kvm" or "tcg" */
+	int mem_mb;
+	double boot_s;           /* guest uptime when the loader started */
+	double judge_s;          /* guest time spent judging */
+	double wall_s;           /* host wall clock, boot to power-off */
+	long host_rss_kb;        /* QEMU's peak resident memory */
+	struct bg_kvm_prog *progs;
+	size_t n;
+	char *error;             /* NULL when the guest ran to the end; else progs
+				    holds what it judged before it stopped */
+	char *console_tail;      /* last lines of the guest console on error */
+};
+/* The accelerator QEMU will use here ("kvm"/"tcg"), and why. */
+const char *bg_kvm_accel(const char **why);
+/* Boot each kernel (jobs at a time) and judge every program of objs in it.
+ * runs[i] gets kernel i's results; a guest that fails sets runs[i].error.
+ * Returns 0, or a negative errno when nothing could be started. */
+int bg_kvm_judge(const struct bg_kimage *ks, size_t nk, const char *const *objs, size_t nobj,
+		 const struct bg_kvm_opts *opts, struct bg_kvm_run *runs);
+void bg_kvm_run__fini(struct bg_kvm_run *r);
+#endif

@@ -1,0 +1,95 @@
+/* bpfgate kernels: the cache of Debian kernel images that `kload --kernel`
+ * and `corpus --verifier kernel@VER` boot under QEMU (src/kvm). */
+#include <errno.h>
+#include <stdlib.h>
+#include <stdio.h>
+#include <string.h>
+#include "kvm/kvm.h"
+#include "cli.h"
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"usage: bpfgate kernels list\n"
+		"       bpfgate kernels fetch VER...     (e.g. 5.10 6.1 6.12 7.2)\n"
+		"       bpfgate kernels remove VER...\n\n"
+		"Kernel images from Debian's package registry, fetched with a private apt\n"
+		"configuration (nothing is installed on this machine) into the cache\n"
+		"$XDG_CACHE_HOME/bpfgate (default ~/.cache/bpfgate). VER is a series; fetch takes\n"
+		"the newest plain amd64 image of it. QEMU boots them for kload --kernel VER.\n"
+		"exit: 0 done, 2 bad usage, unknown version, or registry unreachable\n");
+}
+
+static int list(void)
+{
+	struct bg_kimage *ks;
+	const char *why, *accel = bg_kvm_accel(&why);
+	char root[4096] = "?";
+	size_t n;
+
+	bg_kcache_root(root, sizeof(root));
+	bg_kcache_list(&ks, &n);
+	printf("cache: %s\nqemu accelerator: %s (%s)\n", root, accel, why);
+	if (!n)
+		printf("no kernel fetched (bpfgate kernels fetch 5.10 6.1 6.12 7.2)\n");
+	for (size_t i = 0; i < n; i++)
+		printf("%-6s %-28s %-40s %s\n", ks[i].ver, ks[i].release, ks[i].package,
+		       ks[i].pkgver);
+	free(ks);
+	return EXIT_OK;
+}
+
+static int fetch(int argc, char **argv)
+{
+	int rc = EXIT_OK;
+
+	for (int i = 2; i < argc; i++) {
+		struct bg_kimage k;
+		char err[1024];
+		int e = bg_kcache_fetch(argv[i], &k, err, sizeof(err));
+
+		if (e) {
+			rc = cli_error("kernels", "fetch %s: %s", argv[i],
+				       *err ? err : strerror(-e));
+			if (e == BG_KCACHE_UNREACHABLE)
+				break;
+			continue;
+		}
+		printf("%-6s %-28s %s\n", k.ver, k.release, k.vmlinuz);
+	}
+	return rc;
+}
+
+static int remove_(int argc, char **argv)
+{
+	int rc = EXIT_OK;
+
+	for (int i = 2; i < argc; i++) {
+		int e = bg_kcache_remove(argv[i]);
+
+		if (e == -ENOENT)
+			rc = cli_error("kernels", "remove %s: not in the cache", argv[i]);
+		else if (e)
+			rc = cli_error("kernels", "remove %s: %s", argv[i], strerror(-e));
+		else
+			printf("removed %s\n", argv[i]);
+	}
+	return rc;
+}
+
+int cmd_kernels(int argc, char **argv)
+{
+	if (cli_wants_help(argc, argv)) {
+		usage(stdout);
+		return EXIT_OK;
+	}
+	if (argc < 2 || !strcmp(argv[1], "list"))
+		return argc > 2 ? cli_error("kernels", "list takes no argument") : list();
+	if ((!strcmp(argv[1], "fetch") || !strcmp(argv[1], "remove")) && argc < 3)
+		return cli_error("kernels", "%s needs at least one version (like 6.1)", argv[1]);
+	if (!strcmp(argv[1], "fetch"))
+		return fetch(argc, argv);
+	if (!strcmp(argv[1], "remove"))
+		return remove_(argc, argv);
+	return cli_error("kernels", "unknown action '%s' (list, fetch, remove)", argv[1]);
+}
