@@ -47,6 +47,7 @@ CI = os.environ.get("CI") == "true"
 # Message classes: the cause a rejection names. The same table classifies the
 # kernel's message and bpfgate's (whose messages start with the kernel's words).
 MSG_CLASSES = [
+    ("core", r"CO-RE relocation"),
     ("complexity", r"BPF program is too large|too complex|sequence of \d+ jumps|too many states"),
     ("loop", r"infinite loop|back-edge|loop detected"),
     ("unreleased", r"Unreleased reference|reference leak|would lead to reference leak"),

@@ -182,8 +182,16 @@ static int rule_helper_known(struct vctx *v, struct as_state *s, size_t pc, cons
 {
 	(void)a;
 	uint32_t id = (uint32_t)v->insns[pc].imm;
-	if (id == POISONED_HELPER)
-		return verr(v, s, pc, "core", "invalid func unknown#%u: a CO-RE relocation failed (poisoned call)", id);
+	if (id == POISONED_HELPER) {
+		/* libbpf poisons the instruction of a CO-RE relocation it could not
+		 * resolve; the kernel rejects the program when the poison is reached */
+		const char *why = NULL;
+		for (size_t i = 0; i < bg_program__core_failure_cnt(v->prog); i++)
+			if (bg_program__core_failure(v->prog, i)->insn == pc)
+				why = bg_program__core_failure(v->prog, i)->reason;
+		return verr(v, s, pc, "core", "failed to resolve CO-RE relocation%s%s (poisoned call, invalid func unknown#%u)",
+			    why ? ": " : "", why ? why : "", id);
+	}
 	if (!bg_helper_by_id(id))
 		return verr(v, s, pc, "bad_helper", "invalid func unknown#%u", id);
 	return 0;

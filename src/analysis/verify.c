@@ -1492,7 +1492,7 @@ int verify_observed(const struct bg_program *prog, const struct bg_verify_opts *
 	} else if (v->failed) {
 		res->verdict = BG_VERDICT_REJECTED;
 		res->diag = v->diag;
-		if (v->diag.check && (!strcmp(v->diag.check, "core") || !strcmp(v->diag.check, "too_complex")))
+		if (v->diag.check && !strcmp(v->diag.check, "too_complex"))
 			res->verdict = BG_VERDICT_UNAVAILABLE;
 	} else {
 		res->verdict = BG_VERDICT_ACCEPTED;

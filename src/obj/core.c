@@ -529,9 +529,12 @@ static const char *calc_field(const struct core_spec *s, uint32_t kind, uint64_t
 		bit_sz = btf_member_bitfield_size(parent, a->idx);
 	ft = skip_mods(s->btf, fid, NULL);
 	byte_sz = btf__resolve_size(s->btf, fid);
-	if (!ft || byte_sz <= 0 || byte_sz > 0xffffffffll)
+	/* size 0 is a flexible or zero-length array: its offset is still known */
+	if (!ft || byte_sz < 0 || byte_sz > 0xffffffffll)
 		return "cannot size the field";
 	if (bit_sz) {
+		if (!byte_sz)
+			return "cannot size the field";
 		if (!btf_is_int(ft) && !btf_is_any_enum(ft))
 			return "bitfield of a non-integer type";
 		byte_off = bit_off / 8 / byte_sz * byte_sz;
