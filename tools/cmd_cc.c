@@ -122,6 +122,11 @@ int cmd_cc(int argc, char **argv)
 		return EXIT_BAD;
 	}
 	o.progress = verbose ? stderr : NULL;
+	/* the environment knobs are the CLI's; the library reads no variables */
+	if (!o.clang)
+		o.clang = getenv("BPFGATE_CLANG");
+	o.plugin_dir = getenv("BPFGATE_PLUGIN_DIR");
+	o.keep_tmp = getenv("BPFGATE_CC_KEEP") != NULL;
 	rc = bg_cc_build(n, rest, &o, &res);
 	if (rc < 0) {
 		bg_cc_result__free(res);

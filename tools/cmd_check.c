@@ -657,9 +657,14 @@ static int check_object(struct check_args *a, const char *path, struct sink *out
 						     .unprivileged = a->unpriv,
 						     .trace = a->verbose ? out->trace : NULL,
 						     .max_steps = a->max_steps };
+			/* experiment knobs of the analysis (the library reads no environment) */
+			if (getenv("BG_CHECK_K") && atoi(getenv("BG_CHECK_K")) > 0)
+				vo.max_disjuncts = (uint32_t)atoi(getenv("BG_CHECK_K"));
 			if (a->verbose)
 				fprintf(out->trace, "=== %s: %s%s%s\n", cli_safe(path), cli_safe(bg_program__name(p)),
 					a->multi ? " on kernel " : "", a->multi ? kname(a, nk) : "");
+			if (getenv("BG_CHECK_STATS"))
+				vo.stats = stderr;
 			double c0 = thread_cpu_s();
 			e = bg_verify(p, &vo, &r[nk]);
 			cpu[nk] = thread_cpu_s() - c0;

@@ -27,7 +27,8 @@ extern "C" {
 
 struct bg_cc_opts {
 	size_t sz;              /* sizeof(struct bg_cc_opts) */
-	const char *clang;      /* clang to run; NULL: $BPFGATE_CLANG or the newest installed */
+	const char *clang;      /* clang to run; NULL: the newest installed (clang-N, clang) in
+				 * the PATH of envp (the CLI reads $BPFGATE_CLANG) */
 	unsigned verifiers;     /* BG_CC_VERIFIER_*; 0: both where available */
 	int strict;             /* fail instead of backing out */
 	double budget_s;        /* time budget of the search (0: 120 s) */
@@ -37,7 +38,14 @@ struct bg_cc_opts {
 	const char *profile;    /* branch profile of `bpfgate cov run --profile`: built with it
 				   as an LLVM sample profile (stale parts reported, left out) */
 	int no_hints;           /* do not write branch hints (.bpfgate.hints) into the object */
+	char *const *envp;      /* environment of clang and the tools run (execve's envp, NULL:
+				 * this process's environ); the library never sets variables:
+				 * the pass plugin gets BPFGATE_SKIP_PASSES through this list */
+	const char *plugin_dir; /* where bpfgate-skip-N.so is (NULL: next to the executable,
+				 * plugins/ or ../lib/bpfgate/; the CLI reads $BPFGATE_PLUGIN_DIR) */
+	int keep_tmp;           /* keep the work directory (debugging; CLI: $BPFGATE_CC_KEEP) */
 };
+#define bg_cc_opts__last_field keep_tmp
 
 struct bg_cc_result;
 

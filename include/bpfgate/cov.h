@@ -71,6 +71,7 @@ struct bg_cov_run_opts {
 	int *input_errs;        /* optional, kernel runs: 0 or the -errno the test run
 				 * refused each input with */
 };
+#define bg_cov_run_opts__last_field input_errs
 /* The original slot of slot insn of the instrumented program (a counter or a
  * trampoline belongs to the instruction it counts), or -1 when out of range. */
 BG_API long bg_cov__orig_insn(const struct bg_cov *cov, size_t insn);

@@ -33,6 +33,7 @@ struct bg_kload_opts {
 				   closed by bg_kload_result__fini unless the caller takes
 				   them (sets prog_fd = -1 / map_fds = NULL) */
 };
+#define bg_kload_opts__last_field keep_fd
 
 struct bg_kload_result {
 	enum bg_verdict verdict;
@@ -80,6 +81,7 @@ struct bg_test_run_opts {
 	uint32_t flags;         /* BPF_F_TEST_RUN_ON_CPU, BPF_F_TEST_XDP_LIVE_FRAMES */
 	uint32_t cpu;
 };
+#define bg_test_run_opts__last_field cpu
 
 /* Run prog_fd once (or repeat times). *retval gets r0 (32 bits, as the kernel
  * reports it), *duration_ns the mean time per run; either may be NULL.

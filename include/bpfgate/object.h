@@ -42,6 +42,7 @@ struct bg_open_opts {
 				    it keeps its raw insns, bg_program__insns() returns NULL and
 				    bg_program__decode_error() says why (for the kernel oracle) */
 };
+#define bg_open_opts__last_field keep_malformed
 
 /* A map the object defines (BTF .maps, legacy maps, or a global data section). */
 struct bg_map_def {

@@ -26,7 +26,13 @@ struct bg_verify_opts {
 	int unprivileged;          /* model unprivileged loading (default: privileged) */
 	FILE *trace;               /* -v: abstract state before every instruction, or NULL */
 	uint64_t max_steps;        /* resource limit (0: default); exceeded -> "too complex" */
+	uint32_t max_disjuncts;    /* states kept apart per program point and loop iteration
+				    * (trace partitioning bound K; 0: default 8) */
+	FILE *stats;               /* fixpoint statistics (totals, then per loop head) written
+				    * here after the analysis, or NULL; the totals are also in
+				    * bg_verify_result */
 };
+#define bg_verify_opts__last_field stats
 
 /* One step of the path that leads to a rejection. */
 struct bg_path_step {
@@ -49,6 +55,13 @@ struct bg_verify_result {
 	double seconds;            /* analysis wall time */
 	uint64_t steps;            /* abstract transfer steps performed */
 	size_t peak_bytes;         /* peak memory of abstract states */
+	/* statistics of the fixpoint (bpfgate check --stats) */
+	uint32_t contexts;         /* call contexts analysed */
+	uint32_t blocks;           /* basic blocks of the program */
+	uint64_t nodes;            /* (context, block) pairs holding states */
+	uint64_t disjuncts;        /* states stored over all nodes */
+	uint64_t max_disjuncts;    /* most states at one node */
+	uint64_t visits;           /* times a stored state was processed */
 };
 
 /* Returns 0 when a verdict was produced, negative errno on internal error. */
@@ -141,7 +154,9 @@ struct bg_verify_states_opts {
 	int unprivileged;
 	uint64_t max_steps;
 	size_t max_per_insn;       /* distinct states kept per slot (0: 64) */
+	uint32_t max_disjuncts;    /* as bg_verify_opts */
 };
+#define bg_verify_states_opts__last_field max_disjuncts
 
 struct bg_verify_states;
 

@@ -48,6 +48,7 @@ struct bg_vm_opts {
 	void *hook_cookie;
 	uint64_t attach_cookie;    /* bpf_get_attach_cookie (0: none, as the kernel gives) */
 };
+#define bg_vm_opts__last_field attach_cookie
 
 /* Why a run stopped early. */
 enum bg_vm_fault_kind {

@@ -606,7 +606,7 @@ static int stack_obj_slot(struct vctx *v, struct as_state *s, size_t pc, int reg
 	struct as_frame *f = &s->fr[r->frame];
 	*out = as_slot_get(f, (int)((-(int64_t)c - 1) / 8), true);
 	*fout = f;
-	return 0;
+	return *out ? 0 : vnomem(v);
 }
 
 static int iter_op(struct vctx *v, struct as_state *s, size_t pc, const struct bg_helper_proto *p,
@@ -787,7 +787,7 @@ int xfer_call(struct vctx *v, struct as_state *s, size_t pc, int32_t *cb_target,
 }
 
 /* Arguments of a callback, from the argument registers at the helper call. */
-void call_set_cb_args(struct vctx *v, struct as_state *s, size_t pc, const struct as_state *at_call)
+int call_set_cb_args(struct vctx *v, struct as_state *s, size_t pc, const struct as_state *at_call)
 {
 	const struct as_frame *cf = &at_call->fr[at_call->nframes - 1];
 	struct as_frame *f = as_cur(s);
@@ -796,7 +796,7 @@ void call_set_cb_args(struct vctx *v, struct as_state *s, size_t pc, const struc
 	if (!f->cb_args) {
 		f->cb_args = malloc(5 * sizeof(*f->cb_args));
 		if (!f->cb_args)
-			abort();
+			return vnomem(v);
 	}
 	for (int i = 0; i < 5; i++)
 		as_reg_uninit(&f->cb_args[i]);
@@ -844,4 +844,5 @@ void call_set_cb_args(struct vctx *v, struct as_state *s, size_t pc, const struc
 	}
 	for (int i = 0; i < 5; i++)
 		f->r[i + 1] = f->cb_args[i];
+	return 0;
 }

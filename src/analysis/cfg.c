@@ -773,15 +773,17 @@ static bool loop_counted(struct cfg *g, uint32_t l, uint8_t *mark, uint32_t *sta
 	return false;
 }
 
-void cfg_counted_loops(struct cfg *g)
+int cfg_counted_loops(struct cfg *g)
 {
 	uint8_t *mark = calloc(g->nblocks + 1, 1), *seen = calloc(g->nblocks + 1, 1);
 	uint32_t *stack = malloc(2 * (g->nblocks + 1) * sizeof(*stack));
-	if (mark && seen && stack)
+	int err = mark && seen && stack ? 0 : -ENOMEM;
+	if (!err)
 		for (uint32_t l = 0; l < g->nloops; l++)
 			g->loops[l].counted = !g->loops[l].allowed_unbounded && g->loops[l].size <= 4096 &&
 					      loop_counted(g, l, mark, stack, seen);
 	free(mark);
 	free(seen);
 	free(stack);
+	return err;
 }

@@ -88,7 +88,7 @@ void cfg_branch_live(struct cfg *g);
  * r stepped by exactly 1 once per iteration (no wrap-around: r < b <= max);
  * or `r != K` with r stepped by exactly 1 once per iteration (cnt_check: the
  * analysis must see r on K's side at the test). */
-void cfg_counted_loops(struct cfg *g);
+int cfg_counted_loops(struct cfg *g); /* 0 or -ENOMEM */
 /* Function containing slot i. */
 uint32_t cfg_func_of(const struct cfg *g, size_t i);
 #endif

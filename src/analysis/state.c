@@ -190,33 +190,45 @@ void as_state_fini(struct as_state *s)
 	s->nframes = 0;
 }
 
-static void frame_copy(struct as_frame *d, const struct as_frame *f)
+/* On failure d owns nothing (-ENOMEM). */
+static int frame_copy(struct as_frame *d, const struct as_frame *f)
 {
 	*d = *f;
 	d->cap = f->nslots;
 	d->slots = NULL;
+	d->cb_args = NULL;
 	if (f->nslots) {
 		d->slots = malloc(f->nslots * sizeof(*d->slots));
 		if (!d->slots)
-			abort();
+			return -ENOMEM;
 		memcpy(d->slots, f->slots, f->nslots * sizeof(*d->slots));
 	}
 	if (f->cb_args) {
 		d->cb_args = malloc(5 * sizeof(*d->cb_args));
-		if (!d->cb_args)
-			abort();
+		if (!d->cb_args) {
+			frame_fini(d);
+			return -ENOMEM;
+		}
 		memcpy(d->cb_args, f->cb_args, 5 * sizeof(*d->cb_args));
 	}
+	return 0;
 }
 
-void as_state_copy(struct as_state *dst, const struct as_state *src)
+int as_state_copy(struct as_state *dst, const struct as_state *src)
 {
 	*dst = *src;
 	dst->fr = malloc(src->nframes * sizeof(*dst->fr) + 1);
+	dst->nframes = 0;
 	if (!dst->fr)
-		abort();
-	for (uint32_t i = 0; i < src->nframes; i++)
-		frame_copy(&dst->fr[i], &src->fr[i]);
+		return -ENOMEM;
+	for (uint32_t i = 0; i < src->nframes; i++) {
+		if (frame_copy(&dst->fr[i], &src->fr[i])) {
+			as_state_fini(dst);
+			return -ENOMEM;
+		}
+		dst->nframes = i + 1;
+	}
+	return 0;
 }
 
 void as_state_move(struct as_state *dst, struct as_state *src)
@@ -232,7 +244,7 @@ int as_push_frame(struct as_state *s, int32_t callsite)
 		return -E2BIG;
 	struct as_frame *nf = realloc(s->fr, (s->nframes + 1) * sizeof(*s->fr));
 	if (!nf)
-		abort();
+		return -ENOMEM;
 	s->fr = nf;
 	struct as_frame *f = &s->fr[s->nframes];
 	memset(f, 0, sizeof(*f));
@@ -271,7 +283,7 @@ struct as_slot *as_slot_get(struct as_frame *f, int idx, bool create)
 		uint32_t nc = f->cap ? f->cap * 2 : 4;
 		struct as_slot *ns = realloc(f->slots, nc * sizeof(*ns));
 		if (!ns)
-			abort();
+			return NULL;
 		f->slots = ns;
 		f->cap = nc;
 	}
@@ -546,15 +558,18 @@ void as_zone_gc(struct as_state *s)
 	}
 }
 
-bool as_state_join(struct as_state *a, const struct as_state *b, bool widen, const uint64_t *thr,
-		   unsigned nthr, uint32_t salt)
+int as_state_join(struct as_state *a, const struct as_state *b, bool widen, const uint64_t *thr,
+		  unsigned nthr, uint32_t salt)
 {
 	if (b->bottom || as_state_leq(b, a))
-		return false;
+		return 0;
 	if (a->bottom) {
+		struct as_state c;
+		if (as_state_copy(&c, b))
+			return -ENOMEM;
 		as_state_fini(a);
-		as_state_copy(a, b);
-		return true;
+		as_state_move(a, &c);
+		return 1;
 	}
 	struct join_plan plan[64];
 	uint32_t np = plan_join(a, b, salt, plan);
@@ -562,8 +577,8 @@ bool as_state_join(struct as_state *a, const struct as_state *b, bool widen, con
 	 * although b is not below a: keep a copy to tell */
 	struct as_state before;
 	bool check = np > 0;
-	if (check)
-		as_state_copy(&before, a);
+	if (check && as_state_copy(&before, a))
+		check = false; /* no memory for the copy: report a change (safe) */
 	for (uint32_t i = 0; i < a->nframes && i < b->nframes; i++)
 		frame_join(&a->fr[i], &b->fr[i], widen, thr, nthr);
 	a->zone = widen ? bg_zone_widen(&a->zone, &b->zone) : bg_zone_join(&a->zone, &b->zone);
@@ -579,7 +594,7 @@ bool as_state_join(struct as_state *a, const struct as_state *b, bool widen, con
 	as_zone_gc(a);
 	/* a join that only renamed packet bases changes nothing */
 	if (!check)
-		return true;
+		return 1;
 	bool changed = !as_state_leq(a, &before);
 	as_state_fini(&before);
 	return changed;

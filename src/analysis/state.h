@@ -126,18 +126,20 @@ const char *as_type_name(uint8_t type, uint8_t flags);
 
 void as_state_init(struct as_state *s);
 void as_state_fini(struct as_state *s);
-void as_state_copy(struct as_state *dst, const struct as_state *src);
+/* Returns 0 or -ENOMEM (then dst holds no frames; as_state_fini is safe). */
+int as_state_copy(struct as_state *dst, const struct as_state *src) __attribute__((warn_unused_result));
 void as_state_move(struct as_state *dst, struct as_state *src);
-/* Frame operations. */
+/* Frame operations. push: 0, -E2BIG (too deep) or -ENOMEM. */
 int as_push_frame(struct as_state *s, int32_t callsite);
 void as_pop_frame(struct as_state *s);
-/* Stack slot lookup; create makes an empty slot when missing. */
+/* Stack slot lookup; create makes an empty slot when missing (NULL: no memory). */
 struct as_slot *as_slot_get(struct as_frame *f, int idx, bool create);
 void as_slot_del(struct as_frame *f, int idx);
-/* Lattice. join/widen write into a (a := a join/widen b). Return true when a changed. */
+/* Lattice. join/widen write into a (a := a join/widen b). join returns 1 when a
+ * changed, 0 when not, -ENOMEM (a unchanged). */
 bool as_state_leq(const struct as_state *a, const struct as_state *b);
-bool as_state_join(struct as_state *a, const struct as_state *b, bool widen, const uint64_t *thr,
-		   unsigned nthr, uint32_t salt);
+int as_state_join(struct as_state *a, const struct as_state *b, bool widen, const uint64_t *thr,
+		  unsigned nthr, uint32_t salt);
 /* Drop zone facts about bases no register or spill refers to. */
 void as_zone_gc(struct as_state *s);
 /* Partition keys: full (includes small constants) and weak (types, locks, refs). */

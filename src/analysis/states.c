@@ -22,6 +22,7 @@
 #include "analysis/state.h"
 #include "analysis/vctx.h"
 #include "domain/scalar.h"
+#include "core/opts.h"
 
 #define LOST_BASE 0xffffffffu
 #define DEFAULT_PER_INSN 64
@@ -341,10 +342,11 @@ struct bg_verify_states *bg_verify_states__new(const struct bg_program *prog,
 					       const struct bg_verify_states_opts *opts)
 {
 	struct bg_verify_opts vo = {.sz = sizeof(vo)};
+	struct bg_verify_states_opts so;
 	struct bg_verify_states *st;
 	size_t n = 0;
 
-	if (!prog || (opts && opts->sz < offsetof(struct bg_verify_states_opts, max_per_insn))) {
+	if (!prog || OPTS_COPY(&so, opts, bg_verify_states_opts)) {
 		errno = EINVAL;
 		return NULL;
 	}
@@ -353,14 +355,11 @@ struct bg_verify_states *bg_verify_states__new(const struct bg_program *prog,
 		errno = ENOMEM;
 		return NULL;
 	}
-	if (opts) {
-		vo.profile = opts->profile;
-		vo.unprivileged = opts->unprivileged;
-		vo.max_steps = opts->max_steps;
-		if (opts->sz >=
-		    offsetof(struct bg_verify_states_opts, max_per_insn) + sizeof(size_t))
-			st->max_per = opts->max_per_insn;
-	}
+	vo.profile = so.profile;
+	vo.unprivileged = so.unprivileged;
+	vo.max_steps = so.max_steps;
+	vo.max_disjuncts = so.max_disjuncts;
+	st->max_per = so.max_per_insn;
 	if (!st->max_per)
 		st->max_per = DEFAULT_PER_INSN;
 	bg_program__insns(prog, &n);

@@ -104,6 +104,7 @@ struct vctx {
 	uint32_t demote;         /* loop index + 1: a `!=`-counted loop whose bound check failed (restart unrolled) */
 	const uint8_t *demoted;  /* per loop: analysed unrolled after a failed bound check */
 	uint8_t *oneway;         /* per function: no loop, no call returning into it */
+	bool nomem;          /* an allocation failed: bg_verify returns -ENOMEM */
 	struct bg_diag diag;
 	char msg[1024];
 	/* per-instruction scratch: the current instruction's slot index */
@@ -124,6 +125,9 @@ struct vctx {
  * style, appended after "insn N (disasm): "). Returns -1. */
 int verr(struct vctx *v, const struct as_state *s, size_t pc, const char *check, const char *fmt,
 	 ...) __attribute__((format(printf, 5, 6)));
+/* An allocation failed: stop the analysis (as verr does) and make bg_verify
+ * return -ENOMEM. Returns -1. */
+int vnomem(struct vctx *v);
 /* Deterministic id for a value created at insn pc in the current context. */
 uint32_t vid(struct vctx *v, size_t pc, uint32_t salt);
 
@@ -157,7 +161,8 @@ bool call_is_cb(const struct bg_insn *in);
 int map_field_offset(struct vctx *v, const struct bg_map_def *m, const char *tname);
 bool call_is_iter_next(const struct bg_insn *in);
 const char *kfunc_name(struct vctx *v, const struct bg_insn *in);
-void call_set_cb_args(struct vctx *v, struct as_state *s, size_t pc, const struct as_state *at_call);
+/* 0, or -1 after vnomem(). */
+int call_set_cb_args(struct vctx *v, struct as_state *s, size_t pc, const struct as_state *at_call);
 
 /* verify.c: bg_verify() with an observer called with the abstract state
  * before every instruction the analysis steps through (every context and

@@ -34,6 +34,7 @@
 #include "analysis/btfarg.h"
 #include "analysis/vctx.h"
 #include "analysis/kgate.h"
+#include "core/opts.h"
 
 #define DEFAULT_MAX_STEPS 40000000ull
 #define DEFAULT_MAX_BYTES ((size_t)1 << 30) /* abstract states stored */
@@ -120,15 +121,26 @@ int verr(struct vctx *v, const struct as_state *s, size_t pc, const char *check,
 	return -1;
 }
 
+int vnomem(struct vctx *v)
+{
+	v->nomem = true;
+	v->failed = true;
+	return -1;
+}
+
 /* ------------------------------------------------------------ worklist */
 
 static void heap_push(struct vctx *v, struct wl_item it)
 {
 	if (v->nheap == v->capheap) {
-		v->capheap = v->capheap ? v->capheap * 2 : 256;
-		v->heap = realloc(v->heap, v->capheap * sizeof(*v->heap));
-		if (!v->heap)
-			abort();
+		size_t cap = v->capheap ? v->capheap * 2 : 256;
+		struct wl_item *h = realloc(v->heap, cap * sizeof(*h));
+		if (!h) {
+			vnomem(v);
+			return;
+		}
+		v->heap = h;
+		v->capheap = cap;
 	}
 	size_t i = v->nheap++;
 	while (i > 0) {
@@ -183,10 +195,12 @@ static int ctx_get(struct vctx *v, uint32_t parent, uint32_t callsite, uint32_t 
 	if (v->nctx >= MAX_CTX)
 		return -E2BIG;
 	if (v->nctx == v->capctx) {
-		v->capctx = v->capctx ? v->capctx * 2 : 8;
-		v->ctxs = realloc(v->ctxs, v->capctx * sizeof(*v->ctxs));
-		if (!v->ctxs)
-			abort();
+		uint32_t cap = v->capctx ? v->capctx * 2 : 8;
+		struct actx *cs = realloc(v->ctxs, cap * sizeof(*cs));
+		if (!cs)
+			return vnomem(v), -ENOMEM;
+		v->ctxs = cs;
+		v->capctx = cap;
 	}
 	struct actx *c = &v->ctxs[v->nctx];
 	memset(c, 0, sizeof(*c));
@@ -200,7 +214,7 @@ static int ctx_get(struct vctx *v, uint32_t parent, uint32_t callsite, uint32_t 
 	c->nblocks = v->g.block_of[f->end - 1] - c->first_block + 1;
 	c->nodes = calloc(c->nblocks, sizeof(*c->nodes));
 	if (!c->nodes)
-		abort();
+		return vnomem(v), -ENOMEM;
 	c->ret_min = 0;
 	c->ret_max = kind == CTX_CB_ASYNC ? 0 : 1;
 	return (int)v->nctx++;
@@ -212,8 +226,10 @@ static struct node *node_get(struct vctx *v, uint32_t ctx, uint32_t block)
 	struct node **slot = &c->nodes[block - c->first_block];
 	if (!*slot) {
 		*slot = calloc(1, sizeof(**slot));
-		if (!*slot)
-			abort();
+		if (!*slot) {
+			vnomem(v);
+			return NULL;
+		}
 		(*slot)->ctx = ctx;
 		(*slot)->block = block;
 	}
@@ -321,7 +337,7 @@ static void idx_grow(struct node *n)
 	uint32_t nb = n->nbuck ? n->nbuck * 4 : 16;
 	uint32_t *b = malloc(nb * sizeof(*b));
 	if (!b)
-		abort();
+		return; /* the smaller index still works (longer chains) */
 	memset(b, 0xff, nb * sizeof(*b));
 	free(n->ibuck);
 	n->ibuck = b;
@@ -395,10 +411,15 @@ static bool direct_block(struct vctx *v, uint32_t block)
 static void direct_push(struct vctx *v, uint32_t ctx, uint32_t block, struct as_state *s)
 {
 	if (v->ndirect == v->capdirect) {
-		v->capdirect = v->capdirect ? v->capdirect * 2 : 64;
-		v->direct = realloc(v->direct, v->capdirect * sizeof(*v->direct));
-		if (!v->direct)
-			abort();
+		size_t cap = v->capdirect ? v->capdirect * 2 : 64;
+		struct direct_item *di = realloc(v->direct, cap * sizeof(*di));
+		if (!di) {
+			vnomem(v);
+			as_state_fini(s);
+			return;
+		}
+		v->direct = di;
+		v->capdirect = cap;
 	}
 	struct direct_item *it = &v->direct[v->ndirect++];
 	it->ctx = ctx;
@@ -427,13 +448,14 @@ static bool iv_entry(struct vctx *v, struct node *n, const struct cfg_loop *lp, 
 {
 	if (!n->iv) {
 		n->iv = calloc(lp->niv, sizeof(*n->iv));
-		if (!n->iv)
-			abort();
+		if (!n->iv) {
+			vnomem(v);
+			return false;
+		}
 	}
 	const struct as_frame *f = &s->fr[s->nframes - 1];
 	const struct as_reg *i = &f->r[lp->cnt_reg];
 	bool grew = false;
-	(void)v;
 	for (uint32_t j = 0; j < lp->niv; j++) {
 		struct iv_inv *e = &n->iv[j];
 		const struct as_reg *x = &f->r[lp->iv_reg[j]];
@@ -497,6 +519,10 @@ static void propagate(struct vctx *v, uint32_t ctx, uint32_t block, struct as_st
 		return;
 	}
 	struct node *n = node_get(v, ctx, block);
+	if (!n) {
+		as_state_fini(s);
+		return;
+	}
 	as_zone_gc(s);
 	uint16_t live = v->g.blocks[block].blive;
 	/* at a widening head, constants (the loop counters) must not split states */
@@ -525,23 +551,31 @@ static void propagate(struct vctx *v, uint32_t ctx, uint32_t block, struct as_st
 	if (target != UINT32_MAX) {
 		struct disj *d = &n->d[target];
 		size_t before = as_state_bytes(&d->st);
-		bool changed;
+		int changed;
 		if (ivl && n->iv) {
 			/* widening may lose the lockstep bound: narrow again, keeping
 			 * at least the old state (disjuncts only grow) */
 			struct as_state old;
-			as_state_copy(&old, &d->st);
+			if (as_state_copy(&old, &d->st)) {
+				vnomem(v);
+				as_state_fini(s);
+				return;
+			}
 			changed = as_state_join(&d->st, s, widen, v->thr, v->nthr, ctx * 65599u + block);
-			if (changed) {
+			if (changed > 0) {
 				iv_refine(n, ivl, &d->st);
-				as_state_join(&d->st, &old, false, NULL, 0, ctx * 65599u + block);
-				changed = !as_state_leq(&d->st, &old);
+				if (as_state_join(&d->st, &old, false, NULL, 0, ctx * 65599u + block) < 0)
+					changed = -ENOMEM;
+				else
+					changed = !as_state_leq(&d->st, &old);
 			}
 			as_state_fini(&old);
 		} else {
 			changed = as_state_join(&d->st, s, widen, v->thr, v->nthr, ctx * 65599u + block);
 		}
-		if (changed) {
+		if (changed < 0)
+			vnomem(v);
+		if (changed > 0) {
 			d->wkey = as_state_key(&d->st, true, 0);
 			d->key = weak_only ? d->wkey : as_state_key(&d->st, false, live);
 			track_bytes(v, (ssize_t)as_state_bytes(&d->st) - (ssize_t)before);
@@ -551,10 +585,15 @@ static void propagate(struct vctx *v, uint32_t ctx, uint32_t block, struct as_st
 		return;
 	}
 	if (n->ndisj == n->cap) {
-		n->cap = n->cap ? n->cap * 2 : 1;
-		n->d = realloc(n->d, n->cap * sizeof(*n->d));
-		if (!n->d)
-			abort();
+		uint32_t cap = n->cap ? n->cap * 2 : 1;
+		struct disj *nd = realloc(n->d, cap * sizeof(*nd));
+		if (!nd) {
+			vnomem(v);
+			as_state_fini(s);
+			return;
+		}
+		n->d = nd;
+		n->cap = cap;
 	}
 	struct disj *d = &n->d[n->ndisj];
 	memset(d, 0, sizeof(*d));
@@ -573,10 +612,14 @@ static void propagate(struct vctx *v, uint32_t ctx, uint32_t block, struct as_st
 static uint32_t path_add(struct vctx *v, uint32_t parent, size_t insn, bool taken)
 {
 	if (v->npaths == v->cappaths) {
-		v->cappaths = v->cappaths ? v->cappaths * 2 : 1024;
-		v->paths = realloc(v->paths, v->cappaths * sizeof(*v->paths));
-		if (!v->paths)
-			abort();
+		uint32_t cap = v->cappaths ? v->cappaths * 2 : 1024;
+		struct path_node *np = realloc(v->paths, cap * sizeof(*np));
+		if (!np) {
+			vnomem(v);
+			return parent; /* the analysis stops: any valid node will do */
+		}
+		v->paths = np;
+		v->cappaths = cap;
 	}
 	v->paths[v->npaths] = (struct path_node){ .parent = parent, .insn = (uint32_t)insn, .taken = taken };
 	return v->npaths++;
@@ -595,6 +638,10 @@ static int edge_local(struct vctx *v, uint32_t ctx, const struct cfg_block *from
 	if (from && tb->head_of >= 0 && !widen && tb->nloops) {
 		uint32_t idx = as_cur(s)->iter_base + tb->nloops - 1;
 		struct node *n = node_get(v, ctx, to);
+		if (!n) {
+			as_state_fini(s);
+			return -1;
+		}
 		if (!v->g.loops[tb->head_of].allowed_unbounded && idx < AS_MAX_ITER && no_progress(n, s, idx)) {
 			int r = verr(v, s, pc, "loop_bound", "infinite loop detected: back-edge to insn %u makes no progress",
 				     tb->start);
@@ -626,7 +673,8 @@ static int call_global(struct vctx *v, uint32_t ctx, const struct as_state *at, 
 	struct gparam gp[5];
 	int np = btf_global_params(v->prog, v->g.funcs[func].start, gp);
 	struct as_state s;
-	as_state_copy(&s, at);
+	if (as_state_copy(&s, at))
+		return vnomem(v);
 	const char *cname = v->pol && v->pol->ctx ? v->pol->ctx->struct_name : NULL;
 	for (int i = 0; i < np; i++) {
 		struct as_reg *r = &as_cur(&s)->r[i + 1];
@@ -672,7 +720,10 @@ static int call_global(struct vctx *v, uint32_t ctx, const struct as_state *at, 
 	if (!v->ctxs[nc].nodes[v->g.funcs[func].entry - v->ctxs[nc].first_block]) {
 		struct as_state e;
 		as_state_init(&e);
-		as_push_frame(&e, -1);
+		if (as_push_frame(&e, -1)) {
+			vnomem(v);
+			goto fail;
+		}
 		for (int i = 0; i < np; i++) {
 			struct as_reg *r = &as_cur(&e)->r[i + 1];
 			if (gp[i].kind == GP_SCALAR) {
@@ -734,8 +785,13 @@ static int enter_function(struct vctx *v, uint32_t ctx, const struct as_state *a
 	if (nc < 0)
 		return verr(v, at, pc, "too_complex", "too many call contexts");
 	struct as_state s;
-	as_state_copy(&s, at);
-	as_push_frame(&s, (int32_t)pc);
+	if (as_state_copy(&s, at))
+		return vnomem(v);
+	if (as_push_frame(&s, (int32_t)pc)) {
+		/* the depth was checked above: only memory can fail */
+		as_state_fini(&s);
+		return vnomem(v);
+	}
 	struct as_frame *f = as_cur(&s);
 	const struct as_frame *cf = &at->fr[at->nframes - 1];
 	if (kind == CTX_CALL) {
@@ -743,7 +799,10 @@ static int enter_function(struct vctx *v, uint32_t ctx, const struct as_state *a
 			f->r[i] = cf->r[i];
 	} else {
 		f->is_cb = 1;
-		call_set_cb_args(v, &s, pc, at);
+		if (call_set_cb_args(v, &s, pc, at)) {
+			as_state_fini(&s);
+			return -1;
+		}
 	}
 	if (kind == CTX_CB_ASYNC) {
 		/* runs later, on its own: no access to this frame's stack */
@@ -765,7 +824,8 @@ static int return_from(struct vctx *v, uint32_t ctx, struct as_state *s, size_t 
 	if (c->kind == CTX_CB_SYNC) {
 		/* the helper may call the callback again */
 		struct as_state again;
-		as_state_copy(&again, s);
+		if (as_state_copy(&again, s))
+			return vnomem(v);
 		struct as_reg args[5];
 		if (as_cur(&again)->cb_args)
 			memcpy(args, as_cur(&again)->cb_args, sizeof(args));
@@ -773,12 +833,16 @@ static int return_from(struct vctx *v, uint32_t ctx, struct as_state *s, size_t 
 			for (int i = 0; i < 5; i++)
 				as_reg_uninit(&args[i]);
 		as_pop_frame(&again);
-		as_push_frame(&again, (int32_t)callsite);
-		struct as_frame *f = as_cur(&again);
-		f->is_cb = 1;
-		f->cb_args = malloc(sizeof(args));
-		if (!f->cb_args)
-			abort();
+		struct as_frame *f = NULL;
+		if (!as_push_frame(&again, (int32_t)callsite)) {
+			f = as_cur(&again);
+			f->is_cb = 1;
+			f->cb_args = malloc(sizeof(args));
+		}
+		if (!f || !f->cb_args) {
+			as_state_fini(&again);
+			return vnomem(v);
+		}
 		memcpy(f->cb_args, args, sizeof(args));
 		for (int i = 0; i < 5; i++)
 			f->r[i + 1] = args[i];
@@ -852,7 +916,8 @@ static int terminator(struct vctx *v, uint32_t ctx, uint32_t block, struct as_st
 			return -1;
 		for (int taken = 0; taken <= 1; taken++) {
 			struct as_state o;
-			as_state_copy(&o, s);
+			if (as_state_copy(&o, s))
+				return vnomem(v);
 			bool dead = false;
 			if (xfer_branch(v, &o, pc, taken, &dead)) {
 				as_state_fini(&o);
@@ -871,14 +936,16 @@ static int terminator(struct vctx *v, uint32_t ctx, uint32_t block, struct as_st
 	}
 	case BG_K_JA: {
 		struct as_state o;
-		as_state_copy(&o, s);
+		if (as_state_copy(&o, s))
+			return vnomem(v);
 		return edge_local(v, ctx, b, v->g.block_of[in->target], &o, pc);
 	}
 	case BG_K_EXIT: {
 		if (v->ctxs[ctx].kind == CTX_MAIN)
 			return 0; /* the exit assertions were checked (A_EXIT_*) */
 		struct as_state o;
-		as_state_copy(&o, s);
+		if (as_state_copy(&o, s))
+			return vnomem(v);
 		int r = return_from(v, ctx, &o, pc);
 		as_state_fini(&o);
 		return r;
@@ -890,7 +957,8 @@ static int terminator(struct vctx *v, uint32_t ctx, uint32_t block, struct as_st
 			return enter_function(v, ctx, s, pc, in->target, CTX_CALL);
 		} else {
 			struct as_state at;
-			as_state_copy(&at, s);
+			if (as_state_copy(&at, s))
+				return vnomem(v);
 			int32_t cb = -1;
 			int kind = 0;
 			if (xfer_call(v, s, pc, &cb, &kind)) {
@@ -904,14 +972,16 @@ static int terminator(struct vctx *v, uint32_t ctx, uint32_t block, struct as_st
 			if (r)
 				return r;
 			struct as_state o;
-			as_state_copy(&o, s);
+			if (as_state_copy(&o, s))
+				return vnomem(v);
 			return edge_local(v, ctx, b, v->g.block_of[b->end], &o, pc);
 		}
 	default: {
 		if (xfer_insn(v, s, pc))
 			return -1;
 		struct as_state o;
-		as_state_copy(&o, s);
+		if (as_state_copy(&o, s))
+			return vnomem(v);
 		return edge_local(v, ctx, b, v->g.block_of[b->end], &o, pc);
 	}
 	}
@@ -978,7 +1048,8 @@ static int process(struct vctx *v, struct node *n, uint32_t d)
 		as_state_init(&n->d[d].st);
 		n->d[d].done = true;
 	} else {
-		as_state_copy(&s, &n->d[d].st);
+		if (as_state_copy(&s, &n->d[d].st))
+			return vnomem(v);
 	}
 	return process_state(v, n->ctx, n->block, &s);
 }
@@ -1007,12 +1078,12 @@ static int cmp_u64(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-static void thresholds(struct vctx *v)
+static int thresholds(struct vctx *v)
 {
 	size_t cap = 16, n = 0;
 	uint64_t *t = malloc(cap * sizeof(*t));
 	if (!t)
-		abort();
+		return -ENOMEM;
 	for (size_t i = 0; i < v->n; i++) {
 		const struct bg_insn *in = &v->insns[i];
 		if (in->kind != BG_K_JCOND && in->kind != BG_K_ALU)
@@ -1023,10 +1094,13 @@ static void thresholds(struct vctx *v)
 		uint64_t cand[3] = { (uint64_t)k, (uint64_t)(k + 1), (uint64_t)(k - 1) };
 		for (int j = 0; j < 3; j++) {
 			if (n + 1 >= cap) {
+				uint64_t *nt = realloc(t, cap * 2 * sizeof(*t));
+				if (!nt) {
+					free(t);
+					return -ENOMEM;
+				}
+				t = nt;
 				cap *= 2;
-				t = realloc(t, cap * sizeof(*t));
-				if (!t)
-					abort();
 			}
 			t[n++] = cand[j];
 		}
@@ -1038,6 +1112,7 @@ static void thresholds(struct vctx *v)
 			t[w++] = t[i];
 	v->thr = t;
 	v->nthr = (unsigned)(w > 4096 ? 4096 : w);
+	return 0;
 }
 
 static bool func_reached(struct vctx *v, uint8_t *freach, uint32_t f)
@@ -1197,7 +1272,7 @@ static int check_stack_depth(struct vctx *v)
 	return r;
 }
 
-static void print_stats(struct vctx *v)
+static void fill_stats(struct vctx *v, struct bg_verify_result *res)
 {
 	uint64_t nodes = 0, disj = 0, visits = 0, maxd = 0;
 	for (uint32_t i = 0; i < v->nctx; i++)
@@ -1212,7 +1287,15 @@ static void print_stats(struct vctx *v)
 			for (uint32_t d = 0; d < n->ndisj; d++)
 				visits += n->d[d].visits;
 		}
-	fprintf(stderr, "stats: ctxs %u blocks %u nodes %" PRIu64 " disjuncts %" PRIu64 " (max %" PRIu64
+	res->contexts = v->nctx;
+	res->blocks = v->g.nblocks;
+	res->nodes = nodes;
+	res->disjuncts = disj;
+	res->max_disjuncts = maxd;
+	res->visits = visits;
+	if (!v->opts->stats)
+		return;
+	fprintf(v->opts->stats, "stats: ctxs %u blocks %u nodes %" PRIu64 " disjuncts %" PRIu64 " (max %" PRIu64
 		") visits %" PRIu64 " steps %" PRIu64 " peak %zu bytes\n",
 		v->nctx, v->g.nblocks, nodes, disj, maxd, visits, v->steps, v->peak_bytes);
 	/* per loop head: shape and how often its disjuncts were processed */
@@ -1229,7 +1312,7 @@ static void print_stats(struct vctx *v)
 			for (uint32_t d = 0; d < n->ndisj; d++)
 				hv += n->d[d].visits;
 		}
-		fprintf(stderr, "stats: loop %u head insn %u depth %u size %u %s: disjuncts %" PRIu64 " visits %" PRIu64 "\n",
+		fprintf(v->opts->stats, "stats: loop %u head insn %u depth %u size %u %s: disjuncts %" PRIu64 " visits %" PRIu64 "\n",
 			l, v->g.blocks[lp->head].start, v->g.blocks[lp->head].nloops, lp->size,
 			lp->allowed_unbounded ? "widened" : lp->counted ? "counted" : "unrolled", hd, hv);
 	}
@@ -1237,8 +1320,6 @@ static void print_stats(struct vctx *v)
 
 static void free_all(struct vctx *v)
 {
-	if (getenv("BG_CHECK_STATS"))
-		print_stats(v);
 	asrt_free(v);
 	for (uint32_t i = 0; i < v->nctx; i++) {
 		struct actx *c = &v->ctxs[i];
@@ -1283,14 +1364,17 @@ static int run(struct vctx *v)
 {
 	struct as_state s;
 	as_state_init(&s);
-	as_push_frame(&s, -1);
+	if (as_push_frame(&s, -1))
+		return -ENOMEM;
 	struct as_reg *r1 = &as_cur(&s)->r[1];
 	as_reg_uninit(r1);
 	r1->type = T_CTX;
 	r1->v = bg_scalar_const(0);
 	s.path = 0;
-	if (ctx_get(v, 0, 0, 0, CTX_MAIN) < 0)
+	if (ctx_get(v, 0, 0, 0, CTX_MAIN) < 0) {
+		as_state_fini(&s);
 		return -ENOMEM;
+	}
 	v->ctxs[0].parent = 0;
 	v->cur_ctx = 0;
 	if (edge_local(v, 0, NULL, v->g.funcs[0].entry, &s, 0))
@@ -1315,8 +1399,8 @@ static int run(struct vctx *v)
 		}
 		process(v, it.n, it.d);
 	}
-	if (!v->failed)
-		check_stack_depth(v);
+	if (!v->failed && check_stack_depth(v) == -ENOMEM)
+		return -ENOMEM;
 	return 0;
 }
 
@@ -1362,10 +1446,7 @@ static int setup(struct vctx *v, const struct bg_program *prog, const struct bg_
 	v->max_steps = opts->max_steps ? opts->max_steps : DEFAULT_MAX_STEPS;
 	v->max_bytes = DEFAULT_MAX_BYTES;
 	v->unroll = DEFAULT_UNROLL;
-	v->kdisj = DEFAULT_K;
-	const char *e = getenv("BG_CHECK_K");
-	if (e && atoi(e) > 0)
-		v->kdisj = (uint32_t)atoi(e);
+	v->kdisj = opts->max_disjuncts ? opts->max_disjuncts : DEFAULT_K;
 	as_names_set(prog);
 	if (kgate_setup(v))
 		return -EINVAL;
@@ -1398,10 +1479,12 @@ static int setup(struct vctx *v, const struct bg_program *prog, const struct bg_
 	}
 	if (asrt_build(v))
 		return -ENOMEM;
-	thresholds(v);
+	if (thresholds(v))
+		return -ENOMEM;
 	cfg_branch_live(&v->g);
 	oneway_funcs(v);
-	cfg_counted_loops(&v->g);
+	if (cfg_counted_loops(&v->g))
+		return -ENOMEM;
 	for (uint32_t l = 0; v->demoted && l < v->g.nloops; l++)
 		if (v->demoted[l])
 			v->g.loops[l].counted = false;
@@ -1425,12 +1508,13 @@ int bg_verify(const struct bg_program *prog, const struct bg_verify_opts *opts, 
 int verify_observed(const struct bg_program *prog, const struct bg_verify_opts *opts,
 		    struct bg_verify_result *res, verify_visit_fn visit, void *arg)
 {
-	struct bg_verify_opts def = { .sz = sizeof(def) };
+	struct bg_verify_opts o;
 	if (!prog || !res)
 		return -EINVAL;
 	memset(res, 0, sizeof(*res));
-	if (!opts)
-		opts = &def;
+	if (OPTS_COPY(&o, opts, bg_verify_opts))
+		return -EINVAL;
+	opts = &o;
 	double t0 = now_s();
 	uint8_t *demoted = NULL;
 	uint64_t steps = 0;
@@ -1454,6 +1538,8 @@ int verify_observed(const struct bg_program *prog, const struct bg_verify_opts *
 			path_add(v, 0, 0, 0); /* node 0: the empty path */
 			err = run(v);
 		}
+		if (v->nomem)
+			err = -ENOMEM;
 		steps += v->steps;
 		/* a rejection after widening a `!=`/bound-register loop may be the
 		 * widening's imprecision (values stepped with the counter lose their
@@ -1486,6 +1572,7 @@ int verify_observed(const struct bg_program *prog, const struct bg_verify_opts *
 	res->seconds = now_s() - t0;
 	res->steps = steps;
 	res->peak_bytes = v->peak_bytes;
+	fill_stats(v, res);
 	if (err) {
 		free(v->diag.message);
 		free(v->diag.path);

@@ -321,13 +321,15 @@ static void note_stack_depth(struct vctx *v, struct as_state *s, int frame, int6
 		c->max_stack = (uint32_t)-lo;
 }
 
-/* bytes [off, off+size) of frame f (off negative) */
-static void stack_write_bytes(struct as_frame *f, int off, int size, bool zero)
+/* bytes [off, off+size) of frame f (off negative). 0, or -1 after vnomem(). */
+static int stack_write_bytes(struct vctx *v, struct as_frame *f, int off, int size, bool zero)
 {
 	for (int b = off; b < off + size; b++) {
 		int idx = (-b - 1) / 8;
 		int byte = b + 8 * (idx + 1);
 		struct as_slot *sl = as_slot_get(f, idx, true);
+		if (!sl)
+			return vnomem(v);
 		if (sl->kind != SK_NONE) {
 			if (sl->kind == SK_SPILL && sl->spill.type == T_SCALAR && sl->spill_size == 8) {
 				/* keep the remaining bytes initialized, forget the value */
@@ -342,6 +344,7 @@ static void stack_write_bytes(struct as_frame *f, int off, int size, bool zero)
 		else
 			sl->zero &= (uint8_t)~(1u << byte);
 	}
+	return 0;
 }
 
 static bool reg_is_zero(const struct as_reg *r)
@@ -358,7 +361,8 @@ static int stack_write(struct vctx *v, struct as_state *s, size_t pc, int reg,
 	if (lo != hi) {
 		/* variable offset write: every slot in range may be hit */
 		for (int64_t o = lo; o <= hi; o++)
-			stack_write_bytes(f, (int)o, size, false);
+			if (stack_write_bytes(v, f, (int)o, size, false))
+				return -1;
 		for (int64_t o = lo; o < hi + size; o++) {
 			struct as_slot *sl = as_slot_get(f, (int)((-o - 1) / 8), false);
 			if (sl)
@@ -372,8 +376,11 @@ static int stack_write(struct vctx *v, struct as_state *s, size_t pc, int reg,
 			    size);
 	if (val && off % 8 == 0 && (size == 8 || val->type == T_SCALAR)) {
 		int idx = (-off - 1) / 8;
-		stack_write_bytes(f, off, size, reg_is_zero(val));
+		if (stack_write_bytes(v, f, off, size, reg_is_zero(val)))
+			return -1;
 		struct as_slot *sl = as_slot_get(f, idx, true);
+		if (!sl)
+			return vnomem(v);
 		sl->kind = SK_SPILL;
 		sl->spill_size = (uint8_t)size;
 		sl->spill = *val;
@@ -381,8 +388,7 @@ static int stack_write(struct vctx *v, struct as_state *s, size_t pc, int reg,
 			sl->spill.v = bg_scalar_cast(&val->v, (uint8_t)size, false);
 		return 0;
 	}
-	stack_write_bytes(f, off, size, val ? reg_is_zero(val) : false);
-	return 0;
+	return stack_write_bytes(v, f, off, size, val ? reg_is_zero(val) : false);
 }
 
 static int stack_read(struct vctx *v, struct as_state *s, size_t pc, int reg,
@@ -843,7 +849,8 @@ int check_mem_range(struct vctx *v, struct as_state *s, size_t pc, int reg, cons
 		struct as_frame *f = &s->fr[p->frame];
 		if (write) {
 			for (int64_t o = lo; o < hi; o++)
-				stack_write_bytes(f, (int)o, 1, false);
+				if (stack_write_bytes(v, f, (int)o, 1, false))
+					return -1;
 			return 0;
 		}
 		if (!v->uninit_stack_ok) {

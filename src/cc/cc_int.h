@@ -122,6 +122,10 @@ struct bg_cc_result {
 	/* other compilers (driver.c), when no back-out of the user's clang works */
 	char alt_clang[256];             /* the clang whose unchanged build is accepted, or "" */
 	char builds_tried[512];          /* "clang-14 (-O2 + 12 variants), clang-19" */
+	/* environment and places (bg_cc_opts; the library reads no variables itself) */
+	char *const *envp;               /* children's environment: opts->envp or environ */
+	bool no_sidecar, keep_tmp;
+	char plugin[4160];               /* pass plugin for clang_major, "" none (cc_plugin_path) */
 };
 
 double cc_now(void);
@@ -142,5 +146,9 @@ int cc_bisect(struct bg_cc_result *s);
 void cc_ir_diff(struct bg_cc_result *s);
 int cc_find_fix(struct bg_cc_result *s);
 const char *cc_plugin_path(const struct bg_cc_result *s);
+/* NAME=value in the children's environment (bg_cc_opts.envp or environ), or NULL. */
+const char *cc_env(const struct bg_cc_result *s, const char *name);
+/* Locate the pass plugin for s->clang_major (dir: bg_cc_opts.plugin_dir or NULL). */
+void cc_find_plugin(struct bg_cc_result *s, const char *dir);
 bool cc_over_budget(const struct bg_cc_result *s);
 #endif

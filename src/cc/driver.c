@@ -17,11 +17,27 @@
 #include "cc/hints.h"
 #include "cc/pipeline.h"
 #include "cc/spawn.h"
+#include "core/log.h"
+#include "core/opts.h"
+
+extern char **environ;
 
 extern int bg_verify(const struct bg_program *prog, const struct bg_verify_opts *opts,
 		     struct bg_verify_result *res) __attribute__((weak));
 
-static int clang_major_of(const char *clang)
+/* NAME=value of the children's environment (s->envp), or NULL. */
+const char *cc_env(const struct bg_cc_result *s, const char *name)
+{
+	char *const *envp = s->envp;
+	size_t n = strlen(name);
+
+	for (; envp && *envp; envp++)
+		if (!strncmp(*envp, name, n) && (*envp)[n] == '=')
+			return *envp + n + 1;
+	return NULL;
+}
+
+static int clang_major_of(const struct bg_cc_result *s, const char *clang)
 {
 	char tmp[] = "/tmp/bpfgate-ccv-XXXXXX";
 	int fd = mkstemp(tmp), major = 0;
@@ -31,7 +47,7 @@ static int clang_major_of(const char *clang)
 	if (fd < 0)
 		return 0;
 	close(fd);
-	if (bg_spawn(argv, tmp, NULL, 30) == 0 && (out = bg_read_file(tmp, NULL))) {
+	if (bg_spawn_env(argv, s->envp, tmp, NULL, 30) == 0 && (out = bg_read_file(tmp, NULL))) {
 		const char *v = strstr(out, "version ");
 
 		major = v ? atoi(v + 8) : 0;
@@ -41,9 +57,9 @@ static int clang_major_of(const char *clang)
 	return major;
 }
 
-static bool in_path(const char *name, char *out, size_t sz)
+static bool in_path(const struct bg_cc_result *s, const char *name, char *out, size_t sz)
 {
-	const char *path = getenv("PATH");
+	const char *path = cc_env(s, "PATH");
 	char buf[PATH_MAX];
 
 	if (strchr(name, '/')) {
@@ -64,27 +80,25 @@ static bool in_path(const char *name, char *out, size_t sz)
 	return false;
 }
 
-/* The chosen clang: option, $BPFGATE_CLANG, or the newest installed. */
+/* The chosen clang: the option, or the newest installed. */
 static int pick_clang(struct bg_cc_result *s, const char *want)
 {
 	char name[32];
 
-	if (!want)
-		want = getenv("BPFGATE_CLANG");
 	if (want) {
-		if (!in_path(want, s->clang, sizeof(s->clang)))
+		if (!in_path(s, want, s->clang, sizeof(s->clang)))
 			return -ENOENT;
 	} else {
 		bool found = false;
 
 		for (int v = 30; v >= 10 && !found; v--) {
 			snprintf(name, sizeof(name), "clang-%d", v);
-			found = in_path(name, s->clang, sizeof(s->clang));
+			found = in_path(s, name, s->clang, sizeof(s->clang));
 		}
-		if (!found && !in_path("clang", s->clang, sizeof(s->clang)))
+		if (!found && !in_path(s, "clang", s->clang, sizeof(s->clang)))
 			return -ENOENT;
 	}
-	s->clang_major = clang_major_of(s->clang);
+	s->clang_major = clang_major_of(s, s->clang);
 	return 0;
 }
 
@@ -223,6 +237,8 @@ static bool sidecar_replay(struct bg_cc_result *s)
 	char *tok, *save;
 	FILE *f;
 
+	if (s->no_sidecar)
+		return false;
 	sidecar_path(s, p, sizeof(p));
 	f = fopen(p, "r");
 	if (!f)
@@ -314,6 +330,8 @@ static int user_build(struct bg_cc_result *s)
 	return 0;
 }
 
+/* clang's own diagnostics of the user's build (BISECT lines dropped), as
+ * warnings through the print callback (the CLI's shows them on stderr). */
 static void print_clang_diagnostics(const char *text)
 {
 	for (const char *p = text; p && *p;) {
@@ -321,7 +339,7 @@ static void print_clang_diagnostics(const char *text)
 		int len = e ? (int)(e - p) : (int)strlen(p);
 
 		if (strncmp(p, "BISECT: ", 8))
-			fprintf(stderr, "%.*s\n", len, p);
+			pr_warn("%.*s\n", len, p);
 		p = e ? e + 1 : NULL;
 	}
 }
@@ -376,7 +394,7 @@ static void finish(struct bg_cc_result *s)
 	bool ok = s->fix[0] || s->alt_clang[0] || first_rejected(&s->first) < 0;
 
 	if (ok && copy_file(s->written, s->output) == 0) {
-		if (s->fix[0] && !s->replayed && !getenv("BPFGATE_CC_NO_SIDECAR"))
+		if (s->fix[0] && !s->replayed && !s->no_sidecar)
 			sidecar_write(s);
 		s->status = 0;
 	} else {
@@ -385,14 +403,14 @@ static void finish(struct bg_cc_result *s)
 	s->seconds = cc_now() - s->t0;
 }
 
-static int passthrough(int argc, char **argv, const char *clang)
+static int passthrough(int argc, char **argv, const char *clang, char *const *env)
 {
 	char **av = calloc(argc + 2, sizeof(char *));
 	int rc;
 
 	av[0] = (char *)clang;
 	memcpy(av + 1, argv, argc * sizeof(char *));
-	rc = bg_spawn(av, "/dev/stdout", "/dev/stderr", 0);
+	rc = bg_spawn_env(av, env, "/dev/stdout", "/dev/stderr", 0);
 	free(av);
 	return rc;
 }
@@ -400,6 +418,7 @@ static int passthrough(int argc, char **argv, const char *clang)
 int bg_cc_build(int argc, char **argv, const struct bg_cc_opts *opts, struct bg_cc_result **res)
 {
 	struct bg_cc_result *s = calloc(1, sizeof(*s));
+	struct bg_cc_opts o;
 	const char *why;
 	int rc;
 
@@ -409,26 +428,28 @@ int bg_cc_build(int argc, char **argv, const struct bg_cc_opts *opts, struct bg_
 	s->nhints = -1;
 	s->target = -1;
 	s->t0 = cc_now();
-	s->budget_s = opts && opts->budget_s > 0 ? opts->budget_s : 120;
-	s->strict = opts && opts->strict;
-	s->progress = opts ? opts->progress : NULL;
-	if (opts && opts->sz >= offsetof(struct bg_cc_opts, fix_route) + sizeof(opts->fix_route))
-		s->fix_route = opts->fix_route;
-	s->verifiers = opts && opts->verifiers ? opts->verifiers
-					      : BG_CC_VERIFIER_KERNEL | BG_CC_VERIFIER_BPFGATE;
-	if (opts && opts->sz >= offsetof(struct bg_cc_opts, no_hints) + sizeof(opts->no_hints)) {
-		s->profile = opts->profile;
-		s->no_hints = opts->no_hints;
+	if (OPTS_COPY(&o, opts, bg_cc_opts)) {
+		s->status = 2;
+		return -EINVAL;
 	}
-	if (opts && opts->no_sidecar)
-		setenv("BPFGATE_CC_NO_SIDECAR", "1", 1);
-	if (pick_clang(s, opts ? opts->clang : NULL) < 0) {
+	s->budget_s = o.budget_s > 0 ? o.budget_s : 120;
+	s->strict = o.strict;
+	s->progress = o.progress;
+	s->fix_route = o.fix_route;
+	s->verifiers = o.verifiers ? o.verifiers : BG_CC_VERIFIER_KERNEL | BG_CC_VERIFIER_BPFGATE;
+	s->no_sidecar = o.no_sidecar;
+	s->keep_tmp = o.keep_tmp;
+	s->envp = o.envp ? o.envp : environ;
+	s->profile = o.profile;
+	s->no_hints = o.no_hints;
+	if (pick_clang(s, o.clang) < 0) {
 		s->status = 2;
 		snprintf(s->fix, sizeof(s->fix), "%s", "");
 		return -ENOENT;
 	}
+	cc_find_plugin(s, o.plugin_dir);
 	if (!split_args(s, argc, argv)) {
-		s->status = passthrough(argc, argv, s->clang) == 0 ? 0 : 2;
+		s->status = passthrough(argc, argv, s->clang, s->envp) == 0 ? 0 : 2;
 		return 0;
 	}
 	strcpy(s->tmpdir, "/tmp/bpfgate-cc-XXXXXX");
@@ -471,11 +492,11 @@ void bg_cc_result__free(struct bg_cc_result *s)
 
 	if (!s)
 		return;
-	if (s->tmpdir[0] && !getenv("BPFGATE_CC_KEEP")) {
+	if (s->tmpdir[0] && !s->keep_tmp) {
 		char *const argv[] = {"rm", "-rf", s->tmpdir, NULL};
 
 		(void)cmd;
-		bg_spawn(argv, NULL, NULL, 30);
+		bg_spawn_env(argv, s->envp, NULL, NULL, 30);
 	}
 	free(s->args);
 	free(s->dep_args);

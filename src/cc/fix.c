@@ -47,28 +47,38 @@ static const struct knob {
 };
 #define NKNOBS (sizeof(knobs) / sizeof(knobs[0]))
 
-const char *cc_plugin_path(const struct bg_cc_result *s)
+/* Find the pass plugin for s->clang_major once (s->plugin, "" when none):
+ * in dir when given, else next to the executable (plugins/) or installed
+ * (../lib/bpfgate/). */
+void cc_find_plugin(struct bg_cc_result *s, const char *dir)
 {
-	static char path[PATH_MAX + 64];
 	char exe[PATH_MAX];
-	const char *dir = getenv("BPFGATE_PLUGIN_DIR");
 	ssize_t n;
 
+	s->plugin[0] = 0;
 	if (dir) {
-		snprintf(path, sizeof(path), "%s/bpfgate-skip-%d.so", dir, s->clang_major);
-		return access(path, R_OK) == 0 ? path : NULL;
+		snprintf(s->plugin, sizeof(s->plugin), "%s/bpfgate-skip-%d.so", dir, s->clang_major);
+		if (access(s->plugin, R_OK))
+			s->plugin[0] = 0;
+		return;
 	}
 	n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
 	if (n <= 0)
-		return NULL;
+		return;
 	exe[n] = 0;
 	if (strrchr(exe, '/'))
 		*strrchr(exe, '/') = 0;
-	snprintf(path, sizeof(path), "%s/plugins/bpfgate-skip-%d.so", exe, s->clang_major);
-	if (access(path, R_OK) == 0)
-		return path;
-	snprintf(path, sizeof(path), "%s/../lib/bpfgate/bpfgate-skip-%d.so", exe, s->clang_major);
-	return access(path, R_OK) == 0 ? path : NULL;
+	snprintf(s->plugin, sizeof(s->plugin), "%s/plugins/bpfgate-skip-%d.so", exe, s->clang_major);
+	if (access(s->plugin, R_OK) == 0)
+		return;
+	snprintf(s->plugin, sizeof(s->plugin), "%s/../lib/bpfgate/bpfgate-skip-%d.so", exe, s->clang_major);
+	if (access(s->plugin, R_OK))
+		s->plugin[0] = 0;
+}
+
+const char *cc_plugin_path(const struct bg_cc_result *s)
+{
+	return s->plugin[0] ? s->plugin : NULL;
 }
 
 static bool user_has_mcpu_at_least(const struct bg_cc_result *s, int v)

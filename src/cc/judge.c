@@ -42,10 +42,46 @@ bool cc_over_budget(const struct bg_cc_result *s)
 	return cc_now() - s->t0 > s->budget_s;
 }
 
+extern char **environ;
+
+/* The children's environment: s->envp without BPFGATE_SKIP_PASSES, plus
+ * BPFGATE_SKIP_PASSES=skip when skip (the pass plugin reads it). The
+ * strings are borrowed except *owned (free it and the array). */
+static char **child_env(const struct bg_cc_result *s, const char *skip, char **owned)
+{
+	static const char var[] = "BPFGATE_SKIP_PASSES=";
+	char *const *base = s->envp ? s->envp : environ;
+	size_t n = 0, k = 0;
+	char **env;
+
+	*owned = NULL;
+	while (base && base[n])
+		n++;
+	env = calloc(n + 2, sizeof(*env));
+	if (!env)
+		return NULL;
+	for (size_t i = 0; i < n; i++)
+		if (strncmp(base[i], var, sizeof(var) - 1))
+			env[k++] = base[i];
+	if (skip) {
+		size_t len = sizeof(var) + strlen(skip);
+		*owned = malloc(len);
+		if (!*owned) {
+			free(env);
+			return NULL;
+		}
+		snprintf(*owned, len, "%s%s", var, skip);
+		env[k++] = *owned;
+	}
+	env[k] = NULL;
+	return env;
+}
+
 int cc_compile(struct bg_cc_result *s, const struct cc_variant *v, const char *out_path,
 	       char **err_text)
 {
-	char limit[48], skipenv[32], errp[96];
+	char limit[48], errp[96], plug[4200], *owned = NULL, **env;
+	const char *skip = NULL;
 	const char *argv[256];
 	int n = 0, rc;
 
@@ -64,15 +100,10 @@ int cc_compile(struct bg_cc_result *s, const struct cc_variant *v, const char *o
 		argv[n++] = limit;
 	}
 	if (v->skip && cc_plugin_path(s)) {
-		static char plug[320];
-
 		snprintf(plug, sizeof(plug), "-fpass-plugin=%s", cc_plugin_path(s));
 		argv[n++] = plug;
-		setenv("BPFGATE_SKIP_PASSES", v->skip, 1);
-	} else {
-		unsetenv("BPFGATE_SKIP_PASSES");
+		skip = v->skip;
 	}
-	(void)skipenv;
 	if (v->emit_ir) {
 		argv[n++] = "-S";
 		argv[n++] = "-emit-llvm";
@@ -81,7 +112,12 @@ int cc_compile(struct bg_cc_result *s, const struct cc_variant *v, const char *o
 	argv[n++] = out_path;
 	argv[n] = NULL;
 	snprintf(errp, sizeof(errp), "%s/clang.err", s->tmpdir);
-	rc = bg_spawn((char *const *)argv, NULL, errp, 300);
+	env = child_env(s, skip, &owned);
+	if (!env)
+		return -ENOMEM;
+	rc = bg_spawn_env((char *const *)argv, env, NULL, errp, 300);
+	free(env);
+	free(owned);
 	s->compiles++;
 	if (err_text)
 		*err_text = bg_read_file(errp, NULL);

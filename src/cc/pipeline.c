@@ -32,6 +32,7 @@ struct cc_pipe {
 	long k;	    /* stage A: -opt-bisect-limit */
 	char ir[96], stage_a[96];
 	char why[256]; /* set when the route is unusable */
+	char *const *envp; /* the tools' environment (bg_cc_opts.envp) */
 	int builds;
 };
 
@@ -359,7 +360,7 @@ static int run_tool(struct cc_pipe *p, const char **argv, int n, const char *out
 	for (int i = 0; i < p->nflags && n < 60; i++)
 		argv[n++] = p->flags[i];
 	argv[n] = NULL;
-	return bg_spawn((char *const *)argv, outp, errp, 300);
+	return bg_spawn_env((char *const *)argv, p->envp, outp, errp, 300);
 }
 
 static int setup(struct bg_cc_result *s, struct cc_pipe *p)
@@ -370,6 +371,7 @@ static int setup(struct bg_cc_result *s, struct cc_pipe *p)
 	const char *adj;
 	int rc, n = 0;
 
+	p->envp = s->envp;
 	user_flags(s, p);
 	if (!tool_of(s, "opt", p->opt, sizeof(p->opt)) ||
 	    !tool_of(s, "llc", p->llc, sizeof(p->llc))) {

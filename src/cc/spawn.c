@@ -1,5 +1,6 @@
 /* Child processes for the compile driver: fork/exec with redirected output
  * and a wall-clock limit enforced by polling waitpid. */
+#define _GNU_SOURCE /* execvpe */
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
@@ -51,6 +52,12 @@ static int wait_child(pid_t pid, int timeout_s)
 
 int bg_spawn(char *const argv[], const char *out_path, const char *err_path, int timeout_s)
 {
+	return bg_spawn_env(argv, NULL, out_path, err_path, timeout_s);
+}
+
+int bg_spawn_env(char *const argv[], char *const envp[], const char *out_path, const char *err_path,
+		 int timeout_s)
+{
 	pid_t pid = fork();
 
 	if (pid < 0)
@@ -62,7 +69,10 @@ int bg_spawn(char *const argv[], const char *out_path, const char *err_path, int
 			dup2(nul, 0);
 		redirect(out_path, 1);
 		redirect(err_path, 2);
-		execvp(argv[0], argv);
+		if (envp)
+			execvpe(argv[0], argv, envp);
+		else
+			execvp(argv[0], argv);
 		_exit(127);
 	}
 	return wait_child(pid, timeout_s);

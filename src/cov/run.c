@@ -10,6 +10,7 @@
 #include <bpfgate/kern.h>
 #include <bpfgate/vm.h>
 #include "cov/cov_int.h"
+#include "core/opts.h"
 
 int bg_cov__read_kernel(struct bg_cov *c, int map_fd)
 {
@@ -61,10 +62,16 @@ int bg_cov__load_kernel(struct bg_cov *c, int *map_fd, char *err, size_t errsz)
 int bg_cov__run_kernel(struct bg_cov *c, const struct bg_cov_input *in, size_t n,
 		       const struct bg_cov_run_opts *opts, char *err, size_t errsz)
 {
-	int map_fd, fd = bg_cov__load_kernel(c, &map_fd, err, errsz), rc = 0;
-	uint8_t *out = malloc(1 << 18);
+	int map_fd, fd, rc = 0;
+	uint8_t *out;
 	size_t refused = 0;
 
+	if (!OPTS_VALID(opts, bg_cov_run_opts)) {
+		snprintf(err, errsz, "invalid struct bg_cov_run_opts");
+		return -EINVAL;
+	}
+	fd = bg_cov__load_kernel(c, &map_fd, err, errsz);
+	out = malloc(1 << 18);
 	if (fd < 0) {
 		free(out);
 		return fd;
@@ -73,15 +80,15 @@ int bg_cov__run_kernel(struct bg_cov *c, const struct bg_cov_input *in, size_t n
 		struct bg_test_run_opts t = {.sz = sizeof(t), .data_in = in[i].data,
 					     .data_size_in = in[i].len, .data_out = out,
 					     .data_size_out = out ? 1 << 18 : 0,
-					     .repeat = opts && opts->repeat ? opts->repeat : 1};
+					     .repeat = OPTS_GET(opts, repeat, 0) ? opts->repeat : 1};
 		uint32_t ret = 0;
 		int e = bg_kern_test_run(fd, &t, &ret, NULL);
 
-		if (opts && opts->input_errs)
+		if (OPTS_GET(opts, input_errs, NULL))
 			opts->input_errs[i] = e;
 		if (e && !refused++)
 			snprintf(err, errsz, "input %zu: BPF_PROG_TEST_RUN: %s", i, strerror(-e));
-		else if (!e && opts && opts->retvals)
+		else if (!e && OPTS_GET(opts, retvals, NULL))
 			opts->retvals[i] = ret;
 	}
 	if (refused == n && n)
@@ -100,10 +107,17 @@ int bg_cov__run_vm(struct bg_cov *c, const struct bg_cov_input *in, size_t n,
 		   const struct bg_cov_run_opts *opts, char *err, size_t errsz)
 {
 	struct bg_vm_opts vo = {.sz = sizeof(vo)};
-	struct bg_vm *vm = bg_vm__new(c->prog, &vo);
-	uint32_t key = 0, repeat = opts && opts->repeat ? opts->repeat : 1;
-	uint64_t *vals = calloc(c->nctr ? c->nctr : 1, sizeof(uint64_t));
+	struct bg_vm *vm;
+	uint32_t key = 0, repeat = OPTS_GET(opts, repeat, 0) ? opts->repeat : 1;
+	uint64_t *vals;
 	int rc = 0;
+
+	if (!OPTS_VALID(opts, bg_cov_run_opts)) {
+		snprintf(err, errsz, "invalid struct bg_cov_run_opts");
+		return -EINVAL;
+	}
+	vm = bg_vm__new(c->prog, &vo);
+	vals = calloc(c->nctr ? c->nctr : 1, sizeof(uint64_t));
 
 	if (!vm || !vals) {
 		snprintf(err, errsz, "cannot create the interpreter for %s: %s", c->prog_name,
@@ -123,7 +137,7 @@ int bg_cov__run_vm(struct bg_cov *c, const struct bg_cov_input *in, size_t n,
 				const struct bg_vm_fault *f = bg_vm__fault(vm);
 
 				snprintf(err, errsz, "input %zu: %s", i, f ? f->msg : strerror(-rc));
-			} else if (opts && opts->retvals) {
+			} else if (OPTS_GET(opts, retvals, NULL)) {
 				opts->retvals[i] = (uint32_t)r0;
 			}
 		}

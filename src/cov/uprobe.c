@@ -30,6 +30,7 @@ int bg_uprobe__find_binary(const char *name, char *path, size_t pathsz, char *er
 {
 	static const char *const libdirs = "/lib/x86_64-linux-gnu:/usr/lib/x86_64-linux-gnu:"
 					   "/lib64:/usr/lib64:/lib:/usr/lib:/usr/local/lib";
+	static const char *const bindirs = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin";
 	const char *dirs, *p;
 	bool lib = strstr(name, ".so") != NULL;
 
@@ -42,7 +43,9 @@ int bg_uprobe__find_binary(const char *name, char *path, size_t pathsz, char *er
 			return fail(err, errsz, -errno, "%s: %s", name, strerror(errno));
 		return 0;
 	}
-	dirs = lib ? libdirs : getenv("PATH");
+	/* the standard program directories, not $PATH: the library reads no
+	 * environment (give a path with a '/' for anything else) */
+	dirs = lib ? libdirs : bindirs;
 	for (p = dirs; p && *p;) {
 		const char *e = strchr(p, ':');
 		size_t len = e ? (size_t)(e - p) : strlen(p);
@@ -52,7 +55,7 @@ int bg_uprobe__find_binary(const char *name, char *path, size_t pathsz, char *er
 		p = e ? e + 1 : NULL;
 	}
 	return fail(err, errsz, -ENOENT, "%s: not found in %s", name,
-		    lib ? "the library directories" : "$PATH");
+		    lib ? "the library directories" : "the standard program directories");
 }
 
 struct elf_file {

@@ -40,9 +40,10 @@ struct bg_uprobe_target {
 	struct bg_usdt_spec spec; /* USDT: where the arguments are */
 };
 
-/* A binary named without a '/' is looked up like libbpf does: shared
- * objects (".so" in the name) in the usual library directories, others
- * along $PATH. Returns 0, or -errno with a reason in err. */
+/* A binary named without a '/' is looked up: shared objects (".so" in the
+ * name) in the usual library directories, others in the standard program
+ * directories (/usr/local/sbin ... /bin; not $PATH: the library reads no
+ * environment). Returns 0, or -errno with a reason in err. */
 int bg_uprobe__find_binary(const char *name, char *path, size_t pathsz, char *err, size_t errsz);
 
 /* Resolve "PATH:FUNC[+OFF]" or "PATH:0xOFF" (a raw file offset). FUNC must

@@ -20,6 +20,7 @@
 #include <bpfgate/kern.h>
 #include "core/log.h"
 #include "kern/kern_int.h"
+#include "core/opts.h"
 
 #define DEFAULT_LOG_SIZE (16u << 20)
 #define DEFAULT_LOG_LEVEL (1u | 4u) /* BPF_LOG_LEVEL1 | BPF_LOG_STATS */
@@ -370,14 +371,15 @@ static int prepare(struct kload *k, struct bg_kload_result *res)
 int bg_kern_load(const struct bg_program *prog, const struct bg_kload_opts *opts,
 		 struct bg_kload_result *res)
 {
-	struct kload k = {.prog = prog, .opts = opts, .btf_fd = -1, .attach_type = -1};
+	struct bg_kload_opts o;
+	struct kload k = {.prog = prog, .opts = &o, .btf_fd = -1, .attach_type = -1};
 	const char *why;
 	int fd = -1, e;
 
 	if (!res)
 		return -EINVAL;
 	result_init(res);
-	if (!prog)
+	if (!prog || OPTS_COPY(&o, opts, bg_kload_opts))
 		return -EINVAL;
 	if (!bg_kern_available(&why)) {
 		set_unavailable(res, -EPERM, why);
@@ -389,7 +391,7 @@ int bg_kern_load(const struct bg_program *prog, const struct bg_kload_opts *opts
 	if (!e)
 		fd = run_load(&k, res);
 	e = 0;
-	if (fd >= 0 && opts && opts->keep_fd) {
+	if (fd >= 0 && o.keep_fd) {
 		res->prog_fd = fd;
 		res->map_fds = k.maps.fds;
 		res->map_cnt = k.maps.cnt;

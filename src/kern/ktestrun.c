@@ -9,31 +9,33 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 #include <bpfgate/kern.h>
+#include "core/opts.h"
 
 int bg_kern_test_run(int prog_fd, struct bg_test_run_opts *o, uint32_t *retval,
 		     uint32_t *duration_ns)
 {
 	LIBBPF_OPTS(bpf_test_run_opts, t);
+	struct bg_test_run_opts c; /* in/out: read a copy, write back what the caller has */
 	int e;
 
-	if (prog_fd < 0 || !o)
+	if (prog_fd < 0 || !o || OPTS_COPY(&c, o, bg_test_run_opts))
 		return -EINVAL;
-	t.data_in = o->data_in;
-	t.data_size_in = o->data_size_in;
-	t.data_out = o->data_out;
-	t.data_size_out = o->data_out ? o->data_size_out : 0;
-	t.ctx_in = o->ctx_in;
-	t.ctx_size_in = o->ctx_size_in;
-	t.ctx_out = o->ctx_out;
-	t.ctx_size_out = o->ctx_out ? o->ctx_size_out : 0;
-	t.repeat = o->repeat > 1 ? (int)o->repeat : 1;
-	t.flags = o->flags;
-	t.cpu = o->cpu;
+	t.data_in = c.data_in;
+	t.data_size_in = c.data_size_in;
+	t.data_out = c.data_out;
+	t.data_size_out = c.data_out ? c.data_size_out : 0;
+	t.ctx_in = c.ctx_in;
+	t.ctx_size_in = c.ctx_size_in;
+	t.ctx_out = c.ctx_out;
+	t.ctx_size_out = c.ctx_out ? c.ctx_size_out : 0;
+	t.repeat = c.repeat > 1 ? (int)c.repeat : 1;
+	t.flags = c.flags;
+	t.cpu = c.cpu;
 	e = bpf_prog_test_run_opts(prog_fd, &t);
 	if (e)
 		return -errno;
-	o->data_size_out = t.data_size_out;
-	o->ctx_size_out = t.ctx_size_out;
+	OPTS_SET(o, data_size_out, t.data_size_out);
+	OPTS_SET(o, ctx_size_out, t.ctx_size_out);
 	if (retval)
 		*retval = t.retval;
 	if (duration_ns)

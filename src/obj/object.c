@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "obj/internal.h"
+#include "core/opts.h"
 
 #define OBJ_MAX_FILE (512u << 20)
 
@@ -189,13 +190,13 @@ static struct bg_object *open_owned(uint8_t *buf, size_t len, const char *name,
 	obj->errsz = errsz;
 	obj->btf_sec = obj->btf_ext_sec = -1;
 	obj->path = strdup(name ? name : "<memory>");
-	if (opts) {
-		size_t n = opts->sz < sizeof(obj->opts) ? opts->sz : sizeof(obj->opts);
-		memcpy(&obj->opts, opts, n);
-	}
-	obj->opts.sz = sizeof(obj->opts);
 	obj->buf = buf;
 	obj->len = len;
+	if (OPTS_COPY(&obj->opts, opts, bg_open_opts)) {
+		rc = -EINVAL;
+		obj_errc(obj, rc, "invalid struct bg_open_opts (sz, or a field this library does not know)");
+		goto fail;
+	}
 	if (!obj->path || !obj->buf) {
 		rc = -ENOMEM;
 		goto fail;

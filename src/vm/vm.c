@@ -9,6 +9,7 @@
 #include <linux/bpf.h>
 
 #include "core/log.h"
+#include "core/opts.h"
 #include "vm/vm_int.h"
 
 
@@ -743,14 +744,15 @@ static struct bg_vm *vm_alloc(const struct bg_vm_opts *opts)
 {
 	struct bg_vm *vm = calloc(1, sizeof(*vm));
 
-	if (!vm)
+	if (!vm) {
+		errno = ENOMEM;
 		return NULL;
-	if (opts) {
-		size_t sz = opts->sz < sizeof(vm->opts) ? opts->sz : sizeof(vm->opts);
-
-		memcpy(&vm->opts, opts, sz);
 	}
-	vm->opts.sz = sizeof(vm->opts);
+	if (OPTS_COPY(&vm->opts, opts, bg_vm_opts)) {
+		free(vm);
+		errno = EINVAL;
+		return NULL;
+	}
 	if (!vm->opts.insn_budget)
 		vm->opts.insn_budget = 1ull << 30;
 	if (!vm->opts.ktime_start)
@@ -803,11 +805,9 @@ struct bg_vm *bg_vm__new(const struct bg_program *prog, const struct bg_vm_opts 
 		errno = EINVAL;
 		return NULL;
 	}
-	vm = vm_alloc(opts);
-	if (!vm) {
-		errno = ENOMEM;
+	vm = vm_alloc(opts); /* sets errno */
+	if (!vm)
 		return NULL;
-	}
 	vm->obj = bg_program__object(prog);
 	vm->prog_type = bg_program__type(prog);
 	ins = bg_program__insns(prog, &n);
@@ -827,13 +827,11 @@ struct bg_vm *bg_vm__new(const struct bg_program *prog, const struct bg_vm_opts 
 struct bg_vm *bg_vm__new_insns(const struct bg_insn *insns, size_t n,
 			       const struct bg_vm_opts *opts)
 {
-	struct bg_vm *vm = vm_alloc(opts);
+	struct bg_vm *vm = vm_alloc(opts); /* sets errno */
 	int err;
 
-	if (!vm) {
-		errno = ENOMEM;
+	if (!vm)
 		return NULL;
-	}
 	err = add_image(vm, insns, n, NULL, NULL);
 	if (err >= 0)
 		err = vm_finish_setup(vm);

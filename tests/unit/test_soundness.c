@@ -684,6 +684,8 @@ static void sound_prog(const char *objname, struct bg_program *p)
 	snprintf(name, sizeof(name), "sound/%s/%s", objname, bg_program__name(p));
 	so.unprivileged = getenv("BG_SOUND_UNPRIV") != NULL;
 	so.profile = getenv("BG_SOUND_PROFILE"); /* a kernel profile's claims, e.g. 5.15 */
+	if (getenv("BG_CHECK_K")) /* the analysis' partition bound */
+		so.max_disjuncts = (uint32_t)atoi(getenv("BG_CHECK_K"));
 	if (getenv("BG_SOUND_MAX_PER_INSN")) /* exercise the joins of stored states */
 		so.max_per_insn = (size_t)atoi(getenv("BG_SOUND_MAX_PER_INSN"));
 	st = bg_verify_states__new(p, &so);
