@@ -6,6 +6,7 @@
 #   make test       install deps, build normal + ASan/UBSan, run the test suite (ASan build)
 #   make demo       install deps, build, run the main job on the bundled examples
 #   make asan       the ASan+UBSan build in build-asan/
+#   make tsan       the ThreadSanitizer build of the library + tests/unit/test_threads
 #   make bench      benchmarks (figures for the closing notes)
 #   make fuzz       libFuzzer target over the object loader, bounded run
 #   make install    PREFIX=/usr/local
@@ -26,7 +27,8 @@ WARN    := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototyp
            -Wno-missing-field-initializers -Wno-format-truncation
 CFLAGS  ?= -O2 -g
 SAN_ON   := -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer
-SANFLAGS := $(if $(SAN),$(SAN_ON))
+TSAN_ON  := -fsanitize=thread -fno-omit-frame-pointer
+SANFLAGS := $(if $(SAN),$(SAN_ON))$(if $(TSAN),$(TSAN_ON))
 ALL_CFLAGS := -std=gnu11 $(CFLAGS) $(WARN) $(SANFLAGS) -fPIC -fvisibility=hidden \
            -Iinclude -Isrc $(PKG_CFLAGS) -DBG_API='__attribute__((visibility("default")))'
 LDLIBS  := $(PKG_LIBS) -lm -lpthread
@@ -43,13 +45,13 @@ BPF_CFLAGS := -O2 -g -target bpf -Wall -Werror -Wno-unused-function -I$(BUILD) -
            -I/usr/include/x86_64-linux-gnu
 DEPFLAGS  = -MMD -MP
 
-.PHONY: all lib cli tests examples corpus realcorpus plugins deps test asan demo bench fuzz install clean check-format
+.PHONY: all lib cli tests examples corpus realcorpus plugins deps test asan tsan demo bench fuzz install clean check-format
 all: lib cli tests examples corpus plugins
 
 deps:
 	$(Q)bash scripts/deps.sh
 
-lib: $(BUILD)/libbpfgate.a $(BUILD)/libbpfgate.so $(BUILD)/bpfgate.pc
+lib: $(BUILD)/libbpfgate.a $(BUILD)/libbpfgate.so $(BUILD)/bpfgate.pc $(BUILD)/libbpfgate_internal.a
 cli: $(BUILD)/bpfgate
 tests: $(TEST_BIN)
 examples: $(EX_OBJ)
@@ -58,11 +60,20 @@ $(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(Q)$(CC) $(ALL_CFLAGS) $(DEPFLAGS) -c $< -o $@
 
+# The installed archive exports only the public API: the objects are linked
+# into one (ld -r) whose hidden (internal) symbols become local, so verr,
+# check_mem... cannot clash with a user's symbols. The CLI and the unit
+# tests, which reach internals, link the plain objects (libbpfgate_internal.a).
 $(BUILD)/libbpfgate.a: $(LIB_OBJ)
+	$(Q)rm -f $@ $(BUILD)/libbpfgate.o && ld -r -o $(BUILD)/libbpfgate.o $^ && \
+	  objcopy --localize-hidden $(BUILD)/libbpfgate.o && ar rcs $@ $(BUILD)/libbpfgate.o && rm -f $(BUILD)/libbpfgate.o
+
+$(BUILD)/libbpfgate_internal.a: $(LIB_OBJ)
 	$(Q)rm -f $@ && ar rcs $@ $^
 
-$(BUILD)/libbpfgate.so: $(LIB_OBJ)
-	$(Q)$(CC) -shared $(SANFLAGS) -Wl,-soname,libbpfgate.so.0 -o $@ $^ $(LDLIBS)
+$(BUILD)/libbpfgate.so: $(LIB_OBJ) src/libbpfgate.map
+	$(Q)$(CC) -shared $(SANFLAGS) -Wl,-soname,libbpfgate.so.0 -Wl,--version-script=src/libbpfgate.map \
+	  -o $@ $(LIB_OBJ) $(LDLIBS)
 
 $(BUILD)/bpfgate.pc: bpfgate.pc.in
 	@mkdir -p $(dir $@)
@@ -71,12 +82,12 @@ $(BUILD)/bpfgate.pc: bpfgate.pc.in
 # SARIF's informationUri: the installed documentation (no web home).
 $(BUILD)/tools/cmd_check.o: ALL_CFLAGS += -DBG_DOC_DIR='"$(PREFIX)/share/doc/bpfgate"'
 
-$(BUILD)/bpfgate: $(TOOL_OBJ) $(BUILD)/libbpfgate.a
-	$(Q)$(CC) $(SANFLAGS) -o $@ $(TOOL_OBJ) $(BUILD)/libbpfgate.a $(LDLIBS)
+$(BUILD)/bpfgate: $(TOOL_OBJ) $(BUILD)/libbpfgate_internal.a
+	$(Q)$(CC) $(SANFLAGS) -o $@ $(TOOL_OBJ) $(BUILD)/libbpfgate_internal.a $(LDLIBS)
 
-$(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libbpfgate.a $(wildcard tests/unit/*.h)
+$(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libbpfgate_internal.a $(wildcard tests/unit/*.h)
 	@mkdir -p $(dir $@)
-	$(Q)$(CC) $(ALL_CFLAGS) -Itests/unit -o $@ $< $(BUILD)/libbpfgate.a $(LDLIBS)
+	$(Q)$(CC) $(ALL_CFLAGS) -Itests/unit -o $@ $< $(BUILD)/libbpfgate_internal.a $(LDLIBS)
 
 $(BUILD)/vmlinux.h:
 	@mkdir -p $(dir $@)
@@ -105,10 +116,15 @@ realcorpus:
 asan:
 	$(Q)$(MAKE) --no-print-directory BUILD=build-asan SAN=1 lib cli tests
 
+# ThreadSanitizer: the library and the concurrency test only (tests/threads.test.sh)
+tsan:
+	$(Q)$(MAKE) --no-print-directory BUILD=build-tsan TSAN=1 build-tsan/tests/test_threads
+
 test: deps
 	$(Q)$(MAKE) --no-print-directory all
 	$(Q)$(MAKE) --no-print-directory asan
 	$(Q)$(MAKE) --no-print-directory realcorpus
+	$(Q)$(MAKE) --no-print-directory tsan
 	$(Q)BG_BUILD=$(abspath build-asan) BG_EXAMPLES=$(abspath $(BUILD))/examples \
 	   BG_CORPUS=$(abspath $(BUILD))/corpus BG_NORMAL_BUILD=$(abspath $(BUILD)) bash tests/run.sh
 
@@ -141,6 +157,6 @@ check-format:
 	$(Q)clang-format --dry-run --Werror $(LIB_SRC) $(TOOL_SRC)
 
 clean:
-	rm -rf build build-asan
+	rm -rf build build-asan build-tsan
 
 -include $(LIB_OBJ:.o=.d) $(TOOL_OBJ:.o=.d)

@@ -6,6 +6,7 @@
  * initialized on both sides; references held on either side stay held. */
 #include <errno.h>
 #include <inttypes.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -34,15 +35,20 @@ const char *as_type_name(uint8_t type, uint8_t flags)
 	return d->name;
 }
 
+/* The unknown scalar, computed once (pthread_once: analyses run in parallel
+ * threads); read-only afterwards. */
+static struct bg_scalar unknown_u;
+static pthread_once_t unknown_once = PTHREAD_ONCE_INIT;
+
+static void unknown_init(void)
+{
+	unknown_u = bg_scalar_unknown();
+}
+
 static const struct bg_scalar *unknown_scalar(void)
 {
-	static struct bg_scalar u;
-	static bool init;
-	if (!init) {
-		u = bg_scalar_unknown();
-		init = true;
-	}
-	return &u;
+	pthread_once(&unknown_once, unknown_init);
+	return &unknown_u;
 }
 
 void as_reg_uninit(struct as_reg *r)

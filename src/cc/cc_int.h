@@ -126,6 +126,8 @@ struct bg_cc_result {
 	char *const *envp;               /* children's environment: opts->envp or environ */
 	bool no_sidecar, keep_tmp;
 	char plugin[4160];               /* pass plugin for clang_major, "" none (cc_plugin_path) */
+	char skip_spec[1024];            /* surgery's skip list (bisect_skip points here) */
+	char default_out[4096];          /* -o not given: BASENAME.o (output points here) */
 };
 
 double cc_now(void);

@@ -149,12 +149,11 @@ static int split_args(struct bg_cc_result *s, int argc, char **argv)
 		s->args[s->nargs++] = "bpf";
 	}
 	if (has_c && !other_mode && ninputs == 1 && !s->output) {
-		static char def[PATH_MAX];
 		const char *b = strrchr(s->input, '/');
 
-		snprintf(def, sizeof(def), "%.*s.o", (int)strlen(b ? b + 1 : s->input) - 2,
+		snprintf(s->default_out, sizeof(s->default_out), "%.*s.o", (int)strlen(b ? b + 1 : s->input) - 2,
 			 b ? b + 1 : s->input);
-		s->output = def;
+		s->output = s->default_out;
 	}
 	if (s->ndep && s->output) {
 		bool named = false;

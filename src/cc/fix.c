@@ -171,8 +171,7 @@ static bool spec_to_entries(const char *spec, char *out, size_t sz)
 static bool try_skip(struct bg_cc_result *s, const char *spec)
 {
 	struct cc_variant v = {.skip = spec};
-	static char entries[1024];
-	char what[1100];
+	char entries[1024], what[1100];
 
 	if (pipeline_route(s)) {
 		if (cc_pipe_why(s))
@@ -238,7 +237,8 @@ static bool try_surgery(struct bg_cc_result *s)
 
 static bool surgery_rounds(struct bg_cc_result *s)
 {
-	static char spec[1024];
+	char *spec = s->skip_spec; /* s->bisect_skip points here */
+	const size_t specsz = sizeof(s->skip_spec);
 	char one[1024];
 	size_t o = 0;
 
@@ -254,7 +254,7 @@ static bool surgery_rounds(struct bg_cc_result *s)
 		add_culprit(s, one, sizeof(one), false);
 		if (try_skip(s, one))
 			return true;
-		add_culprit(s, spec, sizeof(spec), true);
+		add_culprit(s, spec, specsz, true);
 		if (try_skip(s, spec))
 			return true;
 		if (pipeline_route(s)) {

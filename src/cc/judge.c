@@ -256,16 +256,31 @@ enum cc_outcome cc_classify(const struct bg_cc_result *s, const struct cc_judge 
 	return all_ok && j->nprogs > 0 ? CC_GOOD : CC_OTHER;
 }
 
+static enum cc_outcome judge_try(struct bg_cc_result *s, const struct cc_variant *v, struct cc_judge *j,
+				 const char *tag);
+
 enum cc_outcome cc_try(struct bg_cc_result *s, const struct cc_variant *v, struct cc_judge *j,
 		       const char *tag)
 {
-	static struct cc_judge scratch;
+	enum cc_outcome r;
+
+	if (j)
+		return judge_try(s, v, j, tag);
+	j = malloc(sizeof(*j)); /* the caller wants the outcome only */
+	if (!j)
+		return CC_OTHER;
+	r = judge_try(s, v, j, tag);
+	free(j);
+	return r;
+}
+
+static enum cc_outcome judge_try(struct bg_cc_result *s, const struct cc_variant *v, struct cc_judge *j,
+				 const char *tag)
+{
 	char out[96];
 	char *err = NULL;
 	int rc;
 
-	if (!j)
-		j = &scratch;
 	memset(j, 0, sizeof(*j));
 	snprintf(out, sizeof(out), "%s/%s.o", s->tmpdir, tag);
 	rc = cc_compile(s, v, out, &err);

@@ -13,24 +13,24 @@ static int default_print(enum bg_print_level level, const char *fmt, va_list ap)
 	return vfprintf(stderr, fmt, ap);
 }
 
+/* One callback per process, as libbpf's; read and swapped atomically so that
+ * threads may print while another sets it. */
 static bg_print_fn print_fn = default_print;
 
 bg_print_fn bg_set_print(bg_print_fn fn)
 {
-	bg_print_fn old = print_fn;
-
-	print_fn = fn;
-	return old;
+	return __atomic_exchange_n(&print_fn, fn, __ATOMIC_ACQ_REL);
 }
 
 void bg_pr(enum bg_print_level level, const char *fmt, ...)
 {
+	bg_print_fn fn = __atomic_load_n(&print_fn, __ATOMIC_ACQUIRE);
 	va_list ap;
 
-	if (!print_fn)
+	if (!fn)
 		return;
 	va_start(ap, fmt);
-	print_fn(level, fmt, ap);
+	fn(level, fmt, ap);
 	va_end(ap);
 }
 

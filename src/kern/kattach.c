@@ -4,6 +4,7 @@
  * kernel function or type named by the section; the kernel wants its BTF id in
  * vmlinux (attach_btf_id). The vmlinux BTF is parsed once and cached. */
 #include <errno.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <string.h>
 #include <linux/bpf.h>
@@ -11,12 +12,19 @@
 #include <bpfgate/object.h>
 #include "kern/kern_int.h"
 
+/* Parsed once per process (pthread_once: loads run in parallel threads);
+ * read-only afterwards. */
 static struct btf *vmlinux_btf;
+static pthread_once_t vmlinux_once = PTHREAD_ONCE_INIT;
+
+static void load_vmlinux(void)
+{
+	vmlinux_btf = btf__load_vmlinux_btf();
+}
 
 static struct btf *get_vmlinux_btf(void)
 {
-	if (!vmlinux_btf)
-		vmlinux_btf = btf__load_vmlinux_btf();
+	pthread_once(&vmlinux_once, load_vmlinux);
 	return vmlinux_btf;
 }
 

@@ -11,6 +11,7 @@
  *    (fentry/fexit/lsm here), a missing attach target, an unsatisfied CO-RE
  *    relocation or kfunc, a map it cannot create, or bpf() refused. */
 #include <errno.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -43,32 +44,36 @@ const char *bg_verdict_name(enum bg_verdict v)
 	return "unknown";
 }
 
-int bg_kern_available(const char **why)
+/* Probed once per process (pthread_once), read-only afterwards. */
+static int avail_cached;
+static char avail_reason[160];
+static pthread_once_t avail_once = PTHREAD_ONCE_INIT;
+
+static void probe_available(void)
 {
-	static int cached = -1;
-	static char reason[160];
 	const struct bpf_insn insns[] = {
 	    {.code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = 0, .imm = 0},
 	    {.code = BPF_JMP | BPF_EXIT},
 	};
-	int fd;
+	int fd = bpf_prog_load(BPF_PROG_TYPE_SOCKET_FILTER, "bg_probe", "GPL", insns, 2, NULL);
 
-	if (cached < 0) {
-		fd = bpf_prog_load(BPF_PROG_TYPE_SOCKET_FILTER, "bg_probe", "GPL", insns, 2, NULL);
-		if (fd >= 0) {
-			close(fd);
-			cached = 1;
-			snprintf(reason, sizeof(reason), "bpf() works");
-		} else {
-			cached = 0;
-			snprintf(reason, sizeof(reason),
-				 "bpf(BPF_PROG_LOAD) of a trivial socket filter failed: %s",
-				 strerror(errno));
-		}
+	if (fd >= 0) {
+		close(fd);
+		avail_cached = 1;
+		snprintf(avail_reason, sizeof(avail_reason), "bpf() works");
+	} else {
+		avail_cached = 0;
+		snprintf(avail_reason, sizeof(avail_reason),
+			 "bpf(BPF_PROG_LOAD) of a trivial socket filter failed: %s", strerror(errno));
 	}
+}
+
+int bg_kern_available(const char **why)
+{
+	pthread_once(&avail_once, probe_available);
 	if (why)
-		*why = reason;
-	return cached;
+		*why = avail_reason;
+	return avail_cached;
 }
 
 static void set_unavailable(struct bg_kload_result *res, int err, const char *why)

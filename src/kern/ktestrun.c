@@ -3,6 +3,7 @@
  * coverage). Thin wrappers over libbpf's low-level API with our option
  * struct, so callers do not depend on libbpf's struct layouts. */
 #include <errno.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <linux/bpf.h>
@@ -43,16 +44,20 @@ int bg_kern_test_run(int prog_fd, struct bg_test_run_opts *o, uint32_t *retval,
 	return 0;
 }
 
+static int ncpus;
+static pthread_once_t ncpus_once = PTHREAD_ONCE_INIT;
+
+static void count_cpus(void)
+{
+	ncpus = libbpf_num_possible_cpus();
+	if (ncpus <= 0)
+		ncpus = 1;
+}
+
 int bg_kern_possible_cpus(void)
 {
-	static int n;
-
-	if (!n) {
-		n = libbpf_num_possible_cpus();
-		if (n <= 0)
-			n = 1;
-	}
-	return n;
+	pthread_once(&ncpus_once, count_cpus);
+	return ncpus;
 }
 
 static int is_percpu(uint32_t type)

@@ -3,6 +3,7 @@
  * bytes are used; names and symbol names must resolve in their string tables.
  * After this stage obj->secs[i].data points at size valid bytes (or is NULL),
  * and every symbol's section index is valid or special. */
+#define _GNU_SOURCE /* qsort_r */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -190,18 +191,19 @@ static int read_license_version(struct bg_object *obj, const struct obj_sec *s)
 	return 0;
 }
 
-static const struct bg_object *sort_obj; /* qsort context (single-threaded open) */
-
-static int sec_name_cmp(const void *a, const void *b)
+/* qsort_r comparators; ctx is the object (no global state: opens run in parallel) */
+static int sec_name_cmp(const void *a, const void *b, void *ctx)
 {
+	const struct bg_object *sort_obj = ctx;
 	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
 	int c = strcmp(sort_obj->secs[x].name, sort_obj->secs[y].name);
 
 	return c ? c : (x < y ? -1 : x > y);
 }
 
-static int objsym_cmp(const void *a, const void *b)
+static int objsym_cmp(const void *a, const void *b, void *ctx)
 {
+	const struct bg_object *sort_obj = ctx;
 	const struct obj_sym *x = &sort_obj->syms[*(const uint32_t *)a];
 	const struct obj_sym *y = &sort_obj->syms[*(const uint32_t *)b];
 
@@ -222,11 +224,9 @@ static int build_indexes(struct bg_object *obj)
 	for (uint32_t i = 0; i < obj->nsyms; i++)
 		if (obj->syms[i].type == STT_OBJECT)
 			obj->objsyms[obj->nobjsyms++] = i;
-	sort_obj = obj;
-	qsort(obj->sec_by_name, obj->nsecs, sizeof(uint32_t), sec_name_cmp);
+	qsort_r(obj->sec_by_name, obj->nsecs, sizeof(uint32_t), sec_name_cmp, obj);
 	if (obj->nobjsyms)
-		qsort(obj->objsyms, obj->nobjsyms, sizeof(uint32_t), objsym_cmp);
-	sort_obj = NULL;
+		qsort_r(obj->objsyms, obj->nobjsyms, sizeof(uint32_t), objsym_cmp, obj);
 	for (size_t i = 1; i < obj->nsecs; i++) {
 		const struct obj_sec *a = &obj->secs[obj->sec_by_name[i - 1]];
 		const struct obj_sec *b = &obj->secs[obj->sec_by_name[i]];

@@ -3,6 +3,7 @@
  * `maps` (struct bpf_map_def), global data sections (.data*, .rodata*, .bss*)
  * as single-entry arrays, and .kconfig (extern __kconfig variables).
  * A map index is what prepared programs reference (BG_PSEUDO_MAP_IDX[_VALUE]). */
+#define _GNU_SOURCE /* qsort_r */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -487,12 +488,11 @@ static int collect_kconfig(struct bg_object *obj)
 	return 0;
 }
 
-static const struct bg_object *sort_obj; /* qsort context (single-threaded open) */
-
-static int map_def_cmp(const void *a, const void *b)
+/* qsort_r comparator; ctx is the object (no global state) */
+static int map_def_cmp(const void *a, const void *b, void *ctx)
 {
 	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
-	const struct bg_object *o = sort_obj;
+	const struct bg_object *o = ctx;
 
 	if (o->map_sec[x] != o->map_sec[y])
 		return o->map_sec[x] < o->map_sec[y] ? -1 : 1;
@@ -510,10 +510,8 @@ static int index_map_defs(struct bg_object *obj)
 	for (uint32_t i = 0; i < obj->nmaps; i++)
 		if (!obj->maps[i].is_global_data && obj->maps[i].inner_of < 0)
 			obj->map_by_def[obj->nmap_by_def++] = i;
-	sort_obj = obj;
 	if (obj->nmap_by_def)
-		qsort(obj->map_by_def, obj->nmap_by_def, sizeof(uint32_t), map_def_cmp);
-	sort_obj = NULL;
+		qsort_r(obj->map_by_def, obj->nmap_by_def, sizeof(uint32_t), map_def_cmp, obj);
 	return 0;
 }
 

@@ -125,7 +125,7 @@ static void bad_input(void)
 	refuses("uprobe/refuse-no-colon", "/bin/true", -EINVAL, "want PATH:FUNC");
 	refuses("uprobe/refuse-bad-offset", "/bin/true:main+zz", -EINVAL, "want PATH:FUNC");
 	refuses("uprobe/refuse-missing-file", "/nonexistent/bin:main", -ENOENT, "/nonexistent/bin");
-	refuses("uprobe/refuse-not-in-path", "bg-no-such-tool:main", -ENOENT, "not found in $PATH");
+	refuses("uprobe/refuse-not-in-path", "bg-no-such-tool:main", -ENOENT, "not found in the standard program directories");
 	snprintf(spec, sizeof(spec), "%s:bg_no_such_function", exe);
 	refuses("uprobe/refuse-missing-symbol", spec, -ENOENT, "no function 'bg_no_such_function'");
 	if (fd >= 0) {
