@@ -116,6 +116,7 @@ struct bg_cc_result {
 	char hints_note[512];            /* why some or all jumps have no hint */
 	const char *profile;             /* --profile FILE (cov run --profile), or NULL */
 	char sample_prof[96];            /* the LLVM sample profile made from it */
+	char sample_arg[128];            /* -fprofile-sample-use=sample_prof (in args) */
 	char profile_note[1024];         /* stale entries left out, or why the profile is bad */
 	int profile_funcs, profile_stale;
 	struct cc_prof *prof;            /* profile.c state */

@@ -523,10 +523,8 @@ int cc_profile_prepare(struct bg_cc_result *s)
 		return -1;
 	}
 	if (s->profile_funcs) { /* an empty profile is refused by clang: build without */
-		static char arg[128];
-
-		snprintf(arg, sizeof(arg), "-fprofile-sample-use=%s", s->sample_prof);
-		s->args[s->nargs++] = arg;
+		snprintf(s->sample_arg, sizeof(s->sample_arg), "-fprofile-sample-use=%s", s->sample_prof);
+		s->args[s->nargs++] = s->sample_arg;
 	}
 	return 0;
 }
