@@ -9,6 +9,7 @@
 #  - where no kernel can judge (fentry: EPERM here), a bpfgate rejection warns
 #    and keeps clang's object byte for byte (--no-hints: cc otherwise adds its
 #    .bpfgate.hints section); --strict refuses it.
+# min-pass: 7 (PASS lines when clang, bpf() and the corpus are there (about 90% of a full run))
 . "$(dirname "$0")/lib/common.sh"
 for c in clang-14 clang-19; do
   command -v $c >/dev/null || { skip asserts_cc "$c not installed"; exit 0; }

@@ -4,6 +4,7 @@
 # the first build must be rejected by it, the backed-out object accepted by
 # it (checked again with bpfgate kload), and the unsafe program blamed on
 # the source. Writes a table to $BG_BUILD/cc-table.tsv for the closing note.
+# min-pass: 26 (PASS lines when clang, bpf() and the corpus are there (about 90% of a full run))
 . "$(dirname "$0")/lib/common.sh"
 export BPFGATE_PLUGIN_DIR=${BPFGATE_PLUGIN_DIR:-$BG_NORMAL_BUILD/plugins}
 data="$BG_ROOT/tests/data/cc"

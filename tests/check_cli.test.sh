@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
 # bpfgate check CLI: exit codes, text/JSON/SARIF/dot outputs, bad input.
+# min-pass: 12 (PASS lines when clang, bpf() and the corpus are there (about 90% of a full run))
 . "$(dirname "$0")/lib/common.sh"
 T=$(mktemp -d); trap 'rm -rf "$T"' EXIT
 ok=$BG_EXAMPLES/xdp_parse.bpf.o

@@ -2,6 +2,7 @@
 # bpfgate check --kernel: several kernel profiles in one run (text side by
 # side, JSON `kernels`, SARIF rule ids per kernel, exit codes, bad lists).
 # The verdicts themselves are data tests (tests/data/check/kernels.t).
+# min-pass: 13 (PASS lines when clang, bpf() and the corpus are there (about 90% of a full run))
 . "$(dirname "$0")/lib/common.sh"
 T=$(mktemp -d); trap 'rm -rf "$T"' EXIT
 rb=$BG_EXAMPLES/kprobe_openat.bpf.o

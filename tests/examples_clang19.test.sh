@@ -1,6 +1,7 @@
 # The bundled examples stay loadable when built by clang-19 at -mcpu=v3 (ALU32)
 # and -mcpu=v4 (sign-extending loads, movsx, sdiv, gotol): every program of every
 # example, compiled both ways, is accepted by the running kernel through kload.
+# min-pass: 30 (PASS lines when clang, bpf() and the corpus are there (about 90% of a full run))
 . "$(dirname "$0")/lib/common.sh"
 CLANG19=$(command -v clang-19 || true)
 [ -n "$CLANG19" ] || { skip examples-clang19 "clang-19 not installed (scripts/deps.sh installs it)"; exit 0; }

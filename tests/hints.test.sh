@@ -4,6 +4,7 @@
 # loads in the kernel; a profile from cov run drives a rebuild that the
 # kernel and bpfgate check accept, with hints marked (profile); a stale
 # profile (changed line, renamed function) is named; bad input exits 2.
+# min-pass: 24 (PASS lines when clang, bpf() and the corpus are there (about 90% of a full run))
 . "$(dirname "$0")/lib/common.sh"
 tmp=$(mktemp -d /tmp/bg-hints-test.XXXXXX)
 trap 'rm -rf "$tmp"' EXIT

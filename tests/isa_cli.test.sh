@@ -1,5 +1,6 @@
 # bpfgate asm / disasm: round trips through files, ELF output that the kernel
 # loads, errors as FILE:LINE with exit 2.
+# min-pass: 22 (PASS lines when clang, bpf() and the corpus are there (about 90% of a full run))
 . "$(dirname "$0")/lib/common.sh"
 D="$BG_ROOT/tests/data/isa"
 tmp=$(mktemp -d /tmp/bg-isa-cli.XXXXXX)

@@ -7,6 +7,7 @@
 # vs our "call #1": the name is stripped before comparing).
 # Then the other direction: the logged lines, fed to `bpfgate asm` as they are,
 # assemble into instructions whose kernel-syntax listing is the log's text.
+# min-pass: 39 (PASS lines when clang, bpf() and the corpus are there (about 90% of a full run))
 . "$(dirname "$0")/lib/common.sh"
 if ! kernel_ok; then skip isa-kernel-log "bpf() unavailable: bpfgate kload --probe failed"; exit 0; fi
 tmp=$(mktemp -d /tmp/bg-isa-klog.XXXXXX)

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Object loader through `bpfgate list`: every example object opens, every
 # program has a known type and instructions, JSON records carry the common keys.
+# min-pass: 36 (PASS lines when clang, bpf() and the corpus are there (about 90% of a full run))
 source "$(dirname "$0")/lib/common.sh"
 shopt -s nullglob
 objs=("$BG_EXAMPLES"/*.o)

@@ -6,6 +6,7 @@
 # section offset, opcode) and judge the good one normally; the kernel, asked
 # on the same object, rejects and accepts the same programs. Commands that
 # need every program decoded (list, run) keep refusing the object: exit 2.
+# min-pass: 8 (PASS lines when clang, bpf() and the corpus are there (about 90% of a full run))
 source "$(dirname "$0")/lib/common.sh"
 command -v clang-14 >/dev/null || { skip obj-malformed "clang-14 not installed"; exit 0; }
 tmp=$(mktemp -d /tmp/bg-obj-malformed.XXXXXX)

@@ -4,6 +4,7 @@
 # nothing global outside the bg_ prefix; every BG_API function of
 # include/bpfgate/*.h is exported, and nothing else; a program that defines
 # its own verr/check_mem/vid links against the archive without a clash.
+# min-pass: 4 (PASS lines when clang, bpf() and the corpus are there (about 90% of a full run))
 . "$(dirname "$0")/lib/common.sh"
 T=$(mktemp -d); trap 'rm -rf "$T"' EXIT
 so=$BG_BUILD/libbpfgate.so a=$BG_BUILD/libbpfgate.a

@@ -3,6 +3,7 @@
  * rejected with a reason; exec.c's edge cases follow RFC 9669.
  * `test_isa --dump-forms` prints "HEX16 HEX16 TEXT" per generated instruction
  * (used by tests/isa_objdump.test.sh to compare with llvm-objdump). */
+/* min-pass: 98 (PASS lines when clang, bpf() and the corpus are there (about 90% of a full run)) */
 #include <errno.h>
 #include <inttypes.h>
 #include <limits.h>

@@ -3,6 +3,7 @@
  * memory as r1/r2, and its r0 (or error message) compared with the file's
  * expectation. One PASS/FAIL line per file. Result cases run with sanitizing
  * on and off (both must agree); error cases with sanitizing on. */
+/* min-pass: 578 (PASS lines when clang, bpf() and the corpus are there (about 90% of a full run)) */
 #include <dirent.h>
 #include <errno.h>
 #include <limits.h>

@@ -4,6 +4,7 @@
  * sanitizing on and off. The run must end (exit or a fault report) without
  * touching host memory outside the VM's regions; the ASan build of this test
  * (make test) turns any such access into a failure. */
+/* min-pass: 1 (PASS lines when clang, bpf() and the corpus are there (about 90% of a full run)) */
 #include <stdint.h>
 #include <string.h>
 #include <linux/bpf.h>
