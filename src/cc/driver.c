@@ -458,7 +458,7 @@ int bg_cc_build(int argc, char **argv, const struct bg_cc_opts *opts, struct bg_
 	s->kernel_why = s->kernel_ok ? NULL : why;
 	s->bpfgate_ok = (s->verifiers & BG_CC_VERIFIER_BPFGATE) && bg_verify;
 	if (s->profile && cc_profile_prepare(s) != 0) {
-		fprintf(stderr, "bpfgate cc: --profile %s\n", s->profile_note);
+		pr_warn("bpfgate cc: --profile %s\n", s->profile_note);
 		s->status = 2;
 		return 0;
 	}
