@@ -1,6 +1,11 @@
 /* bpfgate/bpfgate.h - umbrella header: version, print callback, error codes.
  * The library never prints to stdout/stderr itself; everything goes through
- * the print callback set here (default: warnings and errors to stderr). */
+ * the print callback set here (default: warnings and errors to stderr).
+ *
+ * Thread safety: every function may be called from several threads at once on
+ * different objects; bg_set_print swaps one process-wide callback atomically
+ * (the callback itself may be called from any thread). Options structs: sz
+ * first; fields past sz are zero, unknown non-zero trailing bytes -EINVAL. */
 #ifndef BPFGATE_BPFGATE_H
 #define BPFGATE_BPFGATE_H
 

@@ -5,7 +5,10 @@
  * bisects the LLVM pipeline (-opt-bisect-limit) to find the pass run that
  * made it unverifiable, tries the cheap fixes (-mcpu, pass knobs) and then
  * skips that pass run, and writes the first object every verifier accepts.
- * The decision is recorded in a sidecar (OUT.bpfgate) and replayed. */
+ * The decision is recorded in a sidecar (OUT.bpfgate) and replayed.
+ *
+ * Thread safety: one bg_cc_build per thread at a time on different outputs;
+ * it never changes the process environment (children get opts->envp). */
 #ifndef BPFGATE_CC_H
 #define BPFGATE_CC_H
 

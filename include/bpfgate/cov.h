@@ -9,7 +9,10 @@
  * slot the function uses. The instrumented program runs anywhere the
  * prepared program runs: the kernel (bg_kern_load) or the interpreter.
  * Counts are read from the map value, summed over runs, and written as an
- * lcov tracefile mapped to source lines through .BTF.ext line info. */
+ * lcov tracefile mapped to source lines through .BTF.ext line info.
+ *
+ * Thread safety: a struct bg_cov is used by one thread at a time; different
+ * ones may be used from different threads at once. */
 #ifndef BPFGATE_COV_H
 #define BPFGATE_COV_H
 

@@ -8,6 +8,9 @@
  * Instruction indexes are in 8-byte slots, as the kernel counts them: an
  * ld_imm64 occupies two slots; the second slot decodes as BG_K_LD_IMM64_HI
  * so that index arithmetic stays the kernel's.
+ *
+ * Thread safety: all functions are reentrant (the decode index is built once
+ * under pthread_once).
  */
 #ifndef BPFGATE_INSN_H
 #define BPFGATE_INSN_H

@@ -4,6 +4,10 @@
  * definitions, global data initialised, nothing pinned, everything closed
  * afterwards) and reports the verdict uniformly. One failure never hides
  * another: each program gets its own load.
+ *
+ * Thread safety: loads and test runs of different programs may run in
+ * parallel threads (the vmlinux BTF and the bpf() probe are initialised once
+ * under pthread_once); a result is owned by one thread.
  */
 #ifndef BPFGATE_KERN_H
 #define BPFGATE_KERN_H

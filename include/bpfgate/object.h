@@ -14,6 +14,11 @@
  *  - a CO-RE relocation that cannot be satisfied poisons its instruction the
  *    way libbpf does (call to helper 0xbad2310) and records the reason.
  * The object owns everything; getters lend pointers valid until __free().
+ *
+ * Thread safety: opening objects is reentrant; an opened object is read-only
+ * for its getters and the verifier/interpreter, so several threads may use
+ * one object at once; modifying calls (bg_object__add_map,
+ * bg_program__set_insns) need exclusive access.
  */
 #ifndef BPFGATE_OBJECT_H
 #define BPFGATE_OBJECT_H

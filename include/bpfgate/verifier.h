@@ -2,7 +2,11 @@
  *
  * bg_verify() analyses one prepared program (see object.h) by abstract
  * interpretation in polynomial time and returns a verdict and, for a
- * rejection, a diagnostic located at an instruction and source line. */
+ * rejection, a diagnostic located at an instruction and source line.
+ *
+ * Thread safety: bg_verify and bg_verify_states__new keep all state per call:
+ * any number of threads may analyse programs (also of one shared object) at
+ * once (tests/unit/test_threads.c, under ThreadSanitizer with make tsan). */
 #ifndef BPFGATE_VERIFIER_H
 #define BPFGATE_VERIFIER_H
 

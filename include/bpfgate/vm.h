@@ -12,6 +12,9 @@
  * ctx accesses are also reported. Either way the host is never written
  * outside a region. The VM owns everything; getters lend pointers valid until
  * the next run or bg_vm__free().
+ *
+ * Thread safety: a struct bg_vm is used by one thread at a time; different
+ * interpreters (also of one shared object) may run in parallel threads.
  */
 #ifndef BPFGATE_VM_H
 #define BPFGATE_VM_H
