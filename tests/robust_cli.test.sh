@@ -7,6 +7,7 @@
 # inputs and signals, cc reports a missing source as a compile error, bad
 # objects say where, loop paths are folded. Ends with the name fuzz
 # (tests/robust_fuzz.py): hostile names over every --json subcommand.
+# min-pass: 66 (PASS lines when clang, bpf() and the corpus are there (about 90% of a full run))
 source "$(dirname "$0")/lib/common.sh"
 T=$(mktemp -d /tmp/bg-robust.XXXXXX)
 trap 'rm -rf "$T"' EXIT
