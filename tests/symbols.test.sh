@@ -56,7 +56,7 @@ C
 san=
 nm "$a" 2>/dev/null | grep -q '__asan_' && san="-fsanitize=address,undefined"
 if ${CC:-gcc} $san -std=gnu11 -Wall -Werror -I"$BG_ROOT/include" -DBG_API= -o "$T/u" "$T/u.c" "$a" \
-     $(pkg-config --libs libbpf libelf zlib 2>/dev/null || echo -lbpf -lelf -lz) -lm -lpthread 2>"$T/ld"; then
+     $(pkg-config --libs libbpf libelf zlib libpcap 2>/dev/null || echo -lbpf -lelf -lz -lpcap) -lm -lpthread 2>"$T/ld"; then
   out=$("$T/u" "$BG_EXAMPLES/xdp_parse.bpf.o" 2>&1)
   [ "$out" = "accepted 7 3 0" ] && pass symbols_archive_no_clash || fail symbols_archive_no_clash "ran: $out"
 else
