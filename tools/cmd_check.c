@@ -269,7 +269,8 @@ static bool too_complex(const struct bg_verify_result *r)
 	return r->verdict == BG_VERDICT_UNAVAILABLE && r->diag.check && !strcmp(r->diag.check, "too_complex");
 }
 
-static void print_text(const char *path, const struct bg_program *p, const struct bg_verify_result *r)
+static void print_text(const char *path, const struct bg_program *p, const struct bg_verify_result *r,
+		       bool verbose)
 {
 	size_t n = 0;
 	bg_program__raw(p, &n); /* slots; also for a malformed program (no decoded insns) */
@@ -277,6 +278,10 @@ static void print_text(const char *path, const struct bg_program *p, const struc
 	       cli_safe(bg_program__section(p)), bg_program__type_name(p), n,
 	       too_complex(r) ? "too complex for bpfgate" : bg_verdict_name(r->verdict));
 	printf(" [%.2f ms, %llu steps]\n", r->seconds * 1e3, (unsigned long long)r->steps);
+	if (r->kernel.valid && (verbose || r->kernel.limit != BG_KLIMIT_NONE))
+		printf("  kernel: estimated %llu processed instructions, %llu pending branches%s\n",
+		       (unsigned long long)r->kernel.insns, (unsigned long long)r->kernel.jmp_seq,
+		       r->kernel.limit == BG_KLIMIT_NONE ? " (within its limits)" : "");
 	if (r->verdict == BG_VERDICT_ACCEPTED)
 		return;
 	const struct bg_diag *d = &r->diag;
@@ -327,6 +332,23 @@ static void print_json_open(struct bg_json *j, const char *path, const struct bg
 	bg_json_kdouble(j, "cpu_seconds", cur_cpu_s);
 	bg_json_kuint(j, "steps", r->steps);
 	bg_json_kuint(j, "peak_bytes", r->peak_bytes);
+	if (r->kernel.valid) {
+		/* bpfgate's own finding, apart from "will the kernel finish?" */
+		bg_json_kbool(j, "safe", true);
+		bg_json_kuint(j, "kernel_insns_estimate", r->kernel.insns);
+		bg_json_kuint(j, "kernel_jmp_seq_estimate", r->kernel.jmp_seq);
+		if (r->kernel.limit != BG_KLIMIT_NONE) {
+			bg_json_key(j, "kernel_limit");
+			bg_json_obj_begin(j);
+			bg_json_kstr(j, "limit", r->kernel.limit == BG_KLIMIT_INSNS ? "insns" : "jmp_seq");
+			bg_json_kstr(j, "check", r->diag.check);
+			bg_json_kuint(j, "insn", r->diag.insn);
+			bg_json_kstr(j, "message", r->diag.message);
+			bg_json_obj_end(j);
+		}
+	} else if (r->verdict == BG_VERDICT_REJECTED) {
+		bg_json_kbool(j, "safe", false);
+	}
 	cli_hints_json(j, p);
 	if (r->verdict != BG_VERDICT_ACCEPTED) {
 		const struct bg_diag *d = &r->diag;
@@ -703,7 +725,7 @@ static int check_object(struct check_args *a, const char *path, struct sink *out
 			if (a->multi)
 				print_text_multi(a, path, p, r);
 			else
-				print_text(path, p, &r[0]);
+				print_text(path, p, &r[0], a->verbose);
 			if (nas > 0)
 				check_asserts_text(as, nas, a->verbose, r[0].verdict != BG_VERDICT_ACCEPTED);
 		}

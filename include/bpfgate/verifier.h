@@ -53,8 +53,29 @@ struct bg_diag {
 	size_t path_len;
 };
 
+/* Will the kernel's verifier finish? An estimate of its path walk with state
+ * pruning on a program bpfgate found safe (src/analysis/kcost.h). */
+enum bg_kernel_limit {
+	BG_KLIMIT_NONE = 0,        /* within the kernel's limits */
+	BG_KLIMIT_INSNS,           /* > 1M processed insns: "BPF program is too large" */
+	BG_KLIMIT_JMP_SEQ,         /* > 8192 pending branches: "The sequence of 8193 jumps is too complex" */
+};
+
+struct bg_kernel_estimate {
+	bool valid;                /* an estimate was made (the analysis found the program safe) */
+	enum bg_kernel_limit limit;
+	uint64_t insns;            /* estimated processed instructions */
+	uint64_t jmp_seq;          /* estimated deepest stack of pending branch states */
+	size_t jmp_insn;           /* the branch where that stack is deepest */
+	size_t loop_insn;          /* head of the loop whose walk costs most (loop_trips > 0) */
+	uint64_t loop_trips;       /* its estimated iterations */
+	size_t func_insn;          /* first insn of the function whose walks cost most */
+};
+
 struct bg_verify_result {
-	enum bg_verdict verdict;   /* accepted / rejected / unavailable (unsupported input) */
+	enum bg_verdict verdict;   /* accepted / rejected / unavailable (unsupported input); rejected
+				    * with diag.check "kernel_complexity" when the analysis found the
+				    * program safe but the kernel is estimated to give up (kernel.limit) */
 	struct bg_diag diag;       /* valid when rejected */
 	double seconds;            /* analysis wall time */
 	uint64_t steps;            /* abstract transfer steps performed */
@@ -66,6 +87,7 @@ struct bg_verify_result {
 	uint64_t disjuncts;        /* states stored over all nodes */
 	uint64_t max_disjuncts;    /* most states at one node */
 	uint64_t visits;           /* times a stored state was processed */
+	struct bg_kernel_estimate kernel; /* the kernel's work, when valid */
 };
 
 /* Returns 0 when a verdict was produced, negative errno on internal error. */

@@ -119,6 +119,8 @@ struct vctx {
 	/* assertion lists (assert.h): those of insn pc are asrt[asrt_at[pc] .. asrt_at[pc+1]) */
 	struct assertion *asrt;
 	uint32_t *asrt_at;
+	/* observations for the estimate of the kernel's work (kcost.h), or NULL */
+	struct kcost *kc;
 };
 
 /* Record the first error at insn pc with a check name and message (printf

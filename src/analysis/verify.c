@@ -32,6 +32,7 @@
 #include <bpfgate/object.h>
 #include "analysis/names.h"
 #include "analysis/btfarg.h"
+#include "analysis/kcost.h"
 #include "analysis/vctx.h"
 #include "analysis/kgate.h"
 #include "core/opts.h"
@@ -274,6 +275,7 @@ static int iter_edge(struct vctx *v, struct as_state *s, const struct cfg_block 
 			return 0;
 		}
 		uint32_t u = loop_unroll(v, loop);
+		kcost_note_iter(v->kc, loop, s->iter[idx] + 1u);
 		if (s->iter[idx] + 1u >= u) {
 			if (!v->g.loops[loop].allowed_unbounded && !v->g.loops[loop].counted)
 				return verr(v, s, pc, "loop_bound",
@@ -927,6 +929,7 @@ static int terminator(struct vctx *v, uint32_t ctx, uint32_t block, struct as_st
 				as_state_fini(&o);
 				continue;
 			}
+			kcost_note_branch(v->kc, pc, taken);
 			o.path = path_add(v, o.path, pc, taken);
 			uint32_t to = taken ? v->g.block_of[in->target] : v->g.block_of[b->end];
 			if (edge_local(v, ctx, b, to, &o, pc))
@@ -1000,6 +1003,7 @@ static int process_state(struct vctx *v, uint32_t ctx, uint32_t block, struct as
 {
 	struct as_state s = *sp;
 	v->cur_ctx = ctx;
+	kcost_note_block(v->kc, ctx, block);
 	const struct cfg_block *b = &v->g.blocks[block];
 	uint32_t last = b->end - 1;
 	if (v->insns[last].kind == BG_K_LD_IMM64_HI && last > b->start)
@@ -1490,6 +1494,7 @@ static int setup(struct vctx *v, const struct bg_program *prog, const struct bg_
 			v->g.loops[l].counted = false;
 	if (kgate_program(v))
 		return -1;
+	v->kc = kcost_new(v); /* NULL: no estimate */
 	return check_reachable(v);
 }
 
@@ -1583,7 +1588,9 @@ int verify_observed(const struct bg_program *prog, const struct bg_verify_opts *
 			res->verdict = BG_VERDICT_UNAVAILABLE;
 	} else {
 		res->verdict = BG_VERDICT_ACCEPTED;
+		err = kcost_finish(v->kc, v, res);
 	}
+	kcost_free(v->kc);
 	free_all(v);
 	as_names_set(NULL);
 	free(v);
