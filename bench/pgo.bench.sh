@@ -49,7 +49,7 @@ kernel_ns() { # obj -> weighted ns per packet, or "-"
 printf 'example\tbuild\tinsns_per_pkt\tcond_jumps_per_pkt\ttaken_jumps_per_pkt\tkernel_ns_per_pkt\tinsns\tcode_bytes\tcode_changed\tcheck\n' > "$tsv"
 for ex in xdp_parse xdp_flowtrack; do
   src="$R/examples/$ex.bpf.c"
-  "$B/bpfgate" cc --clang "$clang" "${flags[@]}" -c "$src" -o "$tmp/$ex.base.o" 2>"$tmp/err" || { echo "pgo.bench: $ex: $(tail -1 "$tmp/err")"; continue; }
+  "$B/bpfgate" cc --hints --clang "$clang" "${flags[@]}" -c "$src" -o "$tmp/$ex.base.o" 2>"$tmp/err" || { echo "pgo.bench: $ex: $(tail -1 "$tmp/err")"; continue; }
   "$B/bpfgate" cov run "$tmp/$ex.base.o" --vm --pcap "$tmp/train.pcap" -o "$tmp/$ex.info" --profile "$tmp/$ex.prof.json" >/dev/null 2>&1
   "$B/bpfgate" cc --clang "$clang" --profile "$tmp/$ex.prof.json" "${flags[@]}" -c "$src" -o "$tmp/$ex.pgo.o" 2>"$tmp/err" \
     || { echo "pgo.bench: $ex with profile: $(tail -1 "$tmp/err")"; continue; }

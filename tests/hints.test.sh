@@ -29,7 +29,7 @@ PY
 for clang in clang-14 clang-19; do
   command -v "$clang" >/dev/null || { skip "hints/$clang" "$clang not installed"; continue; }
   obj="$tmp/likely-$clang.o"
-  if ! "$BPFGATE" cc --clang "$clang" -O2 -g -I/usr/include/x86_64-linux-gnu -c "$src" -o "$obj" 2>"$tmp/err"; then
+  if ! "$BPFGATE" cc --hints --clang "$clang" -O2 -g -I/usr/include/x86_64-linux-gnu -c "$src" -o "$obj" 2>"$tmp/err"; then
     fail "hints/$clang/build" "$(tail -2 "$tmp/err")"; continue
   fi
   grep -q "3 branch hint(s) written" "$tmp/err" && pass "hints/$clang/report" || fail "hints/$clang/report" "$(cat "$tmp/err")"
@@ -95,7 +95,7 @@ fi
 cp "$BG_ROOT/examples/xdp_parse.bpf.c" "$tmp/xdp_parse.bpf.c"
 flags=(-O2 -g -I"$BG_NORMAL_BUILD" -I"$BG_ROOT/examples/include" -I/usr/include/x86_64-linux-gnu)
 python3 "$BG_ROOT/bench/skewed_pcap.py" "$tmp/skew.pcap" 1000
-if ! "$BPFGATE" cc --clang clang-14 "${flags[@]}" -c "$tmp/xdp_parse.bpf.c" -o "$tmp/base.o" 2>"$tmp/err"; then
+if ! "$BPFGATE" cc --hints --clang clang-14 "${flags[@]}" -c "$tmp/xdp_parse.bpf.c" -o "$tmp/base.o" 2>"$tmp/err"; then
   fail hints/profile/base-build "$(tail -2 "$tmp/err")"; exit 0
 fi
 "$BPFGATE" cov run "$tmp/base.o" --vm --pcap "$tmp/skew.pcap" -o "$tmp/base.info" --profile "$tmp/prof.json" \

@@ -29,7 +29,9 @@ static void usage(void)
 	       "                      auto (default: the plugin when built, else the pipeline)\n"
 	       "  --profile FILE      build with the branch profile of `bpfgate cov run --profile`\n"
 	       "                      (as an LLVM sample profile; stale lines/functions reported, left out)\n"
-	       "  --no-hints          do not record branch hints (.bpfgate.hints section)\n"
+	       "  --hints             record branch hints (.bpfgate.hints section); on with --profile.\n"
+	       "                      Off by default: the drop-in writes clang's object byte for byte\n"
+	       "  --no-hints          no hints, even with --profile\n"
 	       "  -v                  progress lines on stderr\n"
 	       "exit: 0 object written and accepted, 1 rejected, 2 bad usage or compile error\n");
 }
@@ -54,6 +56,7 @@ static int parse_verifiers(const char *s, unsigned *out)
 int cmd_cc(int argc, char **argv)
 {
 	struct bg_cc_opts o = {.sz = sizeof(o)};
+	int hints = -1; /* --hints / --no-hints; default: only with --profile */
 	struct bg_cc_result *res = NULL;
 	char **rest = calloc(argc + 1, sizeof(char *));
 	int n = 0, json = 0, verbose = 0, rc;
@@ -103,7 +106,9 @@ int cmd_cc(int argc, char **argv)
 		} else if ((!strcmp(a, "--profile") && has_val) || !strncmp(a, "--profile=", 10)) {
 			o.profile = a[9] == '=' ? a + 10 : argv[++i];
 		} else if (!strcmp(a, "--no-hints")) {
-			o.no_hints = 1;
+			hints = 0;
+		} else if (!strcmp(a, "--hints")) {
+			hints = 1;
 		} else if (!strcmp(a, "--no-sidecar")) {
 			o.no_sidecar = 1;
 		} else if (!strcmp(a, "-v") || !strcmp(a, "--verbose")) {
@@ -127,6 +132,7 @@ int cmd_cc(int argc, char **argv)
 		o.clang = getenv("BPFGATE_CLANG");
 	o.plugin_dir = getenv("BPFGATE_PLUGIN_DIR");
 	o.keep_tmp = getenv("BPFGATE_CC_KEEP") != NULL;
+	o.no_hints = hints < 0 ? !o.profile : !hints;
 	rc = bg_cc_build(n, rest, &o, &res);
 	if (rc < 0) {
 		bg_cc_result__free(res);
