@@ -20,6 +20,7 @@ import os
 import re
 import statistics
 import subprocess
+import tempfile
 import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -46,10 +47,27 @@ def check(obj):
 
 def main():
     tsv = os.path.join(RC, "kernel.tsv")
+    sel = re.compile(os.environ.get("BG_KCOST_OBJS", ""))
+    kj = os.path.join(RC, "kjudge")
+    if not os.path.exists(tsv) and os.path.exists(kj) and os.path.isdir(os.path.join(RC, "obj")):
+        # no recorded verdicts yet (tests/realcorpus.py runs later): ask the
+        # kernel for the selected objects only, through the same judge
+        pick = sorted(os.path.join(d, f) for d in os.listdir(os.path.join(RC, "obj"))
+                      for f in os.listdir(os.path.join(RC, "obj", d))
+                      if f.endswith(".o") and sel.search(os.path.join(d, f)))
+        if pick:
+            r = subprocess.run([kj] + [os.path.join(RC, "obj", p) for p in pick], capture_output=True,
+                               text=True, errors="replace")
+            tsv = os.path.join(tempfile.mkdtemp(), "kernel.tsv")
+            with open(tsv, "w") as f:
+                for line in r.stdout.splitlines():
+                    c = line.split("\t")
+                    if len(c) >= 8:
+                        c[0] = os.path.relpath(c[0], os.path.join(RC, "obj"))
+                        f.write("\t".join(c) + "\n")
     if not os.path.exists(tsv) or not os.path.exists(BPFGATE):
         print(("FAIL" if CI else "SKIP") + " kcost: no real corpus verdicts in %s (make realcorpus; tests/realcorpus.py)" % tsv)
         return 0
-    sel = re.compile(os.environ.get("BG_KCOST_OBJS", ""))
     kern = {}
     for line in open(tsv):
         f = line.rstrip("\n").split("\t")

@@ -1569,6 +1569,7 @@ int verify_observed(const struct bg_program *prog, const struct bg_verify_opts *
 				demoted[l] = 1;
 		free(v->diag.message);
 		free(v->diag.path);
+		kcost_free(v->kc);
 		free_all(v);
 		free(v);
 	}
