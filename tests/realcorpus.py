@@ -17,7 +17,8 @@ run-time map sizes given a small value, pinning off). Then:
     the floor recorded in the list's header (`# msg-floor: F`).
 
 Prints PASS/XFAIL/FAIL lines for the runner, the summary figures (overall and
-per class of program) and writes $BG_REALCORPUS/report.json and kernel.tsv.
+per class of program) and writes $BG_REALCORPUS/report.json (or $BG_REAL_REPORT)
+and kernel.tsv.
 Under CI=true a corpus that is missing or a kernel that refuses bpf() FAILs.
 
 `--update-list` rewrites the list from this run (rows that agree now are
@@ -409,7 +410,7 @@ def main():
     if "--update-list" in sys.argv[1:]:
         write_list(disagree, loader_rows, listed, max(0.0, int(rate * 1000) / 1000.0 - 0.005))
         print("# realcorpus: wrote %s" % LIST)
-    with open(os.path.join(RC, "report.json"), "w") as f:
+    with open(os.environ.get("BG_REAL_REPORT") or os.path.join(RC, "report.json"), "w") as f:
         json.dump({"stats": stats, "total": tot, "msg": {"matched": msg_match, "total": msg_total,
                                                          "mismatches": msg_miss},
                    "disagreements": disagree, "seconds": {"kjudge": tk, "check": tb, "kload": tl}, "check_seconds": secs}, f,
