@@ -10,6 +10,7 @@
 #define BPFGATE_BPFGATE_H
 
 #include <stdarg.h>
+#include <bpfgate/types.h>
 #include <bpfgate/insn.h>
 #include <bpfgate/object.h>
 #include <bpfgate/kern.h>
@@ -26,16 +27,6 @@ typedef int (*bg_print_fn)(enum bg_print_level level, const char *fmt, va_list a
 /* Set the print callback; returns the previous one. NULL silences the library. */
 BG_API bg_print_fn bg_set_print(bg_print_fn fn);
 
-/* Project-specific error codes, returned negated like errno values. */
-enum bg_error {
-	BG_ERR_START = 4000,
-	BG_ERR_FORMAT = BG_ERR_START, /* malformed input (ELF, BTF, relocation, assembly) */
-	BG_ERR_UNSUPPORTED,           /* valid input we do not handle */
-	BG_ERR_LIMIT,                 /* a resource limit was hit ("too complex") */
-	BG_ERR_END,
-};
-/* Like strerror(), for negative errno or bg_error codes. */
-BG_API const char *bg_strerror(int err);
 
 #ifdef __cplusplus
 }

@@ -18,14 +18,12 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <bpfgate/types.h>
 
 #ifdef __cplusplus
 extern "C" {
 #endif
 
-#ifndef BG_API
-#define BG_API __attribute__((visibility("default")))
-#endif
 
 /* The raw 8-byte encoding, layout-identical to the kernel's struct bpf_insn. */
 struct bg_raw_insn {

@@ -14,20 +14,12 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <bpfgate/types.h>
 #include <bpfgate/object.h>
 
 #ifdef __cplusplus
 extern "C" {
 #endif
-
-enum bg_verdict {
-	BG_VERDICT_ACCEPTED = 0,
-	BG_VERDICT_REJECTED = 1,
-	BG_VERDICT_UNAVAILABLE = 2, /* could not be judged: EPERM before verification,
-				       missing attach target / kfunc / ksym, CO-RE failure,
-				       bpf() refused */
-};
-BG_API const char *bg_verdict_name(enum bg_verdict v); /* "accepted", "rejected", "unavailable" */
 
 struct bg_kload_opts {
 	size_t sz;              /* sizeof(struct bg_kload_opts) */

@@ -14,8 +14,8 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <bpfgate/types.h> /* enum bg_verdict */
 #include <bpfgate/object.h>
-#include <bpfgate/kern.h> /* enum bg_verdict */
 
 #ifdef __cplusplus
 extern "C" {
