@@ -233,7 +233,8 @@ static int rule_sleepable(struct vctx *v, struct as_state *s, size_t pc, const s
 	return 0;
 }
 
-static bool license_gpl(struct vctx *v)
+/* The kernel's license_is_gpl_compatible() list. */
+bool prog_license_gpl(struct vctx *v)
 {
 	const char *l = bg_object__license(v->obj);
 	if (!l)
@@ -250,7 +251,7 @@ static int rule_gpl(struct vctx *v, struct as_state *s, size_t pc, const struct 
 {
 	(void)a;
 	const struct bg_helper_proto *p = bg_helper_by_id((uint32_t)v->insns[pc].imm);
-	if ((p->flags & BG_HF_GPL_ONLY) && !license_gpl(v))
+	if ((p->flags & BG_HF_GPL_ONLY) && !prog_license_gpl(v))
 		return verr(v, s, pc, "gpl", "cannot call GPL-restricted function %s from non-GPL compatible program",
 			    p->name);
 	return 0;

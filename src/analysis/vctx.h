@@ -130,6 +130,8 @@ int verr(struct vctx *v, const struct as_state *s, size_t pc, const char *check,
 /* An allocation failed: stop the analysis (as verr does) and make bg_verify
  * return -ENOMEM. Returns -1. */
 int vnomem(struct vctx *v);
+/* The object's license is GPL-compatible as the kernel counts it (assert.c). */
+bool prog_license_gpl(struct vctx *v);
 /* Deterministic id for a value created at insn pc in the current context. */
 uint32_t vid(struct vctx *v, size_t pc, uint32_t salt);
 

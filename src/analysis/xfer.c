@@ -732,6 +732,13 @@ static int access_btf(struct vctx *v, struct as_state *s, size_t pc, int reg, co
 		      int off, int size, bool write, struct as_reg *out, bool sign)
 {
 	uint64_t at;
+	/* check_ptr_to_btf_access(): kernel objects only from GPL-compatible
+	 * programs, before any other rule of the access. (Every T_BTF_ID names a
+	 * kernel type today; objects of program-local types from bpf_obj_new are
+	 * exempt in the kernel and must be here when they are modelled.) */
+	if (!prog_license_gpl(v))
+		return verr(v, s, pc, "gpl", "Cannot access kernel 'struct %s' from non-GPL compatible program",
+			    p->btf ? p->btf : "?");
 	if (write && !(p->flags & RF_UNTRUSTED) && bg_scalar_is_const(&p->v, &at) &&
 	    btf_stops_writable(v->prog, p->btf, (int64_t)at + off, size))
 		return 0; /* a field the struct_ops type lets its programs write */
