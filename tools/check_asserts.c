@@ -98,37 +98,13 @@ void check_asserts_sarif(struct bg_json *j, const char *path, const struct bg_pr
 		snprintf(text, sizeof(text), "%s: %s %s: %s", bg_program__name(p), r[i].text,
 			 bg_assert_status_name(r[i].status), r[i].why);
 		snprintf(rule, sizeof(rule), "assert/%s", bg_assert_kind_name(r[i].site.kind));
-		bg_json_obj_begin(j);
-		bg_json_kstr(j, "ruleId", rule);
-		bg_json_kstr(j, "level", "error");
-		bg_json_key(j, "message");
-		bg_json_obj_begin(j);
-		bg_json_kstr(j, "text", text);
-		bg_json_obj_end(j);
-		bg_json_key(j, "locations");
-		bg_json_arr_begin(j);
-		bg_json_obj_begin(j);
-		bg_json_key(j, "physicalLocation");
-		bg_json_obj_begin(j);
-		bg_json_key(j, "artifactLocation");
-		bg_json_obj_begin(j);
-		cli_json_uri(j, r[i].loc && r[i].loc->file ? r[i].loc->file : path);
-		bg_json_obj_end(j);
-		bg_json_key(j, "region");
-		bg_json_obj_begin(j);
-		bg_json_kuint(j, "startLine", r[i].site.line);
-		bg_json_obj_end(j);
-		bg_json_obj_end(j);
-		bg_json_obj_end(j);
-		bg_json_arr_end(j);
-		bg_json_key(j, "properties");
-		bg_json_obj_begin(j);
+		cli_sarif_result(j, rule, text, r[i].loc && r[i].loc->file ? r[i].loc->file : path,
+				 r[i].site.line, 0);
 		bg_json_kstr(j, "object", path);
 		bg_json_kstr(j, "program", bg_program__name(p));
 		bg_json_kstr(j, "status", bg_assert_status_name(r[i].status));
 		if (r[i].site.insn != SIZE_MAX)
 			bg_json_kuint(j, "insn", r[i].site.insn);
-		bg_json_obj_end(j);
-		bg_json_obj_end(j);
+		cli_sarif_result_end(j);
 	}
 }

@@ -341,3 +341,53 @@ void cli_json_uri(struct bg_json *j, const char *path)
 	bg_json_kstr(j, "uri", u);
 	free(u);
 }
+
+void cli_sarif_message(struct bg_json *j, const char *text)
+{
+	bg_json_key(j, "message");
+	bg_json_obj_begin(j);
+	bg_json_kstr(j, "text", text);
+	bg_json_obj_end(j);
+}
+
+void cli_sarif_locations(struct bg_json *j, const char *file, unsigned line, unsigned col)
+{
+	bg_json_key(j, "locations");
+	bg_json_arr_begin(j);
+	bg_json_obj_begin(j);
+	bg_json_key(j, "physicalLocation");
+	bg_json_obj_begin(j);
+	bg_json_key(j, "artifactLocation");
+	bg_json_obj_begin(j);
+	cli_json_uri(j, file);
+	bg_json_obj_end(j);
+	if (line) {
+		bg_json_key(j, "region");
+		bg_json_obj_begin(j);
+		bg_json_kuint(j, "startLine", line);
+		if (col)
+			bg_json_kuint(j, "startColumn", col);
+		bg_json_obj_end(j);
+	}
+	bg_json_obj_end(j);
+	bg_json_obj_end(j);
+	bg_json_arr_end(j);
+}
+
+void cli_sarif_result(struct bg_json *j, const char *rule, const char *text, const char *file,
+		      unsigned line, unsigned col)
+{
+	bg_json_obj_begin(j);
+	bg_json_kstr(j, "ruleId", rule);
+	bg_json_kstr(j, "level", "error");
+	cli_sarif_message(j, text);
+	cli_sarif_locations(j, file, line, col);
+	bg_json_key(j, "properties");
+	bg_json_obj_begin(j);
+}
+
+void cli_sarif_result_end(struct bg_json *j)
+{
+	bg_json_obj_end(j);
+	bg_json_obj_end(j);
+}

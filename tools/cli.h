@@ -70,6 +70,16 @@ FILE *cli_safe_stream(FILE *under);
 /* SARIF artifactLocation "uri": a relative path stays a relative reference,
  * an absolute one becomes a file: URI; both percent-encoded (RFC 3986). */
 void cli_json_uri(struct bg_json *j, const char *path);
+/* One SARIF result object (level "error"): ruleId, message text and one
+ * physical location, file (as cli_json_uri) with a region when line != 0
+ * (startColumn when col != 0). Leaves the result's "properties" object open:
+ * the caller adds its keys, then cli_sarif_result_end closes both. */
+void cli_sarif_result(struct bg_json *j, const char *rule, const char *text, const char *file,
+		      unsigned line, unsigned col);
+void cli_sarif_result_end(struct bg_json *j);
+/* Its parts: "message": {"text"}, and "locations" with one physicalLocation. */
+void cli_sarif_message(struct bg_json *j, const char *text);
+void cli_sarif_locations(struct bg_json *j, const char *file, unsigned line, unsigned col);
 /* The same for a source line: tabs kept. */
 const char *cli_safe_src(const char *s);
 #endif

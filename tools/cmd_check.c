@@ -396,43 +396,15 @@ static void sarif_result(struct bg_json *j, const char *path, const struct bg_pr
 		 kernel ? "] " : "", bg_program__name(p), d->message ? d->message : "rejected");
 	snprintf(rule, sizeof(rule), "%s%s%s", d->check ? d->check : "rejected", kernel ? "/" : "",
 		 kernel ? kernel : "");
-	bg_json_obj_begin(j);
-	bg_json_kstr(j, "ruleId", rule);
-	bg_json_kstr(j, "level", "error");
-	bg_json_key(j, "message");
-	bg_json_obj_begin(j);
-	bg_json_kstr(j, "text", text);
-	bg_json_obj_end(j);
-	bg_json_key(j, "locations");
-	bg_json_arr_begin(j);
-	bg_json_obj_begin(j);
-	bg_json_key(j, "physicalLocation");
-	bg_json_obj_begin(j);
-	bg_json_key(j, "artifactLocation");
-	bg_json_obj_begin(j);
-	cli_json_uri(j, d->line && d->line->file ? d->line->file : path);
-	bg_json_obj_end(j);
-	if (d->line && d->line->line) {
-		bg_json_key(j, "region");
-		bg_json_obj_begin(j);
-		bg_json_kuint(j, "startLine", d->line->line);
-		if (d->line->col)
-			bg_json_kuint(j, "startColumn", d->line->col);
-		bg_json_obj_end(j);
-	}
-	bg_json_obj_end(j);
-	bg_json_obj_end(j);
-	bg_json_arr_end(j);
-	bg_json_key(j, "properties");
-	bg_json_obj_begin(j);
+	cli_sarif_result(j, rule, text, d->line && d->line->file ? d->line->file : path,
+			 d->line ? d->line->line : 0, d->line ? d->line->col : 0);
 	bg_json_kstr(j, "object", path);
 	bg_json_kstr(j, "program", bg_program__name(p));
 	bg_json_kstr(j, "section", bg_program__section(p));
 	bg_json_kuint(j, "insn", d->insn);
 	if (kernel)
 		bg_json_kstr(j, "kernel", kernel);
-	bg_json_obj_end(j);
-	bg_json_obj_end(j);
+	cli_sarif_result_end(j);
 }
 
 static void dot_program(FILE *f, const struct bg_program *p, const struct bg_verify_result *r)
@@ -793,24 +765,9 @@ static void sarif_invocation(struct bg_json *j)
 		const char *msg = cli_error_msg(i, &file);
 		bg_json_obj_begin(j);
 		bg_json_kstr(j, "level", "error");
-		bg_json_key(j, "message");
-		bg_json_obj_begin(j);
-		bg_json_kstr(j, "text", msg);
-		bg_json_obj_end(j);
-		if (file) {
-			bg_json_key(j, "locations");
-			bg_json_arr_begin(j);
-			bg_json_obj_begin(j);
-			bg_json_key(j, "physicalLocation");
-			bg_json_obj_begin(j);
-			bg_json_key(j, "artifactLocation");
-			bg_json_obj_begin(j);
-			cli_json_uri(j, file);
-			bg_json_obj_end(j);
-			bg_json_obj_end(j);
-			bg_json_obj_end(j);
-			bg_json_arr_end(j);
-		}
+		cli_sarif_message(j, msg);
+		if (file)
+			cli_sarif_locations(j, file, 0, 0);
 		bg_json_obj_end(j);
 		free(file);
 	}
