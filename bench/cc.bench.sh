@@ -16,7 +16,7 @@ for src in "$root"/tests/data/cc/*.c; do
   flags=$(sed -n 's/.*flags=\([^ ]*\).*/\1/p' <<<"$spec" | tr ',' ' ')
   for v in ${clangs//,/ }; do
     "$B/bpfgate" cc --clang "clang-$v" --report json --no-sidecar $flags -O2 -g \
-      -I/usr/include/x86_64-linux-gnu -c "$src" -o "$tmp/o.o" > "$tmp/r.json" 2>/dev/null
+      -I"$root/include" -DBG_ASSERT_DISABLE -I/usr/include/x86_64-linux-gnu -c "$src" -o "$tmp/o.o" > "$tmp/r.json" 2>/dev/null
     python3 - "$tmp/r.json" "$name" "clang-$v" >> "$out" <<'PY'
 import json, math, sys
 d = json.load(open(sys.argv[1])); c = d.get("culprit") or {}

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # bpfgate cc and assertions / other compilers / the drop-in policy, with the
-# running kernel as judge (tests/data/asserts_cc/*.c, tests/data/cc/*.c):
+# running kernel as judge (tests/data/cc/*.c built with their assertions on):
 #  - a failed assertion is a rejection: cc names it, finds the pass, backs it
 #    out; the written object's assertions hold (bpfgate check) and it loads;
 #  - clang-14's mask compare with no back-out possible (forced plugin route,
@@ -9,7 +9,7 @@
 #  - where no kernel can judge (fentry: EPERM here), a bpfgate rejection warns
 #    and keeps clang's object byte for byte (--no-hints: cc otherwise adds its
 #    .bpfgate.hints section); --strict refuses it.
-# min-pass: 7 (PASS lines when clang, bpf() and the corpus are there (about 90% of a full run))
+# min-pass: 11 (PASS lines when clang, bpf() and the corpus are there (about 90% of a full run))
 . "$(dirname "$0")/lib/common.sh"
 for c in clang-14 clang-19; do
   command -v $c >/dev/null || { skip asserts_cc "$c not installed"; exit 0; }
@@ -26,32 +26,58 @@ field() { python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); v=d
 for k in sys.argv[2].split("."): v = v[int(k)] if isinstance(v, list) else (v or {}).get(k)
 print("" if v is None else v)' "$1" "$2"; }
 
-# 1. hazards caught by an assertion, backed out by cc
-cc_assert_case() { # name clang want_culprit_regex want_fix_regex [extra clang flags]
-  local n=$1 v=$2 t="asserts_cc/$1/clang-$2" o="$tmp/$1-$2.o" j="$tmp/$1-$2.json"
-  "$BPFGATE" cc --clang clang-$v --no-sidecar --report json $F ${5:-} -c "$BG_ROOT/tests/data/asserts_cc/$n.c" -o "$o" >"$j" 2>"$tmp/err"
+# 1. hazards caught by an assertion, backed out by cc. A case is DIR/NAME
+#    under tests/data (cc/: kernel-judged cases of cc.test.sh, which builds
+#    them with -DBG_ASSERT_DISABLE; asserts_cc/: only the assertion rejects)
+cc_assert_case() { # dir/name clang want_culprit_regex want_fix_regex [extra clang flags]
+  local v=$2 t="asserts_cc/${1#*/}/clang-$2" o="$tmp/${1#*/}-$2.o" j="$tmp/${1#*/}-$2.json"
+  "$BPFGATE" cc --clang clang-$v --no-sidecar --report json $F ${5:-} -c "$BG_ROOT/tests/data/$1.c" -o "$o" >"$j" 2>"$tmp/err"
   local rc=$? by culprit fix
   by=$(field "$j" programs.0.by); culprit=$(field "$j" culprit.pass); fix=$(field "$j" fix)
   if [ $rc -ne 0 ] || [ "$by" != assertion ]; then fail "$t" "exit $rc, rejected by '$by': $(field "$j" programs.0.message)"; return; fi
-  [[ "$(field "$j" programs.0.message)" =~ bg_assert_[a-z_]+\(.*\)\ fails:\ r[0-9]+\ = ]] || { fail "$t" "message: $(field "$j" programs.0.message)"; return; }
+  [[ "$(field "$j" programs.0.message)" =~ bg_assert_[a-z_]+\(.*\)\ fails:\ (r[0-9]+\ =|function\ [A-Za-z_0-9]+\ has) ]] || { fail "$t" "message: $(field "$j" programs.0.message)"; return; }
   if [ -n "$3" ] && ! [[ "$culprit" =~ $3 ]]; then fail "$t" "culprit '$culprit' !~ $3"; return; fi
   [[ "$fix" =~ $4 ]] || { fail "$t" "fix '$fix' !~ $4"; return; }
   "$BPFGATE" check "$o" >"$tmp/chk" 2>&1 || { fail "$t" "written object: $(grep -m1 fails "$tmp/chk")"; return; }
   "$BPFGATE" kload "$o" | grep -q accepted || { fail "$t" "written object not accepted by the kernel"; return; }
   pass "$t culprit=${culprit:--} fix=$fix"
 }
-cc_assert_case mask_range 14 'InstCombinePass' 'skip.*InstCombinePass'
-cc_assert_case range_copy 14 '' '^-mcpu=v3$'
-cc_assert_case range_copy 19 '' '^-mcpu=v3$'
-cc_assert_case fold_signed 19 '' '^-mcpu=v3$' '-mllvm -bpf-disable-serialize-icmp'
+# the same source under a clang without the hazard: every assertion holds,
+# cc writes clang's object byte for byte, the kernel accepts it
+cc_holds_case() { # dir/name clang [extra clang flags]
+  local t="asserts_cc/${1#*/}/clang-$2/holds" o="$tmp/${1#*/}-$2-h.o" c="$tmp/${1#*/}-$2-clang.o"
+  "$BPFGATE" cc --clang clang-$2 --no-sidecar $F ${3:-} -c "$BG_ROOT/tests/data/$1.c" -o "$o" >"$tmp/h.txt" 2>&1
+  local rc=$?
+  clang-$2 $F ${3:-} -target bpf -c "$BG_ROOT/tests/data/$1.c" -o "$c"
+  if [ $rc -eq 0 ] && cmp -s "$o" "$c" && "$BPFGATE" check -v "$o" | grep -q " holds: " && ! "$BPFGATE" check -v "$o" | grep -q " fails: " \
+     && "$BPFGATE" kload "$o" | grep -q accepted; then
+    pass "$t"
+  else
+    fail "$t" "exit $rc: $(head -2 "$tmp/h.txt" | tr '\n' ' ')"
+  fi
+}
+# clang-14 InstCombine: (u8)i < 32 becomes a mask test; the pass is backed out
+cc_assert_case cc/u8_mask 14 'InstCombinePass' 'skip.*InstCombinePass'
+# clang-19 ConstraintElimination deletes a bounds check implied by two others
+cc_assert_case cc/implied_check 19 '^ConstraintEliminationPass$' 'enable-constraint-elimination=false' -mcpu=v3
+cc_holds_case cc/implied_check 14 -mcpu=v3
+# LoopFullUnroll (both clangs) unrolls a loop past the function's size budget
+cc_assert_case asserts_cc/unroll_budget 14 '^LoopFullUnrollPass$' 'skip.*LoopFullUnrollPass@hash_key'
+cc_assert_case asserts_cc/unroll_budget 19 '^LoopFullUnrollPass$' 'skip.*LoopFullUnrollPass@hash_key'
+# a check on a zero-extended copy: fixed by -mcpu=v3, no single pass to blame
+cc_assert_case cc/range_fold 14 '' '^-mcpu=v3$'
+cc_assert_case cc/range_fold 19 '' '^-mcpu=v3$'
+cc_assert_case cc/two_checks 19 '' '^-mcpu=v3$' '-mllvm -bpf-disable-serialize-icmp'
 
-# 2. no back-out possible with clang-14 (forced plugin route, no plugin): clang-19 builds it
+# 2. no back-out possible with clang-14 (forced plugin route, no plugin): clang-19 builds it,
+#    its object holds the assertion that clang-14's breaks
 mkdir -p "$tmp/noplug"
 BPFGATE_PLUGIN_DIR="$tmp/noplug" "$BPFGATE" cc --clang clang-14 --verifier kernel --no-sidecar --no-hints --fix-route plugin \
   $F -c "$BG_ROOT/tests/data/cc/u8_mask.c" -o "$tmp/u8.o" >"$tmp/u8.txt" 2>&1
 rc=$?
 clang-19 $F -target bpf -c "$BG_ROOT/tests/data/cc/u8_mask.c" -o "$tmp/u8-19.o"
 if [ $rc -eq 0 ] && grep -q "clang-19 builds this so that the kernel accepts it" "$tmp/u8.txt" && cmp -s "$tmp/u8.o" "$tmp/u8-19.o" \
+   && "$BPFGATE" check -v "$tmp/u8.o" | grep -q "bg_assert_range(i, 0, 31) holds" \
    && "$BPFGATE" kload "$tmp/u8.o" | grep -q accepted; then
   pass asserts_cc/u8_mask/clang-14/other-clang
 else

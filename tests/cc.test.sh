@@ -4,13 +4,14 @@
 # the first build must be rejected by it, the backed-out object accepted by
 # it (checked again with bpfgate kload), and the unsafe program blamed on
 # the source. Writes a table to $BG_BUILD/cc-table.tsv for the closing note.
-# min-pass: 26 (PASS lines when clang, bpf() and the corpus are there (about 90% of a full run))
+# min-pass: 27 (PASS lines when clang, bpf() and the corpus are there (about 90% of a full run))
 . "$(dirname "$0")/lib/common.sh"
 export BPFGATE_PLUGIN_DIR=${BPFGATE_PLUGIN_DIR:-$BG_NORMAL_BUILD/plugins}
 data="$BG_ROOT/tests/data/cc"
 tmp=$(mktemp -d /tmp/bg-cc-test.XXXXXX)
 trap 'rm -rf "$tmp"' EXIT
-CFLAGS_BPF="-O2 -g -I/usr/include/x86_64-linux-gnu"
+# assertions off: a case is the kernel's verdict on clang's code (asserts_cc builds them on)
+CFLAGS_BPF="-O2 -g -I$BG_ROOT/include -DBG_ASSERT_DISABLE -I/usr/include/x86_64-linux-gnu"
 
 "$BPFGATE" cc --verifier nonsense -c x.c >/dev/null 2>&1; [ $? -eq 2 ] && pass cc/bad-flag || fail cc/bad-flag "exit not 2"
 printf 'int f(void) { return }\n' > "$tmp/broken.c"

@@ -14,6 +14,32 @@
 #include "cc/cc_int.h"
 #include "cc/spawn.h"
 
+/* A loop pass runs on a loop, which the listing names by its blocks
+ * ("Loop at depth 1 containing: %11<header>...", LLVM 14) or "loop %x in
+ * function f" (LLVM 19); the skip plugin counts a loop as its function. The
+ * enclosing function is the one named in LLVM 19's text, else the unit of
+ * the last function pass listed before it (loop passes run inside a
+ * function's pipeline). Other units are kept. */
+static void norm_unit(const char *unit, const char *last_fn, char *out, size_t sz)
+{
+	const char *in = strstr(unit, " in function ");
+
+	if (strncmp(unit, "Loop at depth ", 14) && strncmp(unit, "loop ", 5)) {
+		snprintf(out, sz, "%s", unit);
+		return;
+	}
+	if (in)
+		snprintf(out, sz, "%s", in + 13);
+	else
+		snprintf(out, sz, "%s", last_fn);
+}
+
+static bool is_function_unit(const char *unit)
+{
+	return unit[0] && unit[0] != '(' && unit[0] != '[' && strncmp(unit, "Loop at depth ", 14) &&
+	       strncmp(unit, "loop ", 5) && !strstr(unit, "function (");
+}
+
 /* Find pass number n in clang's BISECT output: name, unit, and which run of
  * (name, unit) it is. Returns the total number of passes. */
 static long scan_passes(const char *text, long n, char *name, size_t nsz, char *unit, size_t usz,
@@ -26,12 +52,13 @@ static long scan_passes(const char *text, long n, char *name, size_t nsz, char *
 	/* two sweeps: first find pass n, then count its earlier runs */
 	for (int sweep = 0; sweep < 2; sweep++) {
 		int count = 0;
+		char last_fn[128] = "";
 
 		for (p = text; p && *p;) {
 			const char *e = strchr(p, '\n');
 			const char *r = strstr(p, "BISECT: ");
 			long num;
-			char nm[160], un[128];
+			char nm[160], raw[128], un[128];
 
 			if (r && (!e || r < e)) {
 				const char *q = strchr(r, '(');
@@ -43,7 +70,10 @@ static long scan_passes(const char *text, long n, char *name, size_t nsz, char *
 
 					if (on && on < end) {
 						snprintf(nm, sizeof(nm), "%.*s", (int)(on - a), a);
-						snprintf(un, sizeof(un), "%.*s", (int)(end - on - 4), on + 4);
+						snprintf(raw, sizeof(raw), "%.*s", (int)(end - on - 4), on + 4);
+						norm_unit(raw, last_fn, un, sizeof(un));
+						if (is_function_unit(raw))
+							snprintf(last_fn, sizeof(last_fn), "%s", raw);
 						if (num > total)
 							total = num;
 						if (sweep == 0 && num == n) {
@@ -82,14 +112,35 @@ static enum cc_outcome at_limit(struct bg_cc_result *s, long limit)
 	return o;
 }
 
+/* With passes skipped (s->bisect_skip) the pipeline after the first skip
+ * differs (a loop left rolled meets other loop passes), so the passes are
+ * numbered by a listing built with the same skips; NULL: the user's. */
+static char *skip_listing(struct bg_cc_result *s)
+{
+	struct cc_variant v = {.bisect_limit = 1000000000L, .skip = s->bisect_skip};
+	char out[96], *err = NULL;
+
+	if (!s->bisect_skip)
+		return NULL;
+	snprintf(out, sizeof(out), "%s/listing-skip.o", s->tmpdir);
+	if (cc_compile(s, &v, out, &err) != 0) {
+		free(err);
+		return NULL;
+	}
+	return err;
+}
+
 int cc_bisect(struct bg_cc_result *s)
 {
 	long lo = 0, hi;
 	enum cc_outcome lo_out;
+	char *own = skip_listing(s);
+	const char *listing = own ? own : s->stderr_text ? s->stderr_text : "";
 
-	s->npasses = scan_passes(s->stderr_text ? s->stderr_text : "", -1, NULL, 0, NULL, 0, NULL);
+	s->npasses = scan_passes(listing, -1, NULL, 0, NULL, 0, NULL);
 	if (s->npasses <= 0) {
 		cc_progress(s, "bisect: clang printed no BISECT lines; cannot bisect");
+		free(own);
 		return -1;
 	}
 	hi = s->npasses;
@@ -99,6 +150,7 @@ int cc_bisect(struct bg_cc_result *s)
 		s->bisected = true;
 		s->culprit = 0;
 		s->before = CC_BAD;
+		free(own);
 		return 0;
 	}
 	while (hi - lo > 1 && !cc_over_budget(s)) {
@@ -115,8 +167,9 @@ int cc_bisect(struct bg_cc_result *s)
 	s->bisected = hi - lo <= 1;
 	s->culprit = hi;
 	s->before = lo_out;
-	scan_passes(s->stderr_text, hi, s->culprit_name, sizeof(s->culprit_name), s->culprit_unit,
+	scan_passes(listing, hi, s->culprit_name, sizeof(s->culprit_name), s->culprit_unit,
 		    sizeof(s->culprit_unit), &s->culprit_occurrence);
+	free(own);
 	/* new-PM IR passes are named "XxxPass" and run "on fn", codegen passes "on function (fn)";
 	 * the IR passes of the codegen pipeline (legacy pass manager, e.g. "Loop Strength
 	 * Reduction" on a loop) are named in words: neither route can skip them, knobs can */

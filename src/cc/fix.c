@@ -44,6 +44,7 @@ static const struct knob {
 	{"Machine Copy Propagation Pass", "-disable-copyprop"},
 	{"PostRA Machine Sink", "-disable-postra-machine-sink"},
 	{"Loop Strength Reduction", "-disable-lsr"},
+	{"ConstraintEliminationPass", "-enable-constraint-elimination=false"},
 };
 #define NKNOBS (sizeof(knobs) / sizeof(knobs[0]))
 
@@ -284,7 +285,7 @@ static const char *const suspects[] = {
 	"CorrelatedValuePropagationPass", "LICMPass", "IndVarSimplifyPass", "SCCPPass",
 	"LoopStrengthReducePass", "SpeculativeExecutionPass", "MergedLoadStoreMotionPass",
 	"InstSimplifyPass", "ReassociatePass", "DSEPass", "BDCEPass", "LoopRotatePass",
-	"LoopUnrollPass", "SROAPass",
+	"LoopUnrollPass", "SROAPass", "ConstraintEliminationPass", "LoopFullUnrollPass",
 };
 #define NSUSPECTS (sizeof(suspects) / sizeof(suspects[0]))
 

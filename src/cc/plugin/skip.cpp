@@ -5,10 +5,12 @@
 //   Name@unit#k+   the k-th and every later run
 //   Name@unit      every run on that unit;   Name   every run anywhere
 // Units are named as -opt-bisect-limit prints them: a function's name,
-// "[module]", or "(f, g)" for a call-graph SCC. Optional only: passes LLVM
+// "[module]", or "(f, g)" for a call-graph SCC; a loop counts as the
+// function holding it (the listing's loop names change from run to run). Optional only: passes LLVM
 // marks required still run. C++ because LLVM's plugin interface is C++.
 #include "llvm/ADT/Any.h"
 #include "llvm/Analysis/LazyCallGraph.h"
+#include "llvm/Analysis/LoopInfo.h"
 #include "llvm/IR/Function.h"
 #include "llvm/IR/Module.h"
 #include "llvm/IR/PassInstrumentation.h"
@@ -72,6 +74,8 @@ std::string unitName(const Any &IR) {
     return "[module]";
   if (const auto *C = anyGet<const LazyCallGraph::SCC *>(IR))
     return (*C)->getName();
+  if (const auto *L = anyGet<const Loop *>(IR))
+    return (*L)->getHeader()->getParent()->getName().str();
   return "?";
 }
 

@@ -1,9 +1,11 @@
 /* cc-test: clangs=14,19 flags=-mllvm,-bpf-disable-serialize-icmp expect=fixed fix=-mcpu=v3
  * Safe: ret < 0 || ret > 15 rejects every bad index. With the BPF icmp
  * serialization guard switched off the two compares are folded into one
- * unsigned compare, which the verifier cannot use to bound the signed ret. */
+ * unsigned compare, which the verifier cannot use to bound the signed ret:
+ * bg_assert_range(ret, 0, 15) fails at its line (tests/asserts_cc.test.sh). */
 #include <linux/bpf.h>
 #include <bpf/bpf_helpers.h>
+#include <bpfgate/assert.h>
 
 struct {
 	__uint(type, BPF_MAP_TYPE_ARRAY);
@@ -24,6 +26,7 @@ int checked_index(struct xdp_md *ctx)
 	ret = bpf_get_prandom_u32();
 	if (ret < 0 || ret > 15)
 		return 0;
+	bg_assert_range(ret, 0, 15);
 	return p[ret] & 3;
 }
 char LICENSE[] SEC("license") = "GPL";
