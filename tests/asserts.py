@@ -17,6 +17,11 @@ kernel verification times (BPF_LOG_STATS only; the fastest of 3 alternating load
 (markers = marker instructions, other_delta = the rest of the difference: what the
 assertions changed in the optimizer's output) is
 printed and written to $BG_NORMAL_BUILD/bench/asserts.tsv.
+
+`--bench` (bench/asserts.bench.sh, `make bench`): no expectations, only the
+figures: the same table from BG_ASSERTS_LOADS (default 11) alternating loads,
+with the median verification time beside the fastest, and a count of
+assertions by kind, clang and status (bench/asserts-kinds.tsv).
 """
 import json
 import os
@@ -35,6 +40,8 @@ EXPECT = re.compile(r"expect(-c14|-c19)?:\s*(holds|fails|lost|unreached)(?:\s+x(
 KERNEL = re.compile(r"kernel-(c14|c19):\s*(accept|reject)")
 
 failed = 0
+BENCH = "--bench" in sys.argv[1:]
+LOADS = int(os.environ.get("BG_ASSERTS_LOADS", "11" if BENCH else "3"))
 
 
 def out(kind, name, why=""):
@@ -118,18 +125,20 @@ def kernel_side(src, var, obj, tmp, table):
     if not ok:
         out("FAIL", name, "build without assertions: " + err.strip()[:200])
         return
-    # alternate the two loads 3 times and keep each program's fastest verification
-    # (one load is noisy: the first of a pair is often slower, the machine is shared)
+    # alternate the two loads LOADS times and keep each program's fastest and
+    # median verification (one load is noisy: the first of a pair is often
+    # slower, the machine is shared)
     with_a = without = None
-    for _ in range(3):
+    times = {}
+    for _ in range(LOADS):
         _, a = run_json(["kload", "--json", obj])
         _, b = run_json(["kload", "--json", plain])
         if a is None or b is None:
             out("FAIL", name, "kload --json gave no JSON")
             return
-        for prev, cur in ((with_a, a), (without, b)):
-            for x, y in zip(prev or [], cur):
-                y["verif_time_us"] = min(x.get("verif_time_us") or 0, y.get("verif_time_us") or 0)
+        for side, cur in (("a", a), ("p", b)):
+            for y in cur:
+                times.setdefault((side, y["program"]), []).append(y.get("verif_time_us") or 0)
         with_a, without = a, b
     plain_by = {r["program"]: r for r in without}
     _, chk = run_json(["check", "--json", obj])
@@ -152,10 +161,13 @@ def kernel_side(src, var, obj, tmp, table):
         else:
             out("PASS", case)
             m = markers.get(r["program"], 0)
-            table.append((os.path.basename(src), var, r["program"], p["insns"], r["insns"], m,
-                          r["insns"] - p["insns"] - m,
-                          p.get("processed", 0), r.get("processed", 0),
-                          p.get("verif_time_us", 0), r.get("verif_time_us", 0)))
+            tp, ta = sorted(times[("p", r["program"])]), sorted(times[("a", r["program"])])
+            row = [os.path.basename(src), var, r["program"], p["insns"], r["insns"], m,
+                   r["insns"] - p["insns"] - m, p.get("processed", 0), r.get("processed", 0),
+                   tp[0], ta[0]]
+            if BENCH:
+                row += [tp[len(tp) // 2], ta[len(ta) // 2]]
+            table.append(tuple(row))
 
 
 def section_offset(obj, name):
@@ -198,7 +210,7 @@ def main():
     kern = kernel_usable()
     if not kern:
         out("FAIL" if os.environ.get("CI") == "true" else "SKIP", "asserts/kernel", "bpf() refused here")
-    table = []
+    table, kinds = [], {}
     with tempfile.TemporaryDirectory() as tmp:
         for src in srcs:
             for var, clang in CLANGS.items():
@@ -207,27 +219,48 @@ def main():
                 if not ok:
                     out("FAIL", f"asserts/{os.path.basename(src)}/{var}/build", err.strip()[:300])
                     continue
-                check_file(src, var, obj)
-                if os.path.basename(src) == "kinds.c" and var == "c14":
+                if BENCH:
+                    count_kinds(obj, var, kinds)
+                else:
+                    check_file(src, var, obj)
+                if os.path.basename(src) == "kinds.c" and var == "c14" and not BENCH:
                     malformed(obj, tmp)
                 if kern:
                     kernel_side(src, var, obj, tmp, table)
     if table:
         hdr = ("source", "clang", "program", "insns", "insns+asserts", "markers", "other_delta",
-               "processed", "processed+asserts",
-               "verif_us", "verif_us+asserts")
-        print("# " + "\t".join(hdr))
-        for row in table:
-            print("# " + "\t".join(str(x) for x in row))
-        try:
-            os.makedirs(os.path.join(NORMAL, "bench"), exist_ok=True)
-            with open(os.path.join(NORMAL, "bench", "asserts.tsv"), "w") as f:
-                f.write("\t".join(hdr) + "\n")
-                for row in table:
-                    f.write("\t".join(str(x) for x in row) + "\n")
-        except OSError:
-            pass
+               "processed", "processed+asserts", "verif_us", "verif_us+asserts")
+        if BENCH:
+            hdr = hdr[:-2] + ("verif_us_min", "verif_us_min+asserts", "verif_us_med", "verif_us_med+asserts")
+        write_table("asserts.tsv", hdr, table)
+    if kinds:
+        write_table("asserts-kinds.tsv", ("kind", "clang", "holds", "fails", "lost", "unreached"),
+                    [(k, v, *n) for (k, v), n in sorted(kinds.items())])
     return 1 if failed else 0
+
+
+def count_kinds(obj, var, kinds):
+    """Assertions of one object by (kind, clang): holds, fails, lost, unreached."""
+    _, recs = run_json(["check", "--json", obj])
+    for rec in recs or []:
+        for a in rec.get("asserts", []):
+            n = kinds.setdefault((a["kind"], var), [0, 0, 0, 0])
+            n[("holds", "fails", "lost", "unreached").index(a["status"])] += 1
+
+
+def write_table(name, hdr, rows):
+    """Print rows as '# ' lines and write $BG_NORMAL_BUILD/bench/NAME."""
+    print("# " + "\t".join(hdr))
+    for row in rows:
+        print("# " + "\t".join(str(x) for x in row))
+    try:
+        os.makedirs(os.path.join(NORMAL, "bench"), exist_ok=True)
+        with open(os.path.join(NORMAL, "bench", name), "w") as f:
+            f.write("\t".join(hdr) + "\n")
+            for row in rows:
+                f.write("\t".join(str(x) for x in row) + "\n")
+    except OSError:
+        pass
 
 
 if __name__ == "__main__":
