@@ -7,7 +7,8 @@
  * access"). clang-14 keeps the check. bg_assert_range(i, 0, 15) names the
  * broken fact under clang-19 (tests/asserts_cc.test.sh builds it with
  * assertions on; tests/cc.test.sh with -DBG_ASSERT_DISABLE). At -mcpu=v1 the
- * builds below that pass also check a zero-extended copy: no single pass. */
+ * builds below that pass also check a zero-extended copy, so the bisection
+ * cannot isolate it: cc names it by elimination. */
 #include <linux/bpf.h>
 #include <bpf/bpf_helpers.h>
 #include <bpfgate/assert.h>
