@@ -1,5 +1,7 @@
 #!/usr/bin/env bash
-# Profile-guided builds (bpfgate cc --profile) against plain ones, per example:
+# Profile-guided builds against plain ones, per example: plain (cc), the LLVM
+# sample profile alone (cc --profile --no-layout) and the full profile-guided
+# build (cc --profile: bpfgate's block layout of the profiled code);
 # the profile comes from `bpfgate cov run --vm` on a skewed training capture
 # (95% IPv4/TCP, 3% UDP, 1% IPv6, 1% ARP; seed 1); figures on a second capture
 # of the same mix (seed 2): executed instructions, conditional and taken jumps
@@ -51,20 +53,24 @@ for ex in xdp_parse xdp_flowtrack; do
   src="$R/examples/$ex.bpf.c"
   "$B/bpfgate" cc --hints --clang "$clang" "${flags[@]}" -c "$src" -o "$tmp/$ex.base.o" 2>"$tmp/err" || { echo "pgo.bench: $ex: $(tail -1 "$tmp/err")"; continue; }
   "$B/bpfgate" cov run "$tmp/$ex.base.o" --vm --pcap "$tmp/train.pcap" -o "$tmp/$ex.info" --profile "$tmp/$ex.prof.json" >/dev/null 2>&1
+  "$B/bpfgate" cc --clang "$clang" --profile "$tmp/$ex.prof.json" --no-layout "${flags[@]}" -c "$src" -o "$tmp/$ex.sample.o" 2>"$tmp/err" \
+    || { echo "pgo.bench: $ex with the sample profile: $(tail -1 "$tmp/err")"; continue; }
   "$B/bpfgate" cc --clang "$clang" --profile "$tmp/$ex.prof.json" "${flags[@]}" -c "$src" -o "$tmp/$ex.pgo.o" 2>"$tmp/err" \
     || { echo "pgo.bench: $ex with profile: $(tail -1 "$tmp/err")"; continue; }
-  for b in base pgo; do
+  grep "layout" "$tmp/err" | sed "s/^/pgo.bench: $ex: /"
+  for b in base sample pgo; do
     o="$tmp/$ex.$b.o"
     "$B/bpfgate" run "$o" --pcap "$tmp/eval.pcap" --json > "$tmp/r.json"
     "$B/bpfgate" check --json "$o" > "$tmp/c.json" 2>/dev/null
     ns=$(kernel_ns "$o")
     "$B/bpfgate" disasm "$o" | sed 's/\t;.*//' > "$tmp/$b.dis"
-    changed=-; [ $b = pgo ] && { cmp -s "$tmp/base.dis" "$tmp/pgo.dis" && changed=no || changed=yes; }
+    changed=-; [ $b != base ] && { cmp -s "$tmp/base.dis" "$tmp/$b.dis" && changed=no || changed=yes; }
     python3 - "$tmp/r.json" "$tmp/c.json" "$ex" "$b" "$ns" "$changed" >> "$tsv" <<'PY'
 import json, sys
 r = json.load(open(sys.argv[1])); c = json.load(open(sys.argv[2]))[0]
 pr = r["per_run"]
-print(f"{sys.argv[3]}\t{sys.argv[4]}\t{pr['insns']:.2f}\t{pr['cond_jumps']:.2f}\t{pr['taken_jumps']:.3f}\t{sys.argv[5]}\t{c['insns']}\t{c['insns'] * 8}\t{sys.argv[6]}\t{c['verdict']}")
+name = {"base": "plain", "sample": "sample-profile", "pgo": "profile+layout"}[sys.argv[4]]
+print(f"{sys.argv[3]}\t{name}\t{pr['insns']:.2f}\t{pr['cond_jumps']:.2f}\t{pr['taken_jumps']:.3f}\t{sys.argv[5]}\t{c['insns']}\t{c['insns'] * 8}\t{sys.argv[6]}\t{c['verdict']}")
 PY
   done
 done

@@ -32,6 +32,8 @@ static void usage(void)
 	       "  --hints             record branch hints (.bpfgate.hints section); on with --profile.\n"
 	       "                      Off by default: the drop-in writes clang's object byte for byte\n"
 	       "  --no-hints          no hints, even with --profile\n"
+	       "  --no-layout         with --profile: no profile-guided block layout of the object\n"
+	       "                      (hot successors fall through; docs/HINTS.md)\n"
 	       "  -v                  progress lines on stderr\n"
 	       "exit: 0 object written and accepted, 1 rejected, 2 bad usage or compile error\n");
 }
@@ -105,6 +107,8 @@ int cmd_cc(int argc, char **argv)
 			}
 		} else if ((!strcmp(a, "--profile") && has_val) || !strncmp(a, "--profile=", 10)) {
 			o.profile = a[9] == '=' ? a + 10 : argv[++i];
+		} else if (!strcmp(a, "--no-layout")) {
+			o.no_layout = 1;
 		} else if (!strcmp(a, "--no-hints")) {
 			hints = 0;
 		} else if (!strcmp(a, "--hints")) {

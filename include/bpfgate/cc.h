@@ -47,8 +47,9 @@ struct bg_cc_opts {
 	const char *plugin_dir; /* where bpfgate-skip-N.so is (NULL: next to the executable,
 				 * plugins/ or ../lib/bpfgate/; the CLI reads $BPFGATE_PLUGIN_DIR) */
 	int keep_tmp;           /* keep the work directory (debugging; CLI: $BPFGATE_CC_KEEP) */
+	int no_layout;          /* with profile: no profile-guided block layout of the object */
 };
-#define bg_cc_opts__last_field keep_tmp
+#define bg_cc_opts__last_field no_layout
 
 struct bg_cc_result;
 

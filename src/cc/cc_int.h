@@ -120,6 +120,14 @@ struct bg_cc_result {
 	char profile_note[1024];         /* stale entries left out, or why the profile is bad */
 	int profile_funcs, profile_stale;
 	struct cc_prof *prof;            /* profile.c state */
+	/* the profile-guided block layout (relayout.c, layout.h) */
+	bool no_layout;                  /* bg_cc_opts.no_layout */
+	char sample_failed[256];         /* clang's error with the sample profile (built without) */
+	bool laid_out;                   /* s->output is the laid-out object */
+	char layout_note[1024];          /* what the layout did, or why it was not done */
+	char layout_base[32];            /* "plain build" or "profile-guided build" */
+	int layout_funcs, layout_inverted, layout_ja_added, layout_ja_removed;
+	unsigned long long layout_before, layout_after; /* taken jumps on the profile's runs */
 	/* other compilers (driver.c), when no back-out of the user's clang works */
 	char alt_clang[256];             /* the clang whose unchanged build is accepted, or "" */
 	char builds_tried[512];          /* "clang-14 (-O2 + 12 variants), clang-19" */
@@ -154,4 +162,7 @@ const char *cc_env(const struct bg_cc_result *s, const char *name);
 /* Locate the pass plugin for s->clang_major (dir: bg_cc_opts.plugin_dir or NULL). */
 void cc_find_plugin(struct bg_cc_result *s, const char *dir);
 bool cc_over_budget(const struct bg_cc_result *s);
+/* relayout.c: lay out s->output's blocks by the profile's counts (layout.h);
+ * the laid-out object replaces s->output when every verifier accepts it. */
+void cc_layout_step(struct bg_cc_result *s);
 #endif

@@ -363,6 +363,29 @@ static void listing_build(struct bg_cc_result *s)
 	}
 }
 
+/* clang 14 and 19 abort on BPF objects with calls once a sample profile
+ * is used ("Relocation for CG Profile could not be created"): when the build
+ * fails with the profile and succeeds without, go on without it (the block
+ * layout still uses the profile), and say so. */
+static int without_sample_profile(struct bg_cc_result *s)
+{
+	const char *fatal = s->stderr_text ? strstr(s->stderr_text, "error: ") : NULL;
+	int i;
+
+	for (i = 0; i < s->nargs && s->args[i] != s->sample_arg; i++)
+		;
+	if (i == s->nargs)
+		return 2;
+	snprintf(s->sample_failed, sizeof(s->sample_failed), "%.*s",
+		 fatal ? (int)strcspn(fatal + 7, "\n") : 0, fatal ? fatal + 7 : "");
+	memmove(&s->args[i], &s->args[i + 1], (size_t)(s->nargs - i - 1) * sizeof(char *));
+	s->nargs--;
+	s->sample_arg[0] = 0;
+	free(s->stderr_text);
+	s->stderr_text = NULL;
+	return user_build(s);
+}
+
 static void search(struct bg_cc_result *s)
 {
 	const struct cc_prog_verdict *t = &s->first.progs[s->target];
@@ -441,6 +464,7 @@ int bg_cc_build(int argc, char **argv, const struct bg_cc_opts *opts, struct bg_
 	s->envp = o.envp ? o.envp : environ;
 	s->profile = o.profile;
 	s->no_hints = o.no_hints;
+	s->no_layout = o.no_layout;
 	if (pick_clang(s, o.clang) < 0) {
 		s->status = 2;
 		snprintf(s->fix, sizeof(s->fix), "%s", "");
@@ -463,6 +487,8 @@ int bg_cc_build(int argc, char **argv, const struct bg_cc_opts *opts, struct bg_
 		return 0;
 	}
 	rc = user_build(s);
+	if (rc != 0 && s->sample_arg[0]) /* clang may fail with the sample profile alone */
+		rc = without_sample_profile(s);
 	if (rc != 0) { /* a compile error: clang's message, exit 2, nothing to judge or fix */
 		print_clang_diagnostics(s->stderr_text);
 		s->compile_error = rc;
@@ -475,7 +501,9 @@ int bg_cc_build(int argc, char **argv, const struct bg_cc_opts *opts, struct bg_
 		search(s);
 	finish(s);
 	s->nhints = -1;
-	if (s->status == 0 && !s->no_hints)
+	if (s->status == 0 && s->profile && !s->no_layout)
+		cc_layout_step(s);
+	if (s->status == 0 && !s->no_hints && !s->laid_out)
 		cc_hints_record(s);
 	return 0;
 }

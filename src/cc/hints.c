@@ -13,6 +13,7 @@
 #include "cc/cc_int.h"
 #include "cc/hints.h"
 #include "cc/irmeta.h"
+#include "cc/layout.h"
 #include "cc/spawn.h"
 #include "core/json.h"
 
@@ -463,6 +464,43 @@ static int write_hints(struct ctx *c, const char *path)
 	return err;
 }
 
+/* Hints of a laid-out object: the profile's own counts (source "profile"). */
+int cc_hints_write_counts(struct bg_cc_result *s, const char *path, const struct lay_hint *h,
+			  size_t n)
+{
+	struct ctx c = {.s = s};
+	int fd = open(path, O_RDWR), err = 0;
+	uint8_t *bytes = NULL;
+	size_t len;
+	Elf *e;
+
+	if (fd < 0)
+		return -errno;
+	for (size_t i = 0; i < n && !err; i++) {
+		uint64_t all = h[i].taken + h[i].not_taken;
+		uint32_t rec[7] = {str_add(&c.st, h[i].sec), h[i].off, 0, str_add(&c.st, h[i].file ? h[i].file : ""),
+				   h[i].line, h[i].col, 0};
+
+		if (!all)
+			continue; /* never reached on the profile's runs: no probability */
+		rec[2] = (uint32_t)((double)h[i].taken / (double)all * PROB_ONE + 0.5);
+		err = rec_add(&c.r, rec, 2);
+	}
+	elf_version(EV_CURRENT);
+	e = err ? NULL : elf_begin(fd, ELF_C_RDWR, NULL);
+	if (e && c.r.n && !has_section(e, HINTS_SEC)) {
+		bytes = section_bytes(&c, &len);
+		err = bytes ? add_section(e, HINTS_SEC, bytes, len) : -ENOMEM;
+	}
+	if (e)
+		elf_end(e);
+	close(fd);
+	free(bytes);
+	free(c.st.b);
+	free(c.r.b);
+	return err ? err : (int)c.r.n;
+}
+
 /* --- the hint build ------------------------------------------------------ */
 
 /* Are the code sections of a and b equal? (the hint build is the object) */
@@ -549,6 +587,21 @@ void cc_hints_print(const struct bg_cc_result *s, FILE *f, struct bg_json *j)
 			    s->profile, s->profile_funcs,
 			    s->profile_stale ? "; STALE, left out: " : "",
 			    s->profile_stale ? s->profile_note : "", "");
+		if (s->profile && s->sample_failed[0])
+			fprintf(f,
+				"bpfgate cc: profile: clang fails with the sample profile (%s); built "
+				"without it\n",
+				s->sample_failed);
+		if (s->profile && s->laid_out)
+			fprintf(f,
+				"bpfgate cc: layout: %d function(s) of the %s laid out by the "
+				"profile: %d jump(s) inverted, %d ja added, %d removed; taken "
+				"jumps on the profile's runs %llu -> %llu%s%s\n",
+				s->layout_funcs, s->layout_base, s->layout_inverted,
+				s->layout_ja_added, s->layout_ja_removed, s->layout_before,
+				s->layout_after, s->layout_note[0] ? "; " : "", s->layout_note);
+		else if (s->profile && !s->no_layout)
+			fprintf(f, "bpfgate cc: layout %s\n", s->layout_note);
 		if (s->nhints >= 0)
 			fprintf(f,
 				"bpfgate cc: %d branch hint(s) written to %s (section "
@@ -573,5 +626,18 @@ void cc_hints_print(const struct bg_cc_result *s, FILE *f, struct bg_json *j)
 	bg_json_kint(j, "functions", s->profile_funcs);
 	bg_json_kint(j, "stale", s->profile_stale);
 	bg_json_kstr(j, "stale_entries", s->profile_stale ? s->profile_note : NULL);
+	bg_json_kstr(j, "sample_profile_error", s->sample_failed[0] ? s->sample_failed : NULL);
+	bg_json_key(j, "layout");
+	bg_json_obj_begin(j);
+	bg_json_kbool(j, "applied", s->laid_out);
+	bg_json_kstr(j, "base", s->laid_out ? s->layout_base : NULL);
+	bg_json_kint(j, "functions", s->layout_funcs);
+	bg_json_kint(j, "inverted", s->layout_inverted);
+	bg_json_kint(j, "ja_added", s->layout_ja_added);
+	bg_json_kint(j, "ja_removed", s->layout_ja_removed);
+	bg_json_kuint(j, "taken_before", s->layout_before);
+	bg_json_kuint(j, "taken_after", s->layout_after);
+	bg_json_kstr(j, "note", s->layout_note[0] ? s->layout_note : NULL);
+	bg_json_obj_end(j);
 	bg_json_obj_end(j);
 }

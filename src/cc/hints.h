@@ -33,10 +33,18 @@ struct bg_cc_result;
 /* Record the hints of s->output. Returns the number written, or a
  * negative errno; why in s->hints_note. */
 int cc_hints_record(struct bg_cc_result *s);
+/* Write the hints of a laid-out object from the profile's counts (layout.h)
+ * into path. Returns the number written, or a negative errno. */
+struct lay_hint;
+int cc_hints_write_counts(struct bg_cc_result *s, const char *path, const struct lay_hint *h,
+			  size_t n);
 /* Turn s->profile into a sample profile and add -fprofile-sample-use to
  * s->args. Returns 0, or -1 with the reason in s->profile_note (bad
  * profile file: the build must not go on). */
 int cc_profile_prepare(struct bg_cc_result *s);
+/* The profile's branch records that are not stale (layout.h), or NULL. */
+struct cc_branch;
+const struct cc_branch *cc_profile_branches(const struct bg_cc_result *s, size_t *n);
 /* Has the sample profile samples on file:line? */
 bool cc_profile_covers(const struct bg_cc_result *s, const char *file, uint32_t line);
 void cc_profile_free(struct bg_cc_result *s);

@@ -28,12 +28,14 @@
 #include "cc/cc_int.h"
 #include "cc/hints.h"
 #include "cc/irmeta.h"
+#include "cc/layout.h"
 #include "cc/spawn.h"
 
 struct prec { /* one record of the profile */
-	char kind[8], func[128], file[256], text[512];
-	uint32_t line;
+	char kind[8], func[128], file[256], text[512], prog[128];
+	uint32_t line, col, insn;
 	uint64_t count; /* line: count; branch: taken + not_taken */
+	uint64_t taken, not_taken;
 };
 
 struct applied {
@@ -44,6 +46,8 @@ struct applied {
 struct cc_prof {
 	struct applied *a;
 	size_t n, cap;
+	struct cc_branch *br; /* the fresh branch records (layout.c) */
+	size_t nbr;
 };
 
 /* --- a reader for flat JSON objects in an array ---------------------------- */
@@ -119,6 +123,8 @@ static int jfield(struct jr *r, const char *key, struct prec *rec, uint64_t *tak
 			snprintf(rec->file, sizeof(rec->file), "%s", buf);
 		else if (!strcmp(key, "text"))
 			snprintf(rec->text, sizeof(rec->text), "%s", buf);
+		else if (!strcmp(key, "program"))
+			snprintf(rec->prog, sizeof(rec->prog), "%s", buf);
 		return 0;
 	}
 	if (isdigit((unsigned char)*r->p)) {
@@ -128,10 +134,16 @@ static int jfield(struct jr *r, const char *key, struct prec *rec, uint64_t *tak
 		r->p = e;
 		if (!strcmp(key, "line"))
 			rec->line = v > UINT32_MAX ? 0 : (uint32_t)v;
-		else if (!strcmp(key, "count") || !strcmp(key, "not_taken"))
+		else if (!strcmp(key, "col"))
+			rec->col = v > UINT32_MAX ? 0 : (uint32_t)v;
+		else if (!strcmp(key, "insn"))
+			rec->insn = v > UINT32_MAX ? UINT32_MAX : (uint32_t)v;
+		else if (!strcmp(key, "count"))
 			rec->count += v;
+		else if (!strcmp(key, "not_taken"))
+			rec->count += v, rec->not_taken = v;
 		else if (!strcmp(key, "taken"))
-			*taken = v;
+			*taken = v, rec->taken = v;
 		return 0;
 	}
 	if (!strncmp(r->p, "null", 4) || !strncmp(r->p, "true", 4)) {
@@ -481,6 +493,27 @@ static int write_sample_profile(struct bg_cc_result *s, const struct ir_meta *fe
 	return fclose(f) ? -EIO : 0;
 }
 
+/* The fresh branch records with a program and a source position. */
+static int keep_branches(struct cc_prof *p, const struct prec *r, size_t n)
+{
+	p->br = calloc(n + 1, sizeof(*p->br));
+	if (!p->br)
+		return -ENOMEM;
+	for (size_t i = 0; i < n; i++) {
+		struct cc_branch *b = &p->br[p->nbr];
+
+		if (strcmp(r[i].kind, "branch") || !r[i].prog[0])
+			continue;
+		snprintf(b->prog, sizeof(b->prog), "%s", r[i].prog);
+		snprintf(b->file, sizeof(b->file), "%s", r[i].file);
+		b->insn = r[i].insn;
+		b->line = r[i].line, b->col = r[i].col;
+		b->taken = r[i].taken, b->not_taken = r[i].not_taken;
+		p->nbr++;
+	}
+	return 0;
+}
+
 static int frontend_ir(struct bg_cc_result *s, struct ir_meta *fe)
 {
 	struct cc_variant v = {.bisect_limit = -1,
@@ -515,6 +548,7 @@ int cc_profile_prepare(struct bg_cc_result *s)
 	s->prof = calloc(1, sizeof(*s->prof));
 	mark_stale(s, &fe, r, n);
 	err = s->prof ? write_sample_profile(s, &fe, r, n) : -ENOMEM;
+	err = err ?: keep_branches(s->prof, r, n);
 	ir_meta_free(&fe);
 	free(r);
 	if (err) {
@@ -529,6 +563,12 @@ int cc_profile_prepare(struct bg_cc_result *s)
 	return 0;
 }
 
+const struct cc_branch *cc_profile_branches(const struct bg_cc_result *s, size_t *n)
+{
+	*n = s->prof ? s->prof->nbr : 0;
+	return s->prof ? s->prof->br : NULL;
+}
+
 bool cc_profile_covers(const struct bg_cc_result *s, const char *file, uint32_t line)
 {
 	if (!s->prof)
@@ -541,8 +581,10 @@ bool cc_profile_covers(const struct bg_cc_result *s, const char *file, uint32_t 
 
 void cc_profile_free(struct bg_cc_result *s)
 {
-	if (s->prof)
+	if (s->prof) {
 		free(s->prof->a);
+		free(s->prof->br);
+	}
 	free(s->prof);
 	s->prof = NULL;
 }
