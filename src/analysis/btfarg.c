@@ -9,6 +9,7 @@
 #include <bpf/btf.h>
 #include <bpfgate/object.h>
 #include "analysis/btfarg.h"
+#include "obj/tfind.h"
 
 static const struct btf_type *skip_mods(const struct btf *b, uint32_t id, uint32_t *out_id)
 {
@@ -36,7 +37,8 @@ static const char *ptr_struct_name(const struct btf *b, uint32_t type_id, bool *
 }
 
 /* struct_ops "STRUCT:MEMBER": the prototype of the member's function pointer. */
-static const struct btf_type *member_proto(const struct btf *b, const char *target)
+static const struct btf_type *member_proto(const struct bg_object *o, const struct btf *b,
+					  const char *target)
 {
 	char sname[256];
 	const char *colon = strchr(target, ':');
@@ -44,7 +46,7 @@ static const struct btf_type *member_proto(const struct btf *b, const char *targ
 		return NULL;
 	memcpy(sname, target, colon - target);
 	sname[colon - target] = 0;
-	int id = btf__find_by_name_kind(b, sname, BTF_KIND_STRUCT);
+	int id = obj_target_lookup(o, sname, BTF_KIND_STRUCT);
 	const struct btf_type *st = id > 0 ? btf__type_by_id(b, (uint32_t)id) : NULL;
 	if (!st)
 		return NULL;
@@ -59,16 +61,16 @@ static const struct btf_type *member_proto(const struct btf *b, const char *targ
 	return NULL;
 }
 
-static const struct btf_type *func_proto_of(const struct btf *b, const char *target, uint32_t atype,
-					    int *skip)
+static const struct btf_type *func_proto_of(const struct bg_object *o, const struct btf *b,
+					    const char *target, uint32_t atype, int *skip)
 {
 	char name[256];
 	*skip = 0;
 	if (strchr(target, ':'))
-		return member_proto(b, target);
+		return member_proto(o, b, target);
 	if (atype == BPF_TRACE_RAW_TP) {
 		snprintf(name, sizeof(name), "btf_trace_%s", target);
-		int id = btf__find_by_name_kind(b, name, BTF_KIND_TYPEDEF);
+		int id = obj_target_lookup(o, name, BTF_KIND_TYPEDEF);
 		if (id <= 0)
 			return NULL;
 		const struct btf_type *t = skip_mods(b, (uint32_t)id, NULL);
@@ -78,7 +80,7 @@ static const struct btf_type *func_proto_of(const struct btf *b, const char *tar
 		*skip = 1; /* void *__data */
 		return t && btf_is_func_proto(t) ? t : NULL;
 	}
-	int id = btf__find_by_name_kind(b, target, BTF_KIND_FUNC);
+	int id = obj_target_lookup(o, target, BTF_KIND_FUNC);
 	if (id <= 0)
 		return NULL;
 	const struct btf_type *f = btf__type_by_id(b, (uint32_t)id);
@@ -90,13 +92,14 @@ bool btf_ctx_arg(const struct bg_program *prog, int off, const char **name, bool
 {
 	*name = NULL;
 	*is_ptr = false;
-	const struct btf *b = bg_object__target_btf(bg_program__object(prog));
+	const struct bg_object *o = bg_program__object(prog);
+	const struct btf *b = bg_object__target_btf(o);
 	const char *target = bg_program__attach_target(prog);
 	uint32_t atype = bg_program__attach_type(prog);
 	if (!b || !target || off % 8)
 		return false;
 	int skip;
-	const struct btf_type *fp = func_proto_of(b, target, atype, &skip);
+	const struct btf_type *fp = func_proto_of(o, b, target, atype, &skip);
 	if (!fp)
 		return false;
 	int idx = off / 8 + skip;
@@ -147,12 +150,13 @@ bool btf_field_load(const struct bg_program *prog, const char *sname, int off, i
 {
 	*name = NULL;
 	*is_ptr = false;
-	const struct btf *b = bg_object__target_btf(bg_program__object(prog));
+	const struct bg_object *o = bg_program__object(prog);
+	const struct btf *b = bg_object__target_btf(o);
 	if (!b || !sname || off < 0)
 		return false;
-	int id = btf__find_by_name_kind(b, sname, BTF_KIND_STRUCT);
+	int id = obj_target_lookup(o, sname, BTF_KIND_STRUCT);
 	if (id <= 0)
-		id = btf__find_by_name_kind(b, sname, BTF_KIND_UNION);
+		id = obj_target_lookup(o, sname, BTF_KIND_UNION);
 	if (id <= 0)
 		return false;
 	return walk(b, (uint32_t)id, (uint32_t)off, (uint32_t)size, name, is_ptr, 0) == 0;
@@ -355,10 +359,10 @@ const char *btf_stops_promote(const struct bg_program *prog, const char *name)
 }
 
 /* Byte range of member `field` of struct `holder` in the target BTF. */
-static bool member_range(const struct btf *b, const char *holder, const char *field, uint32_t *lo,
-			 uint32_t *hi)
+static bool member_range(const struct bg_object *o, const struct btf *b, const char *holder,
+			 const char *field, uint32_t *lo, uint32_t *hi)
 {
-	int id = btf__find_by_name_kind(b, holder, BTF_KIND_STRUCT);
+	int id = obj_target_lookup(o, holder, BTF_KIND_STRUCT);
 	const struct btf_type *st = id > 0 ? btf__type_by_id(b, (uint32_t)id) : NULL;
 	const struct btf_member *m = st ? btf_members(st) : NULL;
 	for (uint16_t i = 0; st && i < btf_vlen(st); i++, m++) {
@@ -376,13 +380,14 @@ static bool member_range(const struct btf *b, const char *holder, const char *fi
 
 bool btf_stops_writable(const struct bg_program *prog, const char *ptr, int64_t off, int size)
 {
-	const struct btf *b = bg_object__target_btf(bg_program__object(prog));
+	const struct bg_object *o = bg_program__object(prog);
+	const struct btf *b = bg_object__target_btf(o);
 	uint32_t lo, hi;
 	for (size_t i = 0; b && ptr && off >= 0 && i < sizeof(stops_writes) / sizeof(stops_writes[0]);
 	     i++) {
 		const struct stops_write *w = &stops_writes[i];
 		if (strcmp(w->ptr, ptr) || !stops_is(prog, w->ops) ||
-		    !member_range(b, w->holder, w->field, &lo, &hi))
+		    !member_range(o, b, w->holder, w->field, &lo, &hi))
 			continue;
 		if ((uint64_t)off >= lo && (uint64_t)off + (uint64_t)size <= hi)
 			return true;
@@ -392,10 +397,11 @@ bool btf_stops_writable(const struct bg_program *prog, const char *ptr, int64_t 
 
 bool btf_stops_void_ret(const struct bg_program *prog)
 {
-	const struct btf *b = bg_object__target_btf(bg_program__object(prog));
+	const struct bg_object *o = bg_program__object(prog);
+	const struct btf *b = bg_object__target_btf(o);
 	const char *t = bg_program__attach_target(prog);
 	if (!b || !t || bg_program__type(prog) != BPF_PROG_TYPE_STRUCT_OPS || !strchr(t, ':'))
 		return false;
-	const struct btf_type *fp = member_proto(b, t);
+	const struct btf_type *fp = member_proto(o, b, t);
 	return fp && fp->type == 0;
 }

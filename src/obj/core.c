@@ -15,6 +15,7 @@
 #include <string.h>
 #include <bpf/libbpf.h>
 #include "obj/internal.h"
+#include "obj/tfind.h"
 
 #define CORE_MAX_SPEC 64
 #define CORE_MAX_DEPTH 32
@@ -78,6 +79,10 @@ struct core_spec {
 
 /* ---- target BTF ---- */
 
+static struct cand_index *cand_index(struct bg_object *obj, const struct btf *tb);
+
+/* The target BTF of the object, loaded once, with its name index built at the
+ * same time (analysis looks names up through obj_target_lookup). */
 int obj_target_btf(struct bg_object *obj, const struct btf **out, const char **why)
 {
 	const char *path = obj->opts.btf_path ? obj->opts.btf_path : "/sys/kernel/btf/vmlinux";
@@ -88,6 +93,8 @@ int obj_target_btf(struct bg_object *obj, const struct btf **out, const char **w
 	if (obj->opts.target_btf) {
 		obj->target = (struct btf *)obj->opts.target_btf;
 		*out = obj->target;
+		if (!cand_index(obj, obj->target))
+			return -ENOMEM;
 		return 0;
 	}
 	if (!obj->target_tried) {
@@ -114,7 +121,7 @@ int obj_target_btf(struct bg_object *obj, const struct btf **out, const char **w
 	*out = obj->target;
 	*why = obj->target_err;
 	if (obj->target)
-		return 0;
+		return cand_index(obj, obj->target) ? 0 : -ENOMEM;
 	if (obj->opts.btf_path)
 		return obj_errc(obj, -BG_ERR_FORMAT, "%s",
 				obj->target_err ? obj->target_err : path);
@@ -575,54 +582,107 @@ static const char *calc_field(const struct core_spec *s, uint32_t kind, uint64_t
 	return NULL;
 }
 
-/* ---- candidates (a sorted name index of the target BTF, built once) ---- */
+/* ---- candidates (a hashed name index of the target BTF, built once) ----
+ * Entries are bucketed by a hash of the essential name (counting sort: O(n)
+ * to build, no comparison sort of ~150k vmlinux names); inside a bucket they
+ * are in type id order, so a lookup meets the candidates of one essential
+ * name in id order (the first of a kind is btf__find_by_name_kind's answer). */
 
 struct cand_ent {
 	const char *name;
-	size_t len;
+	uint32_t len;
 	uint32_t id;
 };
 struct cand_index {
 	const struct btf *btf;
 	struct cand_ent *e;
+	uint32_t *bstart; /* bucket b holds e[bstart[b] .. bstart[b + 1]) */
+	uint32_t mask;    /* buckets - 1 (a power of two) */
 	size_t n;
 };
 
-static int cand_cmp(const void *a, const void *b)
+static uint32_t cand_hash(const char *name, size_t len)
 {
-	const struct cand_ent *x = a, *y = b;
-	size_t n = x->len < y->len ? x->len : y->len;
-	int c = strncmp(x->name, y->name, n);
+	uint32_t h = 2166136261u;
 
-	if (c)
-		return c;
-	if (x->len != y->len)
-		return x->len < y->len ? -1 : 1;
-	return x->id < y->id ? -1 : x->id > y->id;
+	for (size_t i = 0; i < len; i++)
+		h = (h ^ (unsigned char)name[i]) * 16777619u;
+	return h ^ (h >> 15);
+}
+
+static bool same_name(const struct cand_ent *e, const char *name, size_t len)
+{
+	return e->len == len && !memcmp(e->name, name, len);
+}
+
+static void cand_free(struct cand_index *ci)
+{
+	if (ci) {
+		free(ci->e);
+		free(ci->bstart);
+	}
+	free(ci);
+}
+
+static struct cand_index *cand_build(const struct btf *tb)
+{
+	uint32_t n = btf__type_cnt(tb), nb = 64, *bucket = NULL;
+	struct cand_index *ci = calloc(1, sizeof(*ci));
+
+	while (nb < n && nb < (1u << 30))
+		nb <<= 1;
+	if (!ci || !(ci->e = calloc(n ? n : 1, sizeof(*ci->e))) ||
+	    !(ci->bstart = calloc((size_t)nb + 1, sizeof(*ci->bstart))) ||
+	    !(bucket = malloc((n ? n : 1) * sizeof(*bucket)))) {
+		cand_free(ci);
+		return NULL;
+	}
+	ci->btf = tb;
+	ci->mask = nb - 1;
+	/* pass 1: names, buckets, bucket sizes (entries kept in id order in e) */
+	for (uint32_t id = 1; id < n; id++) {
+		const struct btf_type *t = btf__type_by_id(tb, id);
+		const char *name = t ? btf__name_by_offset(tb, t->name_off) : NULL;
+		size_t len;
+
+		if (!name || !*name)
+			continue;
+		len = essential_len(name);
+		bucket[ci->n] = cand_hash(name, len) & ci->mask;
+		ci->bstart[bucket[ci->n] + 1]++;
+		ci->e[ci->n++] = (struct cand_ent){name, (uint32_t)len, id};
+	}
+	for (uint32_t b = 0; b < nb; b++)
+		ci->bstart[b + 1] += ci->bstart[b];
+	/* pass 2: a stable counting sort by bucket */
+	struct cand_ent *sorted = malloc((ci->n ? ci->n : 1) * sizeof(*sorted));
+	uint32_t *fill = malloc((size_t)nb * sizeof(*fill));
+	if (!sorted || !fill) {
+		free(sorted);
+		free(fill);
+		free(bucket);
+		cand_free(ci);
+		return NULL;
+	}
+	memcpy(fill, ci->bstart, (size_t)nb * sizeof(*fill));
+	for (size_t i = 0; i < ci->n; i++)
+		sorted[fill[bucket[i]]++] = ci->e[i];
+	free(fill);
+	free(bucket);
+	free(ci->e);
+	ci->e = sorted;
+	return ci;
 }
 
 static struct cand_index *cand_index(struct bg_object *obj, const struct btf *tb)
 {
 	struct cand_index *ci = obj->core_cache;
-	uint32_t n = btf__type_cnt(tb);
 
 	if (ci && ci->btf == tb)
 		return ci;
-	ci = calloc(1, sizeof(*ci));
-	if (!ci || !(ci->e = calloc(n ? n : 1, sizeof(*ci->e)))) {
-		free(ci);
+	ci = cand_build(tb);
+	if (!ci)
 		return NULL;
-	}
-	ci->btf = tb;
-	for (uint32_t id = 1; id < n; id++) {
-		const struct btf_type *t = btf__type_by_id(tb, id);
-		const char *name = t ? btf__name_by_offset(tb, t->name_off) : NULL;
-
-		if (!name || !*name)
-			continue;
-		ci->e[ci->n++] = (struct cand_ent){name, essential_len(name), id};
-	}
-	qsort(ci->e, ci->n, sizeof(*ci->e), cand_cmp);
 	obj_core_free(obj);
 	obj->core_cache = ci;
 	return ci;
@@ -630,47 +690,59 @@ static struct cand_index *cand_index(struct bg_object *obj, const struct btf *tb
 
 void obj_core_free(struct bg_object *obj)
 {
-	struct cand_index *ci = obj->core_cache;
-
-	if (ci)
-		free(ci->e);
-	free(ci);
+	cand_free(obj->core_cache);
 	obj->core_cache = NULL;
 }
 
-/* First index in ci with the essential name of (name, len), or ci->n. */
-static size_t cand_lower(const struct cand_index *ci, const char *name, size_t len)
+/* The bucket [*lo, *hi) of entries that may have the essential name (name, len). */
+static void cand_range(const struct cand_index *ci, const char *name, size_t len, size_t *lo,
+		       size_t *hi)
 {
-	struct cand_ent key = {name, len, 0};
-	size_t lo = 0, hi = ci->n;
+	uint32_t b = cand_hash(name, len) & ci->mask;
 
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		if (cand_cmp(&ci->e[mid], &key) < 0)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
+	*lo = ci->bstart[b];
+	*hi = ci->bstart[b + 1];
 }
 
-/* Type id of the type named exactly name of kind in the target, or -ENOENT
- * (O(log n) through the candidate index, unlike btf__find_by_name_kind). */
-int obj_target_find(struct bg_object *obj, const struct btf *tb, const char *name, int kind)
+static int cand_find(const struct cand_index *ci, const char *name, int kind)
 {
-	struct cand_index *ci = cand_index(obj, tb);
-	size_t len = essential_len(name);
+	size_t len = essential_len(name), lo, hi;
 
-	if (!ci)
-		return -ENOMEM;
-	for (size_t i = cand_lower(ci, name, len);
-	     i < ci->n && ci->e[i].len == len && !strncmp(ci->e[i].name, name, len); i++) {
-		const struct btf_type *t = btf__type_by_id(tb, ci->e[i].id);
+	cand_range(ci, name, len, &lo, &hi);
+	for (size_t i = lo; i < hi; i++) {
+		const struct btf_type *t;
 
+		if (!same_name(&ci->e[i], name, len))
+			continue;
+		t = btf__type_by_id(ci->btf, ci->e[i].id);
 		if (t && btf_kind(t) == kind && !strcmp(ci->e[i].name, name))
 			return (int)ci->e[i].id;
 	}
 	return -ENOENT;
+}
+
+/* Type id of the type named exactly name of kind in the target, or -ENOENT
+ * (O(1) expected through the candidate index, unlike btf__find_by_name_kind). */
+int obj_target_find(struct bg_object *obj, const struct btf *tb, const char *name, int kind)
+{
+	struct cand_index *ci = cand_index(obj, tb);
+
+	if (!ci)
+		return -ENOMEM;
+	return cand_find(ci, name, kind);
+}
+
+int obj_target_lookup(const struct bg_object *obj, const char *name, int kind)
+{
+	const struct cand_index *ci = obj ? obj->core_cache : NULL;
+	int id;
+
+	if (!obj || !obj->target || !name)
+		return -ENOENT;
+	if (ci && ci->btf == obj->target)
+		return cand_find(ci, name, kind);
+	id = btf__find_by_name_kind(obj->target, name, kind);
+	return id > 0 ? id : -ENOENT;
 }
 
 /* ---- one relocation ---- */
@@ -682,11 +754,6 @@ struct core_res {
 	const char *why;
 };
 
-static bool same_name(const struct cand_ent *e, const char *name, size_t len)
-{
-	return e->len == len && !strncmp(e->name, name, len);
-}
-
 /* Compute the result over all candidates. */
 static void resolve(struct bg_object *obj, const struct btf *tb, const struct core_spec *ls,
 		    uint32_t kind, struct core_res *res)
@@ -695,7 +762,7 @@ static void resolve(struct bg_object *obj, const struct btf *tb, const struct co
 	const char *lname = btf__name_by_offset(ls->btf, lt->name_off);
 	struct cand_index *ci;
 	bool found = false;
-	size_t len, i;
+	size_t len, i, hi;
 
 	if (!lname || !*lname) {
 		res->poison = true, res->why = "local type has no name";
@@ -708,8 +775,12 @@ static void resolve(struct bg_object *obj, const struct btf *tb, const struct co
 	}
 	core_budget = CORE_BUDGET;
 	len = essential_len(lname);
-	for (i = cand_lower(ci, lname, len); i < ci->n && same_name(&ci->e[i], lname, len); i++) {
+	cand_range(ci, lname, len, &i, &hi);
+	for (; i < hi; i++) {
 		uint32_t cid = ci->e[i].id;
+
+		if (!same_name(&ci->e[i], lname, len))
+			continue;
 		const struct btf_type *ct = btf__type_by_id(tb, cid);
 		struct core_spec ts;
 		uint64_t v = 0;
