@@ -13,9 +13,9 @@
 #include "analysis/state.h"
 #include "analysis/names.h"
 
-#define LOST_BASE 0xffffffffu
-#define JOIN_PENDING 0xfffffffeu
-#define JOIN_BIT 0x80000000u
+#define LOST_BASE AS_ID_LOST
+#define JOIN_PENDING AS_ID_PENDING
+#define JOIN_BIT AS_ID_JOIN
 
 const struct region as_regions[T__MAX] = {
 #define REGION(id, aval_, name_, null_name_, flags_, access_, size_src_, size_, aux_)                  \
@@ -97,7 +97,85 @@ static bool scalar_top(const struct bg_scalar *v)
 	return bg_scalar_leq(unknown_scalar(), v);
 }
 
-bool as_reg_leq(const struct as_reg *a, const struct as_reg *b)
+/* ------------------------------------------------------------ ids */
+
+uint32_t as_id_fresh(uint32_t *next)
+{
+	if (*next >= AS_ID_LIMIT)
+		return AS_ID_LIMIT; /* exhausted: the analysis is stopped (verify.c) */
+	return ++*next;
+}
+
+/* 0 ("none" / the packet start), lost and pending are not names */
+static bool id_special(uint32_t id)
+{
+	return id == 0 || id >= AS_ID_PENDING;
+}
+
+/* A renaming of one state's ids into another's: from -> (to, shift), where
+ * shift is to's packet offset minus from's (0 except for packet join bases,
+ * see pkt_leq). Room for every id a state can hold: at most two (id, ref) per
+ * register, callback argument and stack slot of each frame, plus the
+ * references and the zone's bases: 8 * (11 + 5 + 64) * 2 + 16 + 16 = 1312.
+ * One per thread for leq and one for join (join calls leq). */
+#define IDMAP_MAX 2048
+struct idmap {
+	uint32_t n;
+	struct { uint32_t from, to; int32_t shift; } e[IDMAP_MAX];
+};
+
+static __thread struct idmap leq_map;
+
+static int map_find(const struct idmap *m, uint32_t from)
+{
+	for (uint32_t i = 0; i < m->n; i++)
+		if (m->e[i].from == from)
+			return (int)i;
+	return -1;
+}
+
+static bool map_is_target(const struct idmap *m, uint32_t to)
+{
+	for (uint32_t i = 0; i < m->n; i++)
+		if (m->e[i].to == to)
+			return true;
+	return false;
+}
+
+/* leq: from must always name the same (to, shift) */
+static bool map_bind(struct idmap *m, uint32_t from, uint32_t to, int64_t shift)
+{
+	int k = map_find(m, from);
+	if (k >= 0)
+		return m->e[k].to == to && m->e[k].shift == shift;
+	if (m->n == IDMAP_MAX || shift < INT32_MIN || shift > INT32_MAX)
+		return false;
+	m->e[m->n].from = from;
+	m->e[m->n].to = to;
+	m->e[m->n++].shift = (int32_t)shift;
+	return true;
+}
+
+/* b's packet base against a's. The packet start (0) and a lost base must be
+ * the same in a. Any other base y of b must stand for one base x of a at one
+ * shift for all of b's registers on y (their relative offsets are b's facts);
+ * a base b made at a join may sit at any shift of a's (the zone check then
+ * shifts its range), others at the same offset. */
+static bool pkt_leq(const struct as_reg *a, const struct as_reg *b, struct idmap *m)
+{
+	if (id_special(b->id))
+		return a->id == b->id && a->delta == b->delta;
+	int64_t shift = (int64_t)a->delta - b->delta;
+	if (b->id & JOIN_BIT) {
+		if (a->id == LOST_BASE || a->id == JOIN_PENDING)
+			return false;
+	} else if (id_special(a->id) || shift) {
+		return false;
+	}
+	return map_bind(m, b->id, a->id, shift);
+}
+
+static bool reg_leq(const struct as_reg *a, const struct as_reg *b, struct idmap *m)
 {
 	if (b->type == T_UNINIT)
 		return true;
@@ -107,27 +185,34 @@ bool as_reg_leq(const struct as_reg *a, const struct as_reg *b)
 		return b->id == 0 && scalar_top(&b->v);
 	if (a->type != b->type)
 		return false;
-	if (b->id && a->id != b->id)
+	bool pkt = a->type == T_PKT || a->type == T_PKT_META;
+	if (pkt) {
+		if (!pkt_leq(a, b, m))
+			return false;
+	} else if (b->id && (id_special(a->id) || !map_bind(m, b->id, a->id, 0))) {
 		return false;
+	}
 	/* RF_LINK32 qualifies the link id: without b's id it says nothing */
 	uint8_t af = b->id ? a->flags : (uint8_t)(a->flags & ~RF_LINK32);
 	if ((af & ~b->flags) != 0)
 		return false;
 	if (a->type == T_SCALAR)
 		return (!b->id || a->delta == b->delta) && bg_scalar_leq(&a->v, &b->v);
-	if (a->map != b->map || a->ref != b->ref || a->frame != b->frame)
+	if (a->map != b->map || a->frame != b->frame)
 		return false;
-	if ((a->type == T_PKT || a->type == T_PKT_META) && (a->id != b->id || a->delta != b->delta)) {
-		/* a base made by a join (no facts of its own beyond the zone's) covers any
-		 * pointer whose offset it covers */
-		if (!((b->id & JOIN_BIT) && b->id != LOST_BASE && b->delta == 0))
-			return false;
-	}
+	if (b->ref ? !a->ref || !map_bind(m, b->ref, a->ref, 0) : a->ref != 0)
+		return false;
 	if (a->size < b->size)
 		return false;
 	if (!btf_eq(a->btf, b->btf) && b->btf)
 		return false;
 	return bg_scalar_leq(&a->v, &b->v);
+}
+
+bool as_reg_leq(const struct as_reg *a, const struct as_reg *b)
+{
+	leq_map.n = 0;
+	return reg_leq(a, b, &leq_map);
 }
 
 
@@ -312,7 +397,7 @@ void as_slot_del(struct as_frame *f, int idx)
 	f->nslots--;
 }
 
-static bool slot_leq(const struct as_slot *a, const struct as_slot *b)
+static bool slot_leq(const struct as_slot *a, const struct as_slot *b, struct idmap *m)
 {
 	/* b's facts must hold in a */
 	if ((b->init & ~(a ? a->init : 0)) != 0)
@@ -324,18 +409,18 @@ static bool slot_leq(const struct as_slot *a, const struct as_slot *b)
 	if (b->kind != SK_NONE) {
 		if (a->kind != b->kind || a->spill_size != b->spill_size)
 			return false;
-		if (b->kind == SK_SPILL && !as_reg_leq(&a->spill, &b->spill))
+		if (b->kind == SK_SPILL && !reg_leq(&a->spill, &b->spill, m))
 			return false;
 	}
 	return true;
 }
 
-static bool frame_leq(const struct as_frame *a, const struct as_frame *b)
+static bool frame_leq(const struct as_frame *a, const struct as_frame *b, struct idmap *m)
 {
 	if (a->callsite != b->callsite)
 		return false;
 	for (int i = 0; i < 11; i++)
-		if (!as_reg_leq(&a->r[i], &b->r[i]))
+		if (!reg_leq(&a->r[i], &b->r[i], m))
 			return false;
 	for (uint32_t i = 0; i < b->nslots; i++) {
 		const struct as_slot *sb = &b->slots[i];
@@ -345,25 +430,85 @@ static bool frame_leq(const struct as_frame *a, const struct as_frame *b)
 				return false;
 			continue;
 		}
-		if (!slot_leq(sa, sb))
+		if (!slot_leq(sa, sb, m))
 			return false;
 	}
 	if (a->cb_args && b->cb_args) {
 		for (int i = 0; i < 5; i++)
-			if (!as_reg_leq(&a->cb_args[i], &b->cb_args[i]))
+			if (!reg_leq(&a->cb_args[i], &b->cb_args[i], m))
 				return false;
 	}
 	return true;
 }
 
-static bool refs_eq(const struct as_state *a, const struct as_state *b)
+/* The same references are held: each of b's is one of a's, one to one
+ * (through the map when a register names it, else paired by acquiring insn). */
+static bool refs_leq(const struct as_state *a, const struct as_state *b, struct idmap *m)
 {
 	if (a->nrefs != b->nrefs)
 		return false;
-	for (uint32_t i = 0; i < a->nrefs; i++)
-		if (!as_ref_held(b, a->refs[i].id))
-			return false;
+	bool used[AS_MAX_REFS] = { false };
+	for (int pass = 0; pass < 2; pass++) {
+		for (uint32_t i = 0; i < b->nrefs; i++) {
+			const struct as_ref *rb = &b->refs[i];
+			int k = map_find(m, rb->id);
+			if ((k >= 0) != (pass == 0))
+				continue;
+			uint32_t j;
+			for (j = 0; j < a->nrefs; j++) {
+				const struct as_ref *ra = &a->refs[j];
+				if (used[j])
+					continue;
+				if (k >= 0 ? ra->id == m->e[k].to
+					   : ra->insn == rb->insn && ra->type == rb->type && !map_is_target(m, ra->id))
+					break;
+			}
+			if (j == a->nrefs || (k < 0 && !map_bind(m, rb->id, a->refs[j].id, 0)))
+				return false;
+			used[j] = true;
+		}
+	}
 	return true;
+}
+
+/* Every zone fact of b holds in a for the base a names it by. A base of b
+ * that no register of b holds is not in the map: its fact is about no value
+ * (ids are never reused) and needs nothing of a. */
+static bool zone_leq(const struct as_state *a, const struct as_state *b, const struct idmap *m)
+{
+	for (uint32_t i = 0; i < b->zone.n; i++) {
+		const struct bg_zone_ent *e = &b->zone.e[i];
+		uint32_t x = e->base;
+		int64_t shift = 0;
+		if (x != 0) {
+			int k = map_find(m, x);
+			if (k < 0)
+				continue;
+			x = m->e[k].to;
+			shift = m->e[k].shift;
+		}
+		if (x == LOST_BASE) {
+			if (e->range)
+				return false;
+			continue;
+		}
+		if ((int64_t)bg_zone_range(&a->zone, x, e->meta) - shift < (int64_t)e->range)
+			return false;
+	}
+	return true;
+}
+
+static bool state_leq(const struct as_state *a, const struct as_state *b, struct idmap *m)
+{
+	if (a->nframes != b->nframes || a->lock != b->lock || a->niter != b->niter ||
+	    memcmp(a->sec, b->sec, sizeof(a->sec)))
+		return false;
+	if (memcmp(a->iter, b->iter, a->niter * sizeof(a->iter[0])))
+		return false;
+	for (uint32_t i = 0; i < a->nframes; i++)
+		if (!frame_leq(&a->fr[i], &b->fr[i], m))
+			return false;
+	return refs_leq(a, b, m) && zone_leq(a, b, m);
 }
 
 bool as_state_leq(const struct as_state *a, const struct as_state *b)
@@ -372,19 +517,8 @@ bool as_state_leq(const struct as_state *a, const struct as_state *b)
 		return true;
 	if (b->bottom)
 		return false;
-	if (a->nframes != b->nframes || a->lock != b->lock || a->niter != b->niter ||
-	    memcmp(a->sec, b->sec, sizeof(a->sec)))
-		return false;
-	if (memcmp(a->iter, b->iter, a->niter * sizeof(a->iter[0])))
-		return false;
-	if (!refs_eq(a, b))
-		return false;
-	if (!bg_zone_leq(&a->zone, &b->zone))
-		return false;
-	for (uint32_t i = 0; i < a->nframes; i++)
-		if (!frame_leq(&a->fr[i], &b->fr[i]))
-			return false;
-	return true;
+	leq_map.n = 0;
+	return state_leq(a, b, &leq_map);
 }
 
 static void slot_join(struct as_slot *a, const struct as_slot *b, bool widen, const uint64_t *thr,
@@ -425,13 +559,9 @@ static void frame_join(struct as_frame *a, const struct as_frame *b, bool widen,
 	a->nslots = w;
 }
 
-/* Pointers joined from different packet bases get a fresh base named by
- * the join point and their location, so later bounds checks on them work;
- * the new base inherits the weaker of the two sides' known ranges. */
-static uint32_t join_base_id(uint32_t salt, uint32_t f, uint32_t loc)
-{
-	return JOIN_BIT | ((salt * 131u + f * 2048u + loc * 2u) & 0x7ffffffeu) | 1u;
-}
+/* Pointers joined from different packet bases get a fresh base (a new id,
+ * flagged AS_ID_JOIN), so later bounds checks on them work; the new base
+ * inherits the weaker of the two sides' known ranges. */
 
 static int64_t pkt_room(const struct as_state *s, const struct as_reg *r)
 {
@@ -464,7 +594,7 @@ static const struct as_reg *loc_reg(const struct as_state *s, uint32_t f, uint32
 }
 
 static void plan_one(const struct as_state *a, const struct as_state *b, uint32_t f, uint32_t loc,
-		     uint32_t salt, struct join_plan *pl, uint32_t *n)
+		     uint32_t *ids, struct join_plan *pl, uint32_t *n)
 {
 	const struct as_reg *ra = loc_reg(a, f, loc), *rb = loc_reg(b, f, loc);
 	if (!ra || !rb || ra->type != rb->type || (ra->type != T_PKT && ra->type != T_PKT_META))
@@ -488,21 +618,21 @@ static void plan_one(const struct as_state *a, const struct as_state *b, uint32_
 	}
 	int64_t x = pkt_room(a, ra), y = pkt_room(b, rb);
 	p->lead = true;
-	p->id = join_base_id(salt, f, loc);
+	p->id = JOIN_BIT | as_id_fresh(ids);
 	p->delta = 0;
 	p->room = x < y ? x : y;
 	(*n)++;
 }
 
-static uint32_t plan_join(const struct as_state *a, const struct as_state *b, uint32_t salt,
+static uint32_t plan_join(const struct as_state *a, const struct as_state *b, uint32_t *ids,
 			  struct join_plan *pl)
 {
 	uint32_t n = 0;
 	for (uint32_t f = 0; f < a->nframes && f < b->nframes; f++) {
 		for (uint32_t i = 0; i < 11; i++)
-			plan_one(a, b, f, i, salt, pl, &n);
+			plan_one(a, b, f, i, ids, pl, &n);
 		for (uint32_t k = 0; k < a->fr[f].nslots; k++)
-			plan_one(a, b, f, 16u + a->fr[f].slots[k].idx, salt, pl, &n);
+			plan_one(a, b, f, 16u + a->fr[f].slots[k].idx, ids, pl, &n);
 	}
 	return n;
 }
@@ -564,9 +694,187 @@ void as_zone_gc(struct as_state *s)
 	}
 }
 
-int as_state_join(struct as_state *a, const struct as_state *b, bool widen, const uint64_t *thr,
-		  unsigned nthr, uint32_t salt)
+/* ---- renaming b's ids into a's before a join */
+
+/* join: bind from -> to only when both are free (first place wins) */
+static void map_try(struct idmap *m, uint32_t from, uint32_t to)
 {
+	if (id_special(from) || id_special(to) || m->n == IDMAP_MAX || map_find(m, from) >= 0 ||
+	    map_is_target(m, to))
+		return;
+	m->e[m->n].from = from;
+	m->e[m->n].to = to;
+	m->e[m->n++].shift = 0;
+}
+
+static void pair_regs(struct idmap *m, const struct as_reg *ra, const struct as_reg *rb)
+{
+	if (ra->type != rb->type || ra->type == T_UNINIT)
+		return;
+	map_try(m, rb->id, ra->id);
+	map_try(m, rb->ref, ra->ref);
+}
+
+/* Walk the places both states have (registers, common stack slots, callback
+ * arguments, then references by acquiring insn). */
+static void rename_map(const struct as_state *a, const struct as_state *b, struct idmap *m)
+{
+	for (uint32_t f = 0; f < a->nframes && f < b->nframes; f++) {
+		const struct as_frame *fa = &a->fr[f], *fb = &b->fr[f];
+		for (int i = 0; i < 11; i++)
+			pair_regs(m, &fa->r[i], &fb->r[i]);
+		for (uint32_t k = 0; k < fb->nslots; k++) {
+			const struct as_slot *sa = as_slot_get((struct as_frame *)fa, fb->slots[k].idx, false);
+			if (sa && sa->kind == fb->slots[k].kind && sa->kind != SK_NONE)
+				pair_regs(m, &sa->spill, &fb->slots[k].spill);
+		}
+		if (fa->cb_args && fb->cb_args)
+			for (int i = 0; i < 5; i++)
+				pair_regs(m, &fa->cb_args[i], &fb->cb_args[i]);
+	}
+	for (uint32_t i = 0; i < b->nrefs; i++) {
+		if (map_find(m, b->refs[i].id) >= 0)
+			continue;
+		for (uint32_t j = 0; j < a->nrefs; j++)
+			if (a->refs[j].insn == b->refs[i].insn && a->refs[j].type == b->refs[i].type &&
+			    !map_is_target(m, a->refs[j].id)) {
+				map_try(m, b->refs[i].id, a->refs[j].id);
+				break;
+			}
+	}
+}
+
+typedef void (*id_fn)(uint32_t *id, void *arg);
+
+static void reg_ids(struct as_reg *r, id_fn fn, void *arg)
+{
+	if (r->type == T_UNINIT)
+		return;
+	fn(&r->id, arg);
+	fn(&r->ref, arg);
+}
+
+/* Every id a state holds: registers, spills, callback arguments, references,
+ * zone bases (the zone is re-sorted by the caller when ids change). */
+static void state_ids(struct as_state *s, id_fn fn, void *arg)
+{
+	for (uint32_t f = 0; f < s->nframes; f++) {
+		struct as_frame *fr = &s->fr[f];
+		for (int i = 0; i < 11; i++)
+			reg_ids(&fr->r[i], fn, arg);
+		for (uint32_t k = 0; k < fr->nslots; k++)
+			if (fr->slots[k].kind != SK_NONE)
+				reg_ids(&fr->slots[k].spill, fn, arg);
+		if (fr->cb_args)
+			for (int i = 0; i < 5; i++)
+				reg_ids(&fr->cb_args[i], fn, arg);
+	}
+	for (uint32_t i = 0; i < s->nrefs; i++)
+		fn(&s->refs[i].id, arg);
+	for (uint32_t i = 0; i < s->zone.n; i++)
+		fn(&s->zone.e[i].base, arg);
+}
+
+struct idset {
+	uint32_t n;
+	bool full;
+	uint32_t v[IDMAP_MAX];
+};
+
+static void collect_id(uint32_t *id, void *arg)
+{
+	struct idset *set = arg;
+	if (id_special(*id))
+		return;
+	for (uint32_t i = 0; i < set->n; i++)
+		if (set->v[i] == *id)
+			return;
+	if (set->n == IDMAP_MAX)
+		set->full = true;
+	else
+		set->v[set->n++] = *id;
+}
+
+struct rename {
+	struct idmap *m;
+	const struct idset *a_ids;
+	uint32_t *ids;
+	bool full;
+};
+
+/* b's id y becomes: its partner in a; else, when a also uses the number y
+ * for something else, a fresh id (y's own map entry, so all of y's places
+ * agree); else y. The result is one to one, so b's relations are kept
+ * exactly and none of a's is forged. */
+static void rename_plan_id(uint32_t *id, void *arg)
+{
+	struct rename *r = arg;
+	if (id_special(*id) || map_find(r->m, *id) >= 0)
+		return;
+	bool clash = r->a_ids->full;
+	for (uint32_t i = 0; !clash && i < r->a_ids->n; i++)
+		clash = r->a_ids->v[i] == *id;
+	if (!clash)
+		return;
+	if (r->m->n == IDMAP_MAX) {
+		r->full = true; /* cannot happen (IDMAP_MAX); the join then fails */
+		return;
+	}
+	r->m->e[r->m->n].from = *id;
+	r->m->e[r->m->n].to = (*id & JOIN_BIT) | as_id_fresh(r->ids);
+	r->m->e[r->m->n++].shift = 0;
+}
+
+static void rename_apply_id(uint32_t *id, void *arg)
+{
+	struct rename *r = arg;
+	int k = id_special(*id) ? -1 : map_find(r->m, *id);
+	if (k >= 0)
+		*id = r->m->e[k].to;
+}
+
+static __thread struct idmap join_map;
+static __thread struct idset join_ids;
+
+/* b renamed into a's names in *out (a copy), or 0 with *use_b when no id
+ * changes. Returns -ENOMEM. */
+static int rename_into(const struct as_state *a, const struct as_state *b, uint32_t *ids,
+		       struct as_state *out, bool *use_b)
+{
+	struct idmap *m = &join_map;
+	struct idset *a_ids = &join_ids;
+	int err;
+	m->n = 0;
+	a_ids->n = 0;
+	a_ids->full = false;
+	rename_map(a, b, m);
+	state_ids((struct as_state *)a, collect_id, a_ids);
+	struct rename r = { .m = m, .a_ids = a_ids, .ids = ids };
+	state_ids((struct as_state *)b, rename_plan_id, &r);
+	if (r.full)
+		return -ENOMEM;
+	bool identity = true;
+	for (uint32_t i = 0; identity && i < m->n; i++)
+		identity = m->e[i].from == m->e[i].to;
+	*use_b = identity;
+	if (identity)
+		return 0;
+	err = as_state_copy(out, b);
+	if (err)
+		return err;
+	state_ids(out, rename_apply_id, &r);
+	/* the renamed zone re-sorted (learn inserts in order) */
+	struct bg_zone z = out->zone;
+	bg_zone_init(&out->zone);
+	for (uint32_t i = 0; i < z.n; i++)
+		bg_zone_learn(&out->zone, z.e[i].base, z.e[i].meta, z.e[i].range);
+	return 0;
+}
+
+int as_state_join(struct as_state *a, const struct as_state *b_in, bool widen, const uint64_t *thr,
+		  unsigned nthr, uint32_t *ids)
+{
+	const struct as_state *b = b_in;
 	if (b->bottom || as_state_leq(b, a))
 		return 0;
 	if (a->bottom) {
@@ -578,7 +886,13 @@ int as_state_join(struct as_state *a, const struct as_state *b, bool widen, cons
 		return 1;
 	}
 	struct join_plan plan[64];
-	uint32_t np = plan_join(a, b, salt, plan);
+	struct as_state renamed;
+	bool use_b;
+	if (rename_into(a, b_in, ids, &renamed, &use_b))
+		return -ENOMEM;
+	if (!use_b)
+		b = &renamed;
+	uint32_t np = plan_join(a, b, ids, plan);
 	/* only a join that renames packet bases can leave the state unchanged
 	 * although b is not below a: keep a copy to tell */
 	struct as_state before;
@@ -598,6 +912,8 @@ int as_state_join(struct as_state *a, const struct as_state *b, bool widen, cons
 		if (a->sec[k] != b->sec[k])
 			a->sec[k] = AS_SEC_MAYBE; /* depth unknown: closing it or exiting is an error */
 	as_zone_gc(a);
+	if (!use_b)
+		as_state_fini(&renamed);
 	/* a join that only renamed packet bases changes nothing */
 	if (!check)
 		return 1;
@@ -627,8 +943,11 @@ uint64_t as_state_key(const struct as_state *s, bool weak, uint16_t live)
 {
 	uint64_t h = mix(s->nframes, (uint64_t)(int64_t)s->lock);
 	h = mix(h, (uint64_t)s->sec[0] | (uint64_t)s->sec[1] << 8 | (uint64_t)s->sec[2] << 16);
+	/* references by acquiring insn: ids are names local to the state */
+	uint64_t refs = 0;
 	for (uint32_t i = 0; i < s->nrefs; i++)
-		h = mix(h, s->refs[i].id);
+		refs += mix(s->refs[i].insn, s->refs[i].type);
+	h = mix(h, refs);
 	for (uint32_t f = 0; f < s->nframes; f++) {
 		const struct as_frame *fr = &s->fr[f];
 		for (int i = 0; i < 10; i++)

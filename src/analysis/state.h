@@ -5,8 +5,14 @@
  * that is itself a bg_scalar (the value, for a scalar). Pointer-typed
  * registers carry ids: a NULL-check id shared by copies of one _or_null
  * value, a reference id for acquired objects, a packet base id (zone.h).
- * Ids are allocated deterministically from (context, instruction), so the
- * same value reached along two paths has the same id and joins keep facts.
+ * Ids are fresh: every new value takes the next number of the analysis'
+ * counter (as_id_fresh; vid() in vctx.h, join bases in as_state_join), so
+ * two different values never share an id. An id is a name local to a state:
+ * states are compared and joined up to a renaming of ids (as_state_leq builds
+ * a map from b's ids to a's while comparing, as the kernel's check_ids idmap
+ * does; as_state_join first renames b's ids to a's where both states hold
+ * them in the same places), so the same value reached along two paths with
+ * different ids still keeps its facts.
  * Stack slots are 8 bytes with byte masks (initialized, known zero) and an
  * optional spilled register (scalars keep their value, pointers their type).
  * Invariant: slots of a frame are sorted by index and only non-empty slots
@@ -102,6 +108,16 @@ struct as_state {
 	bool bottom;
 };
 
+/* Ids: 0 is "none" (for a packet base: the packet start); AS_ID_LOST a packet
+ * pointer whose base is lost; AS_ID_JOIN flags a packet base made by a join.
+ * The counter stops at AS_ID_LIMIT (the analysis then ends "too complex"). */
+#define AS_ID_LOST 0xffffffffu
+#define AS_ID_PENDING 0xfffffffeu
+#define AS_ID_JOIN 0x80000000u
+#define AS_ID_LIMIT 0x7ffffff0u
+/* The next id of the counter *next (never 0, never AS_ID_JOIN-flagged). */
+uint32_t as_id_fresh(uint32_t *next);
+
 /* Critical sections a kfunc opens and closes (kfuncs.def: BG_HF_RCU_LOCK /
  * RCU_UNLOCK, BG_HF_SECTION_BEGIN / END, with BG_HF_IRQ for the irq pair). */
 enum as_section { AS_SEC_RCU = 0, AS_SEC_PREEMPT, AS_SEC_IRQ, AS_SEC__MAX };
@@ -138,8 +154,9 @@ void as_slot_del(struct as_frame *f, int idx);
 /* Lattice. join/widen write into a (a := a join/widen b). join returns 1 when a
  * changed, 0 when not, -ENOMEM (a unchanged). */
 bool as_state_leq(const struct as_state *a, const struct as_state *b);
+/* ids: the analysis' id counter (bases made by the join, renamed ids). */
 int as_state_join(struct as_state *a, const struct as_state *b, bool widen, const uint64_t *thr,
-		  unsigned nthr, uint32_t salt);
+		  unsigned nthr, uint32_t *ids);
 /* Drop zone facts about bases no register or spill refers to. */
 void as_zone_gc(struct as_state *s);
 /* Partition keys: full (includes small constants) and weak (types, locks, refs). */

@@ -85,6 +85,7 @@ struct vctx {
 	struct actx *ctxs;
 	uint32_t nctx, capctx;
 	uint32_t cur_ctx;
+	uint32_t next_id;    /* id counter (as_id_fresh): every value's id is fresh */
 	/* worklist (binary heap of node/disjunct refs) */
 	struct wl_item *heap;
 	size_t nheap, capheap;
@@ -132,7 +133,9 @@ int verr(struct vctx *v, const struct as_state *s, size_t pc, const char *check,
 int vnomem(struct vctx *v);
 /* The object's license is GPL-compatible as the kernel counts it (assert.c). */
 bool prog_license_gpl(struct vctx *v);
-/* Deterministic id for a value created at insn pc in the current context. */
+/* A fresh id (state.h) for a value created at insn pc (the message's place
+ * when the counter runs out; salt is unused: ids are never derived from the
+ * place, so two values never share one). */
 uint32_t vid(struct vctx *v, size_t pc, uint32_t salt);
 
 /* xfer.c: one non-terminator instruction (or the effect part of a

@@ -75,8 +75,11 @@ const char *as_map_name(int idx)
 
 uint32_t vid(struct vctx *v, size_t pc, uint32_t salt)
 {
-	uint64_t x = ((uint64_t)v->cur_ctx * v->n + pc) * 8 + salt;
-	uint32_t id = (uint32_t)(x % 0xfffffff0u) + 1;
+	(void)salt;
+	uint32_t id = as_id_fresh(&v->next_id);
+	if (id >= AS_ID_LIMIT)
+		verr(v, NULL, pc, "too_complex", "too complex for bpfgate: more than %u abstract values",
+		     AS_ID_LIMIT);
 	return id;
 }
 
@@ -563,17 +566,17 @@ static void propagate(struct vctx *v, uint32_t ctx, uint32_t block, struct as_st
 				as_state_fini(s);
 				return;
 			}
-			changed = as_state_join(&d->st, s, widen, v->thr, v->nthr, ctx * 65599u + block);
+			changed = as_state_join(&d->st, s, widen, v->thr, v->nthr, &v->next_id);
 			if (changed > 0) {
 				iv_refine(n, ivl, &d->st);
-				if (as_state_join(&d->st, &old, false, NULL, 0, ctx * 65599u + block) < 0)
+				if (as_state_join(&d->st, &old, false, NULL, 0, &v->next_id) < 0)
 					changed = -ENOMEM;
 				else
 					changed = !as_state_leq(&d->st, &old);
 			}
 			as_state_fini(&old);
 		} else {
-			changed = as_state_join(&d->st, s, widen, v->thr, v->nthr, ctx * 65599u + block);
+			changed = as_state_join(&d->st, s, widen, v->thr, v->nthr, &v->next_id);
 		}
 		if (changed < 0)
 			vnomem(v);
@@ -738,7 +741,7 @@ static int call_global(struct vctx *v, uint32_t ctx, const struct as_state *at, 
 				r->flags = RF_NULL;
 				r->size = gp[i].size;
 				r->v = bg_scalar_const(0);
-				r->id = 0x40000000u + (uint32_t)nc * 8u + (uint32_t)i;
+				r->id = vid(v, pc, 0);
 			}
 		}
 		uint32_t saved = v->cur_ctx;
@@ -1359,9 +1362,12 @@ static void budget_exceeded(struct vctx *v, const struct as_state *s, size_t pc)
 	if (v->steps > v->max_steps)
 		verr(v, s, pc, "too_complex",
 		     "too complex for bpfgate: more than %" PRIu64 " abstract steps (--max-steps)", v->max_steps);
-	else
+	else if (v->cur_bytes > v->max_bytes)
 		verr(v, s, pc, "too_complex",
 		     "too complex for bpfgate: abstract states above %zu MiB", v->max_bytes >> 20);
+	else
+		verr(v, s, pc, "too_complex", "too complex for bpfgate: more than %u abstract values",
+		     AS_ID_LIMIT);
 }
 
 static int run(struct vctx *v)
@@ -1386,7 +1392,7 @@ static int run(struct vctx *v)
 	while ((v->nheap || v->ndirect) && !v->failed) {
 		if (v->ndirect) {
 			struct direct_item it = v->direct[--v->ndirect];
-			if (v->steps > v->max_steps || v->cur_bytes > v->max_bytes) {
+			if (v->steps > v->max_steps || v->cur_bytes > v->max_bytes || v->next_id >= AS_ID_LIMIT) {
 				budget_exceeded(v, &it.st, v->g.blocks[it.block].start);
 				as_state_fini(&it.st);
 				break;
@@ -1397,7 +1403,7 @@ static int run(struct vctx *v)
 		struct wl_item it = heap_pop(v);
 		if (!it.n->d[it.d].queued)
 			continue;
-		if (v->steps > v->max_steps || v->cur_bytes > v->max_bytes) {
+		if (v->steps > v->max_steps || v->cur_bytes > v->max_bytes || v->next_id >= AS_ID_LIMIT) {
 			budget_exceeded(v, &it.n->d[it.d].st, v->g.blocks[it.n->block].start);
 			break;
 		}
