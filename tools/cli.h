@@ -82,4 +82,14 @@ void cli_sarif_message(struct bg_json *j, const char *text);
 void cli_sarif_locations(struct bg_json *j, const char *file, unsigned line, unsigned col);
 /* The same for a source line: tabs kept. */
 const char *cli_safe_src(const char *s);
+/* Real-kernel runs (tools/cli_kvm.c; src/kvm reads no environment): the image
+ * cache root from XDG_CACHE_HOME / HOME into root (NULL when neither is set),
+ * the mirror (BPFGATE_DEBIAN_MIRROR), a forced accelerator (BG_KVM_ACCEL), and
+ * bg_kvm_opts with the cache and the BG_KVM_* knobs (LOADER, TIMEOUT, MEM,
+ * ACCEL, APPEND, KEEP) for fields the caller left 0. */
+struct bg_kvm_opts;
+const char *cli_kcache_root(char *root, size_t n);
+const char *cli_kcache_mirror(void);
+const char *cli_kvm_accel_force(void);
+void cli_kvm_opts(struct bg_kvm_opts *o, char *root, size_t n);
 #endif

@@ -423,11 +423,15 @@ static int judge_kernels(struct opts *o)
 	struct bg_kimage ks[MAX_VERIFIERS];
 	struct bg_kvm_run *runs;
 	int idx[MAX_VERIFIERS], nk = 0, e;
+	struct bg_kvm_opts ko = {.sz = sizeof(ko)};
+	char root[4096];
+
+	cli_kvm_opts(&ko, root, sizeof(root));
 
 	for (int vi = 0; vi < o->nv; vi++) {
 		if (o->v[vi].kind != V_KVM)
 			continue;
-		if (bg_kcache_get(o->v[vi].ver, &ks[nk]))
+		if (bg_kcache_get(ko.cache_dir, o->v[vi].ver, &ks[nk]))
 			return cli_error("corpus", "kernel %s is not in the cache (bpfgate kernels fetch %s)",
 					 o->v[vi].ver, o->v[vi].ver);
 		idx[nk++] = vi;
@@ -437,7 +441,7 @@ static int judge_kernels(struct opts *o)
 	runs = calloc((size_t)nk, sizeof(*runs));
 	if (!runs)
 		return cli_error("corpus", "out of memory");
-	e = bg_kvm_judge(ks, (size_t)nk, (const char *const *)o->objs, o->nobj, NULL, runs);
+	e = bg_kvm_judge(ks, (size_t)nk, (const char *const *)o->objs, o->nobj, &ko, runs);
 	if (e) {
 		free(runs);
 		return cli_error("corpus", "cannot boot kernels: %s", strerror(-e));

@@ -23,13 +23,16 @@ static void usage(FILE *f)
 static int list(void)
 {
 	struct bg_kimage *ks;
-	const char *why, *accel = bg_kvm_accel(&why);
+	const char *force = cli_kvm_accel_force(), *why, *accel = bg_kvm_accel(force, &why);
 	char root[4096] = "?";
 	size_t n;
 
-	bg_kcache_root(root, sizeof(root));
-	bg_kcache_list(&ks, &n);
-	printf("cache: %s\nqemu accelerator: %s (%s)\n", root, accel, why);
+	const char *r = cli_kcache_root(root, sizeof(root));
+	bg_kcache_list(r, &ks, &n);
+	if (!r)
+		snprintf(root, sizeof(root), "? (set XDG_CACHE_HOME or HOME)");
+	printf("cache: %s\nqemu accelerator: %s (%s%s)\n", root, accel,
+	       force && !strcmp(force, accel) ? "BG_KVM_ACCEL=" : "", force && !strcmp(force, accel) ? force : why);
 	if (!n)
 		printf("no kernel fetched (bpfgate kernels fetch 5.10 6.1 6.12 7.2)\n");
 	for (size_t i = 0; i < n; i++)
@@ -46,7 +49,9 @@ static int fetch(int argc, char **argv)
 	for (int i = 2; i < argc; i++) {
 		struct bg_kimage k;
 		char err[1024];
-		int e = bg_kcache_fetch(argv[i], &k, err, sizeof(err));
+		char root[4096];
+		int e = bg_kcache_fetch(cli_kcache_root(root, sizeof(root)), cli_kcache_mirror(), argv[i],
+					&k, err, sizeof(err));
 
 		if (e) {
 			rc = cli_error("kernels", "fetch %s: %s", argv[i],
@@ -65,7 +70,8 @@ static int remove_(int argc, char **argv)
 	int rc = EXIT_OK;
 
 	for (int i = 2; i < argc; i++) {
-		int e = bg_kcache_remove(argv[i]);
+		char root[4096];
+		int e = bg_kcache_remove(cli_kcache_root(root, sizeof(root)), argv[i]);
 
 		if (e == -ENOENT)
 			rc = cli_error("kernels", "remove %s: not in the cache", argv[i]);

@@ -363,9 +363,11 @@ static int kload_kernels(const struct kload_args *a, struct bg_json *j, bool *hi
 	struct bg_kvm_run runs[MAX_KERNELS];
 	struct bg_kvm_opts o = {.sz = sizeof(o), .timeout_s = a->timeout_s, .jobs = a->jobs,
 				.log = a->log, .log_level = a->log_level};
-	char list[256], *save = NULL;
+	char list[256], *save = NULL, root[4096];
 	size_t nk = 0;
 	int rc = EXIT_OK, e;
+
+	cli_kvm_opts(&o, root, sizeof(root));
 
 	snprintf(list, sizeof(list), "%s", a->kernels);
 	for (char *t = strtok_r(list, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
@@ -373,7 +375,7 @@ static int kload_kernels(const struct kload_args *a, struct bg_json *j, bool *hi
 			return cli_error("kload", "too many kernels (max %d)", MAX_KERNELS);
 		if (!bg_kcache_valid_ver(t))
 			return cli_error("kload", "--kernel: '%s' is not a kernel series (like 6.1)", t);
-		if (bg_kcache_get(t, &ks[nk]))
+		if (bg_kcache_get(o.cache_dir, t, &ks[nk]))
 			return cli_error("kload", "kernel %s is not in the cache (bpfgate kernels fetch %s)",
 					 t, t);
 		nk++;

@@ -32,11 +32,13 @@ struct bg_verify_opts {
 	uint64_t max_steps;        /* resource limit (0: default); exceeded -> "too complex" */
 	uint32_t max_disjuncts;    /* states kept apart per program point and loop iteration
 				    * (trace partitioning bound K; 0: default 8) */
-	FILE *stats;               /* fixpoint statistics (totals, then per loop head) written
-				    * here after the analysis, or NULL; the totals are also in
-				    * bg_verify_result */
+	FILE *stats;               /* fixpoint statistics (totals, then per loop head, then the
+				    * kernel-work estimate's loops) written here after the
+				    * analysis, or NULL; the totals are also in bg_verify_result */
+	int no_kernel_verdict;     /* estimate the kernel's work (bg_verify_result.kernel) but
+				    * do not reject a safe program over the kernel's limits */
 };
-#define bg_verify_opts__last_field stats
+#define bg_verify_opts__last_field no_kernel_verdict
 
 /* One step of the path that leads to a rejection. */
 struct bg_path_step {

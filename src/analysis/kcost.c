@@ -380,13 +380,15 @@ static int estimate(const struct kcost *kc, struct kc_work *w, struct bg_kernel_
 	 * kernel decides, in such loops, branches the analysis finds open; a
 	 * counted loop of truly open branches walked past 8192 is missed (the
 	 * reported jmp_seq still counts it). */
-	if (getenv("BG_KCOST_DEBUG"))
+	/* with the statistics stream (bg_verify_opts.stats) */
+	FILE *st = kc->v->opts ? kc->v->opts->stats : NULL;
+	if (st) {
 		for (uint32_t l = 0; l < g->nloops; l++)
-			fprintf(stderr, "kcost: loop %u head insn %u: %.1f trips, %u blocks%s\n", l,
+			fprintf(st, "kcost: loop %u head insn %u: %.1f trips, %u blocks%s\n", l,
 				g->blocks[g->loops[l].head].start, w->trips[l], g->loops[l].size,
 				g->loops[l].counted ? " (counted)" : "");
-	if (getenv("BG_KCOST_DEBUG"))
-		fprintf(stderr, "kcost: pending %.0f, counted loops once %.0f\n", w->depth[0], w->depth[1]);
+		fprintf(st, "kcost: pending %.0f, counted loops once %.0f\n", w->depth[0], w->depth[1]);
+	}
 	ke->limit = ke->insns > KC_LIMIT_INSNS ? BG_KLIMIT_INSNS :
 		    w->depth[1] > KC_LIMIT_JMP_SEQ ? BG_KLIMIT_JMP_SEQ : BG_KLIMIT_NONE;
 	return 0;
@@ -438,7 +440,8 @@ int kcost_finish(struct kcost *kc, const struct vctx *v, struct bg_verify_result
 	int err = -ENOMEM;
 	if (w.trips && w.decided && w.mult && w.own && w.depth) {
 		err = estimate(kc, &w, &res->kernel);
-		if (!err && res->kernel.limit != BG_KLIMIT_NONE && !getenv("BG_KCOST_NO_VERDICT"))
+		if (!err && res->kernel.limit != BG_KLIMIT_NONE &&
+		    !(v->opts && v->opts->no_kernel_verdict))
 			err = finding(kc, res);
 	}
 	free(w.trips);

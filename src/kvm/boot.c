@@ -46,20 +46,19 @@ static int cpu_virt(void)
 	return yes;
 }
 
-const char *bg_kvm_accel(const char **why)
+const char *bg_kvm_accel(const char *force, const char **why)
 {
 	static const char *accel;
 	static char reason[160];
-	const char *force = getenv("BG_KVM_ACCEL");
 	int fd, vm;
 
+	if (force && (!strcmp(force, "tcg") || !strcmp(force, "kvm"))) {
+		if (why)
+			*why = "chosen by the caller";
+		return !strcmp(force, "tcg") ? "tcg" : "kvm";
+	}
 	if (accel)
 		goto out;
-	if (force && (!strcmp(force, "tcg") || !strcmp(force, "kvm"))) {
-		accel = force;
-		snprintf(reason, sizeof(reason), "BG_KVM_ACCEL=%s", force);
-		goto out;
-	}
 	if (!cpu_virt()) {
 		snprintf(reason, sizeof(reason), "the CPU has no vmx/svm flag");
 		accel = "tcg";
@@ -128,13 +127,10 @@ __attribute__((format(printf, 2, 3))) static void set_error(struct bg_kvm_run *r
 
 static const char *loader_path(const struct bg_kvm_opts *o, char *buf, size_t n)
 {
-	const char *env = getenv("BG_KVM_LOADER");
 	ssize_t k;
 
-	if (o->loader)
+	if (o->loader && *o->loader)
 		return o->loader;
-	if (env && *env)
-		return env;
 	k = readlink("/proc/self/exe", buf, n - 1);
 	if (k <= 0)
 		return NULL;
@@ -157,7 +153,7 @@ static void start(struct guest *g, const char *root, int idx, const char *const 
 	char lbuf[PATH_MAX], args[64] = "", mem[16], scon[PATH_MAX + 48], sout[PATH_MAX + 48];
 	char cmdline[512];
 	const char *loader = loader_path(o, lbuf, sizeof(lbuf));
-	const char *accel = bg_kvm_accel(NULL);
+	const char *accel = bg_kvm_accel(o->accel, NULL);
 	struct bg_kvm_run *r = g->run;
 	int e, timeout;
 
@@ -182,19 +178,15 @@ static void start(struct guest *g, const char *root, int idx, const char *const 
 		set_error(r, "initrd: %s", err);
 		return;
 	}
-	r->mem_mb = o->mem_mb ? o->mem_mb
-		    : getenv("BG_KVM_MEM") ? atoi(getenv("BG_KVM_MEM"))
-					   : BASE_MEM_MB + (int)(3 * (file_size(initrd) >> 20));
+	r->mem_mb = o->mem_mb ? o->mem_mb : BASE_MEM_MB + (int)(3 * (file_size(initrd) >> 20));
 	if (r->mem_mb < 16)
 		r->mem_mb = BASE_MEM_MB;
-	timeout = o->timeout_s ? o->timeout_s
-			       : getenv("BG_KVM_TIMEOUT") ? atoi(getenv("BG_KVM_TIMEOUT"))
-							  : 120 + 2 * (int)nobj;
+	timeout = o->timeout_s ? o->timeout_s : 120 + 2 * (int)nobj;
 	if (timeout <= 0)
 		timeout = 120 + 2 * (int)nobj;
-	/* $BG_KVM_APPEND: extra kernel arguments (the last of a repeated one wins) */
+	/* o->append: extra kernel arguments (the last of a repeated one wins) */
 	snprintf(cmdline, sizeof(cmdline), "console=ttyS0 panic=-1 rdinit=/init loglevel=4 "
-		 "mitigations=off no_timer_check %s", getenv("BG_KVM_APPEND") ? getenv("BG_KVM_APPEND") : "");
+		 "mitigations=off no_timer_check %s", o->append ? o->append : "");
 	snprintf(r->accel, sizeof(r->accel), "%s", accel);
 	snprintf(mem, sizeof(mem), "%d", r->mem_mb);
 	snprintf(scon, sizeof(scon), "file:%s", con);
@@ -227,7 +219,11 @@ static void start(struct guest *g, const char *root, int idx, const char *const 
 		dup2(nul, 1);
 		dup2(lf >= 0 ? lf : nul, 2);
 		execvp(av[0], av);
-		fprintf(stderr, "cannot run " QEMU ": %s\n", strerror(errno));
+		/* into qemu.err (fd 2 of the child), read back as the boot's error */
+		char msg[160];
+		int len = snprintf(msg, sizeof(msg), "cannot run " QEMU ": %s\n", strerror(errno));
+		if (len > 0 && write(2, msg, (size_t)len) < 0)
+			_exit(126);
 		_exit(127);
 	}
 }
@@ -323,12 +319,12 @@ static void collect(struct guest *g, int status, const struct rusage *ru)
 	}
 }
 
-static void cleanup(struct guest *g)
+static void cleanup(struct guest *g, int keep)
 {
 	static const char *const files[] = {"initrd", "console.log", "records", "qemu.err"};
 	char p[PATH_MAX + 32];
 
-	if (getenv("BG_KVM_KEEP"))
+	if (keep)
 		return;
 	for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
 		snprintf(p, sizeof(p), "%s/%s", g->dir, files[i]);
@@ -379,7 +375,7 @@ static int reap(struct guest *gs, size_t ng, const struct boot_args *ba)
 		}
 		g->pid = -1;
 		collect(g, st, p > 0 ? &ru : NULL);
-		cleanup(g);
+		cleanup(g, ba->o->keep);
 		if (retry_worthy(g)) {
 			struct bg_kimage k = g->run->k;
 
@@ -410,7 +406,8 @@ int bg_kvm_judge(const struct bg_kimage *ks, size_t nk, const char *const *objs,
 	if (!o)
 		o = &def;
 	jobs = o->jobs > 0 ? o->jobs : ncpu >= 2 ? 2 : 1;
-	if (bg_kcache_root(root, sizeof(root))) {
+	if (!o->cache_dir || !*o->cache_dir ||
+	    snprintf(root, sizeof(root), "%s", o->cache_dir) >= (int)sizeof(root)) {
 		free(gs);
 		return -ENOENT;
 	}
@@ -435,7 +432,7 @@ int bg_kvm_judge(const struct bg_kimage *ks, size_t nk, const char *const *objs,
 			if (gs[next].pid > 0)
 				running++;
 			else
-				cleanup(&gs[next]);
+				cleanup(&gs[next], o->keep);
 			next++;
 		}
 		if (!running && next >= nk)

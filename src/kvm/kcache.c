@@ -39,9 +39,8 @@ static const struct {
 #define LISTS_MAX_AGE (24 * 3600)
 #define APT_TIMEOUT 600
 
-int bg_kcache_root(char *buf, size_t n)
+int bg_kcache_root(const char *x, const char *home, char *buf, size_t n)
 {
-	const char *x = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
 	int k;
 
 	if (x && *x)
@@ -157,16 +156,20 @@ struct aptcfg {
 	int nopt;
 };
 
-static int apt_setup(struct aptcfg *c, char *err, size_t errlen)
+static int apt_setup(struct aptcfg *c, const char *root, const char *mirror, char *err,
+		     size_t errlen)
 {
 	char p[PATH_MAX + 64];
-	const char *mirror = getenv("BPFGATE_DEBIAN_MIRROR");
 	FILE *f;
 	int e;
 
-	if ((e = bg_kcache_root(c->root, sizeof(c->root))) < 0) {
+	if (!root || !*root) {
 		snprintf(err, errlen, "no cache directory (set XDG_CACHE_HOME or HOME)");
-		return e;
+		return -ENOENT;
+	}
+	if (snprintf(c->root, sizeof(c->root), "%s", root) >= (int)sizeof(c->root)) {
+		snprintf(err, errlen, "cache directory name too long");
+		return -ENAMETOOLONG;
 	}
 	static const char *const dirs[] = {"apt/parts", "apt/state/lists/partial",
 					   "apt/cache/archives/partial", "kernels", "tmp"};
@@ -450,13 +453,13 @@ static int read_info(const char *dir, const char *ver, struct bg_kimage *k)
 	return 0;
 }
 
-int bg_kcache_get(const char *ver, struct bg_kimage *out)
+int bg_kcache_get(const char *root, const char *ver, struct bg_kimage *out)
 {
-	char root[PATH_MAX], dir[PATH_MAX + 64];
+	char dir[PATH_MAX + 64];
 
 	if (!bg_kcache_valid_ver(ver))
 		return -EINVAL;
-	if (bg_kcache_root(root, sizeof(root)))
+	if (!root || !*root)
 		return -ENOENT;
 	snprintf(dir, sizeof(dir), "%s/kernels/%s", root, ver);
 	return read_info(dir, ver, out);
@@ -467,15 +470,15 @@ static int cmp_kimage(const void *a, const void *b)
 	return strverscmp(((const struct bg_kimage *)a)->ver, ((const struct bg_kimage *)b)->ver);
 }
 
-int bg_kcache_list(struct bg_kimage **out, size_t *n)
+int bg_kcache_list(const char *root, struct bg_kimage **out, size_t *n)
 {
-	char root[PATH_MAX], dir[PATH_MAX + 16];
+	char dir[PATH_MAX + 16];
 	struct dirent *e;
 	DIR *d;
 
 	*out = NULL;
 	*n = 0;
-	if (bg_kcache_root(root, sizeof(root)))
+	if (!root || !*root)
 		return 0;
 	snprintf(dir, sizeof(dir), "%s/kernels", root);
 	if (!(d = opendir(dir)))
@@ -483,7 +486,7 @@ int bg_kcache_list(struct bg_kimage **out, size_t *n)
 	while ((e = readdir(d))) {
 		struct bg_kimage k, *grown;
 
-		if (!bg_kcache_valid_ver(e->d_name) || bg_kcache_get(e->d_name, &k))
+		if (!bg_kcache_valid_ver(e->d_name) || bg_kcache_get(root, e->d_name, &k))
 			continue;
 		grown = realloc(*out, (*n + 1) * sizeof(k));
 		if (!grown)
@@ -497,14 +500,13 @@ int bg_kcache_list(struct bg_kimage **out, size_t *n)
 	return 0;
 }
 
-int bg_kcache_remove(const char *ver)
+int bg_kcache_remove(const char *root, const char *ver)
 {
-	char root[PATH_MAX], dir[PATH_MAX + 64];
+	char dir[PATH_MAX + 64];
 	struct bg_kimage k;
 
-	if (bg_kcache_get(ver, &k))
+	if (bg_kcache_get(root, ver, &k))
 		return -ENOENT;
-	bg_kcache_root(root, sizeof(root));
 	snprintf(dir, sizeof(dir), "%s/kernels/%s", root, ver);
 	return rmtree(dir);
 }
@@ -554,7 +556,8 @@ static int fetch_release(struct aptcfg *c, const char *ver, const char *rel, cha
 	return e;
 }
 
-int bg_kcache_fetch(const char *ver, struct bg_kimage *out, char *err, size_t errlen)
+int bg_kcache_fetch(const char *root, const char *mirror, const char *ver, struct bg_kimage *out,
+		    char *err, size_t errlen)
 {
 	struct aptcfg c;
 	char rel[96];
@@ -565,9 +568,9 @@ int bg_kcache_fetch(const char *ver, struct bg_kimage *out, char *err, size_t er
 		snprintf(err, errlen, "'%s' is not a kernel series (like 5.10 or 6.12)", ver);
 		return -EINVAL;
 	}
-	if (!bg_kcache_get(ver, out))
+	if (!bg_kcache_get(root, ver, out))
 		return 0;
-	if ((e = apt_setup(&c, err, errlen)) || (e = apt_update(&c, 0, err, errlen)))
+	if ((e = apt_setup(&c, root, mirror, err, errlen)) || (e = apt_update(&c, 0, err, errlen)))
 		return e;
 	/* a version missing from day-old lists may have appeared since */
 	if (resolve(&c, ver, rel, sizeof(rel)) &&
@@ -590,5 +593,5 @@ int bg_kcache_fetch(const char *ver, struct bg_kimage *out, char *err, size_t er
 	}
 	if ((e = fetch_release(&c, ver, rel, err, errlen)))
 		return e;
-	return bg_kcache_get(ver, out);
+	return bg_kcache_get(root, ver, out);
 }

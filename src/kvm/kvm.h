@@ -2,8 +2,9 @@
  * a private apt configuration, booted under QEMU with an initrd built on the
  * fly, judging many objects per boot with bpfgate's own loader.
  *
- * kcache.c: the image cache ($XDG_CACHE_HOME/bpfgate, default
- *   ~/.cache/bpfgate): kernels/VER/{vmlinuz,info}, apt/ (own sources list,
+ * kcache.c: the image cache (a root the caller names; the CLI's is
+ *   $XDG_CACHE_HOME/bpfgate, default ~/.cache/bpfgate, see bg_kcache_root):
+ *   kernels/VER/{vmlinuz,info}, apt/ (own sources list,
  *   state and archive dirs; the host's apt configuration is never read or
  *   written, nothing is installed).
  * initrd.c: newc cpio writer and the initrd (busybox, /init, the loader and
@@ -13,7 +14,9 @@
  * records.c: the guest->host record line format (escaped TSV), written by
  *   `bpfgate kload --records` in the guest and parsed by the host.
  * Internal to the library; the CLI (kernels, kload --kernel, corpus) and the
- * compile driver use it. */
+ * compile driver use it. Reads no environment variable: the cache root, the
+ * mirror and the boot knobs are arguments and bg_kvm_opts fields (the CLI
+ * fills them from XDG_CACHE_HOME, HOME, BPFGATE_DEBIAN_MIRROR, BG_KVM_*). */
 #ifndef BG_KVM_KVM_H
 #define BG_KVM_KVM_H
 #include <stddef.h>
@@ -34,17 +37,20 @@ struct bg_kimage {
 #define BG_KCACHE_NO_VERSION (-10001)  /* the registry has no such kernel */
 #define BG_KCACHE_UNREACHABLE (-10002) /* the registry cannot be reached */
 
-/* The cache root into buf (not created). */
-int bg_kcache_root(char *buf, size_t n);
-/* The cached image of ver; -ENOENT when not fetched. */
-int bg_kcache_get(const char *ver, struct bg_kimage *out);
+/* The conventional cache root into buf (not created): xdg_cache_home/bpfgate
+ * when set and not empty, else home/.cache/bpfgate; -ENOENT when neither. */
+int bg_kcache_root(const char *xdg_cache_home, const char *home, char *buf, size_t n);
+/* The cached image of ver under root; -ENOENT when not fetched. */
+int bg_kcache_get(const char *root, const char *ver, struct bg_kimage *out);
 /* Every cached image, sorted by version; *out malloc'd. */
-int bg_kcache_list(struct bg_kimage **out, size_t *n);
+int bg_kcache_list(const char *root, struct bg_kimage **out, size_t *n);
 /* Fetch ver ("5.10", "6.1", "6.12", "7.2": the newest Debian release of that
- * series in the configured suites) unless cached. err gets a message. */
-int bg_kcache_fetch(const char *ver, struct bg_kimage *out, char *err, size_t errlen);
+ * series in the configured suites) unless cached, from mirror (NULL or "":
+ * http://deb.debian.org). err gets a message. */
+int bg_kcache_fetch(const char *root, const char *mirror, const char *ver, struct bg_kimage *out,
+		    char *err, size_t errlen);
 /* Remove a cached image; -ENOENT when absent. */
-int bg_kcache_remove(const char *ver);
+int bg_kcache_remove(const char *root, const char *ver);
 /* Is ver a plausible series name ("5.10", "7.2")? */
 int bg_kcache_valid_ver(const char *ver);
 
@@ -70,17 +76,18 @@ void bg_kvm_prog__fini(struct bg_kvm_prog *p);
 /* ---- booting (boot.c) ---- */
 struct bg_kvm_opts {
 	size_t sz;               /* sizeof(struct bg_kvm_opts) */
-	const char *loader;      /* bpfgate binary run in the guest (default: this one,
-				    or $BG_KVM_LOADER) */
-	int timeout_s;           /* wall-clock limit per boot (0: $BG_KVM_TIMEOUT, else
-				    120 s + 2 s per object) */
-	int mem_mb;              /* guest memory (0: $BG_KVM_MEM, else 256 MiB + 3x the
-				    initrd) */
+	const char *loader;      /* bpfgate binary run in the guest (default: this one) */
+	int timeout_s;           /* wall-clock limit per boot (0: 120 s + 2 s per object) */
+	int mem_mb;              /* guest memory (0: 256 MiB + 3x the initrd) */
 	int jobs;                /* guests at once (0: min(2, CPUs)) */
 	int log;                 /* keep full verifier logs */
 	unsigned log_level;      /* verifier log level in the guest (0: 4, statistics and
 				    the message only: level 1 makes TCG guests far slower) */
 	double prog_limit;       /* guest seconds per program load (0: 20; < 0: none) */
+	const char *cache_dir;   /* the image cache root (required: bg_kcache_root) */
+	const char *accel;       /* "kvm" / "tcg" forces QEMU's accelerator; NULL: probe */
+	const char *append;      /* extra kernel arguments (the last of a repeated one wins) */
+	int keep;                /* keep each boot's files (initrd, console, records) */
 };
 
 struct bg_kvm_run {
@@ -98,8 +105,9 @@ struct bg_kvm_run {
 				    holds what it judged before it stopped */
 	char *console_tail;      /* last lines of the guest console on error */
 };
-/* The accelerator QEMU will use here ("kvm"/"tcg"), and why. */
-const char *bg_kvm_accel(const char **why);
+/* The accelerator QEMU will use here ("kvm"/"tcg"), and why: force when it is
+ * "kvm" or "tcg", else probed once. */
+const char *bg_kvm_accel(const char *force, const char **why);
 /* Boot each kernel (jobs at a time) and judge every program of objs in it.
  * runs[i] gets kernel i's results; a guest that fails sets runs[i].error.
  * Returns 0, or a negative errno when nothing could be started. */
