@@ -29,7 +29,6 @@
 #include <bpfgate/object.h>
 #include <bpfgate/verifier.h>
 #include "core/json.h"
-#include "kern/klog.h"
 #include "platform/profiles.h"
 #include "kvm/kvm.h"
 #include "cli.h"
@@ -316,7 +315,7 @@ static int collect(struct opts *o, const char *path, int depth)
 /* ---- running one verifier on one program -------------------------------- */
 
 /* The kernel's reason for a rejection: the last message line of the
- * verifier log, read by the library's one log parser (kern/klog.h: the same
+ * verifier log, read by the library's one log parser (bpfgate/kern.h: the same
  * rule as corpus/kjudge.c, which recorded corpus/expected.tsv and stays
  * independent of the library on purpose). */
 static char *kernel_message(const char *log, const char *fallback)

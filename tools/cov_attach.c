@@ -22,7 +22,7 @@
 #include <unistd.h>
 #include <bpf/bpf.h>
 #include <bpfgate/bpfgate.h>
-#include "cov/uprobe.h"
+#include <bpfgate/cov.h>
 #include "cov_attach.h"
 #include "cli.h"
 

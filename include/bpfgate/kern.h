@@ -104,6 +104,32 @@ BG_API int bg_kern_map_lookup(int map_fd, const void *key, void *value);
 /* Write one key/value (BPF_ANY). For arrays of global data, key 0. */
 BG_API int bg_kern_map_update(int map_fd, const void *key, const void *value);
 
+/* Kernel verifier logs (a bg_kload_result's log, or any other): parsed by the
+ * one parser the kernel oracle and the compile driver use. Logs are hostile
+ * text; nothing here trusts their length or shape. Pure functions. */
+/* Last "processed N insns" / "verification time N usec" in log, or -1. */
+BG_API long bg_klog_processed(const char *log);
+BG_API long bg_klog_verif_time(const char *log);
+/* The verdict message: the last max_lines non-empty lines of log that are
+ * not statistics, joined with "\n". Level-2 bookkeeping lines after the
+ * message (func#, regs=, state dumps, "Validating f() func#N") are skipped;
+ * a statistics line glued to the message ("...tail callverification time
+ * 45 usec") and trailing blanks are cut. Returns a malloc'd string, or NULL
+ * when the log has no such line. */
+BG_API char *bg_klog_message(const char *log, int max_lines);
+/* 1 when the log holds nothing but statistics (or is empty). */
+BG_API int bg_klog_is_empty(const char *log);
+/* Where the verifier stopped: the last instruction it printed and the last
+ * source line comment ("; text @ file:line", line > 0) of a level-1 log. */
+struct bg_klog_where {
+	long insn;     /* -1 when no instruction was printed */
+	uint32_t line; /* 0 when no source line */
+	char file[256];
+	char source[256];
+};
+/* Returns 0 when anything was found, -1 otherwise. */
+BG_API int bg_klog_where(const char *log, struct bg_klog_where *w);
+
 #ifdef __cplusplus
 }
 #endif

@@ -12,6 +12,8 @@
 #include <unistd.h>
 #include "cov/uprobe.h"
 
+_Static_assert(sizeof(struct bg_usdt_spec) == 208, "libbpf's struct __bpf_usdt_spec is 208 bytes");
+
 static int fail(char *err, size_t errsz, int rc, const char *fmt, const char *a, const char *b)
 {
 	snprintf(err, errsz, fmt, a, b);
