@@ -8,7 +8,6 @@
 #include <string.h>
 #include "core/json.h"
 #include "core/text.h"
-#include "platform/ctx.h"
 #include <linux/bpf.h>
 #include <bpfgate/bpfgate.h>
 #include "cli.h"
@@ -231,11 +230,9 @@ void cli_print_lines(const char *indent, const char *text)
 
 enum bg_pkt_input cli_packet_input(const struct bg_program *p, bool *takes_packet)
 {
-	const struct bg_prog_policy *pol = bg_prog_policy(bg_program__type(p), bg_program__attach_type(p));
-	const char *st = pol && pol->ctx ? pol->ctx->struct_name : NULL;
 	uint32_t t = bg_program__type(p);
 
-	*takes_packet = st && (!strcmp(st, "xdp_md") || !strcmp(st, "__sk_buff"));
+	*takes_packet = bg_program__takes_packet(p);
 	/* the kernel's test run pulls L2 for these (as src/vm does) */
 	return t == BPF_PROG_TYPE_SOCKET_FILTER || t == BPF_PROG_TYPE_CGROUP_SKB ? BG_PKT_ETH_L3
 										 : BG_PKT_ETH;

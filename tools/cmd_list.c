@@ -9,7 +9,6 @@
 #include <bpf/libbpf.h>
 #include <bpfgate/bpfgate.h>
 #include "core/json.h"
-#include "platform/sections.h"
 #include "cli.h"
 
 static void usage(FILE *f)
@@ -52,7 +51,7 @@ static void json_prog(struct bg_json *j, const struct bg_object *obj, const stru
 	bg_json_kstr(j, "section", bg_program__section(p));
 	bg_json_kstr(j, "type", bg_program__type_name(p));
 	bg_json_kuint(j, "prog_type", bg_program__type(p));
-	bg_json_kstr(j, "attach_type", bg_attach_type_name(bg_program__attach_type(p)));
+	bg_json_kstr(j, "attach_type", bg_program__attach_type_name(p));
 	bg_json_kstr(j, "attach_target", bg_program__attach_target(p));
 	bg_json_kuint(j, "insns", n);
 	bg_json_key(j, "subprograms");

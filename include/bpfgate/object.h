@@ -137,6 +137,9 @@ BG_API uint32_t bg_program__type(const struct bg_program *prog);         /* enum
 BG_API uint32_t bg_program__attach_type(const struct bg_program *prog);  /* enum bpf_attach_type */
 BG_API const char *bg_program__attach_target(const struct bg_program *prog); /* "tcp_v4_connect" or NULL; struct_ops: "STRUCT:MEMBER" (e.g. "tcp_congestion_ops:init") */
 BG_API const char *bg_program__type_name(const struct bg_program *prog); /* "xdp", "kprobe", ... */
+BG_API const char *bg_program__attach_type_name(const struct bg_program *prog); /* "cgroup_inet_ingress", ... or NULL */
+/* The program's context is a packet (xdp_md or __sk_buff): 1, else 0. */
+BG_API int bg_program__takes_packet(const struct bg_program *prog);
 BG_API const struct bg_object *bg_program__object(const struct bg_program *prog);
 /* BPF_PROG_LOAD prog_flags the section implies (BPF_F_SLEEPABLE for "fentry.s/",
  * BPF_F_XDP_HAS_FRAGS for "xdp.frags"), 0 otherwise. */

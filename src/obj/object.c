@@ -12,6 +12,8 @@
 #include <unistd.h>
 #include "obj/internal.h"
 #include "core/opts.h"
+#include "platform/ctx.h"
+#include "platform/sections.h"
 
 #define OBJ_MAX_FILE (512u << 20)
 
@@ -401,6 +403,18 @@ uint32_t bg_program__attach_type(const struct bg_program *p)
 const char *bg_program__type_name(const struct bg_program *p)
 {
 	return p && p->def ? bg_prog_type_name(p->def->prog_type) : "unknown";
+}
+
+const char *bg_program__attach_type_name(const struct bg_program *p)
+{
+	return bg_attach_type_name(bg_program__attach_type(p));
+}
+
+int bg_program__takes_packet(const struct bg_program *p)
+{
+	const struct bg_prog_policy *pol = bg_prog_policy(bg_program__type(p), bg_program__attach_type(p));
+	const char *st = pol && pol->ctx ? pol->ctx->struct_name : NULL;
+	return st && (!strcmp(st, "xdp_md") || !strcmp(st, "__sk_buff"));
 }
 
 const struct bg_raw_insn *bg_program__raw(const struct bg_program *p, size_t *n)
