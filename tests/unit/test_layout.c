@@ -2,11 +2,13 @@
  * corpus object and example: each conditional jump gets a profile that
  * makes its taken side hot (taken 3, not taken 1), the object is rewritten,
  * and the result must open, decode and get the same bpfgate verdict per
- * program as before, with as many conditional jumps; an object the pass
+ * program as before (and the same kernel verdict where bpf() works), with
+ * as many conditional jumps; an object the pass
  * refuses must not be written. DWARF is stripped first (as cc does).
  * min-pass: 20 (PASS lines when clang, bpf() and the corpus are there (about 90% of a full run)) */
 #include <dirent.h>
 #include <errno.h>
+#include <stdbool.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
@@ -60,6 +62,25 @@ static struct cc_branch *hot_taken(const struct bg_object *o, size_t *nb)
 	return b;
 }
 
+/* The kernel's verdict (when bpf() works), else -2; *limit: rejected for
+ * the verifier's complexity limit. */
+static int kverdict(const struct bg_program *p, bool *limit)
+{
+	struct bg_kload_result r;
+	int v;
+
+	if (!bg_kern_available(&(const char *){NULL}))
+		return -2;
+	memset(&r, 0, sizeof(r));
+	if (bg_kern_load(p, NULL, &r))
+		return -1;
+	v = (int)r.verdict;
+	if (limit)
+		*limit = r.reason && (strstr(r.reason, "too large") || strstr(r.reason, "too complex"));
+	bg_kload_result__fini(&r);
+	return v;
+}
+
 static int verdict(const struct bg_program *p)
 {
 	struct bg_verify_result r;
@@ -76,6 +97,8 @@ static void compare(const char *name, const char *a, const char *b)
 	struct bg_object *x = bg_object__open(a, NULL, NULL, 0);
 	struct bg_object *y = bg_object__open(b, NULL, NULL, 0);
 	char err[512] = "";
+	bool limit = false;
+	int kb, ka;
 
 	if (!x || !y) {
 		T_FAIL(name, "the rewritten object does not open");
@@ -95,8 +118,15 @@ static void compare(const char *name, const char *a, const char *b)
 		else if (verdict(p) != verdict(q))
 			snprintf(err, sizeof(err), "%s: verdict %d before, %d after", bg_program__name(p),
 				 verdict(p), verdict(q));
+		else if ((kb = kverdict(p, NULL)) != (ka = kverdict(q, &limit)))
+			snprintf(err, sizeof(err), "%s: kernel verdict %d before, %d after",
+				 bg_program__name(p), kb, ka);
 	}
-	if (err[0])
+	if (err[0] && limit) /* the order changes the kernel's state pruning */
+		T_XFAIL(name, "%s: the kernel's complexity limit (its state pruning follows the new "
+			"block order; bpfgate's kcost estimate does not see it); cc judges a laid-out "
+			"object and keeps the plain one then", err);
+	else if (err[0])
 		T_FAIL(name, "%s", err);
 	else
 		T_PASS(name);
@@ -151,6 +181,10 @@ static void one(const char *path, const char *tag)
 	free(b);
 	free(c);
 out:
+	if (getenv("BG_LAYOUT_KEEP")) { /* debugging: keep both objects */
+		printf("# kept %s %s\n", base, out);
+		return;
+	}
 	unlink(base);
 	unlink(out);
 }
