@@ -116,6 +116,9 @@ int bg_kern_struct_ops_target(const struct bg_program *prog, uint32_t *member_id
 	}
 	memcpy(sname, target, colon - target);
 	sname[colon - target] = 0;
+	char *flavour = strstr(sname, "___"); /* struct tcp_congestion_ops___v2: a flavour, as in CO-RE */
+	if (flavour && flavour != sname)
+		*flavour = 0;
 	id = btf__find_by_name_kind(btf, sname, BTF_KIND_STRUCT);
 	const struct btf_type *st = id > 0 ? btf__type_by_id(btf, (uint32_t)id) : NULL;
 	const struct btf_member *m = st ? btf_members(st) : NULL;

@@ -197,11 +197,16 @@ static int prog_load(struct kload *k, uint32_t log_level)
 
 /* Why a program with a poisoned instruction cannot be judged. The loader
  * records unresolved kfuncs/ksyms the same way as CO-RE failures. */
+static bool failure_is_extern(const struct bg_core_failure *f)
+{
+	return f && f->reason && (strstr(f->reason, "kfunc") || strstr(f->reason, "ksym"));
+}
+
 static char *first_core_failure(const struct bg_program *prog)
 {
 	const struct bg_core_failure *f = bg_program__core_failure(prog, 0);
 	const char *why = f && f->reason ? f->reason : "unsatisfied relocation";
-	int ext = strstr(why, "kfunc") || strstr(why, "ksym");
+	bool ext = failure_is_extern(f);
 	char buf[512];
 
 	snprintf(buf, sizeof(buf), "%s at insn %zu: %s",
@@ -241,39 +246,29 @@ static void set_rejection(struct bg_kload_result *res, const char *log)
 	free(msg);
 }
 
-/* Verifier messages that blame this machine, not the program. */
-static const struct {
-	const char *pattern, *why;
-} environment_failures[] = {
-    {"unknown#" POISON_KFUNC, "unresolved kfunc or ksym (not in the running kernel's BTF)"},
-    {"failed to find the address for kernel symbol", "ksym without an address in this kernel"},
-};
-
-static const char *environment_failure(const char *log)
+/* A poisoned instruction the verifier reached: libbpf's CO-RE poison
+ * (call 0xbad2310) or its unresolved-kfunc poison. */
+static bool hit_poison(const char *log)
 {
-	for (size_t i = 0; i < sizeof(environment_failures) / sizeof(environment_failures[0]); i++)
-		if (strstr(log, environment_failures[i].pattern))
-			return environment_failures[i].why;
-	return NULL;
+	return strstr(log, "unknown#" POISON_CORE) || strstr(log, "unknown#" POISON_KFUNC);
 }
 
 /* Classify a failed load from its errno and log. */
 static void classify_failure(const struct kload *k, int err, struct bg_kload_result *res)
 {
 	const char *log = res->log ? res->log : "";
-	const char *why;
-	char buf[512], *msg;
+	char buf[512];
 
 	res->err = err;
-	if (bg_program__core_failure_cnt(k->prog) || strstr(log, POISON_CORE)) {
-		res->verdict = BG_VERDICT_UNAVAILABLE;
+	if (bg_program__core_failure_cnt(k->prog) && hit_poison(log)) {
+		/* As libbpf: an unsatisfied CO-RE relocation is loaded poisoned
+		 * and the verifier rejects the program when the poison is reachable
+		 * (a dead one loads); the verdict names the relocation. A kfunc or
+		 * ksym this kernel lacks is a fact of the machine (libbpf refuses
+		 * the load): unavailable. */
+		res->verdict = failure_is_extern(bg_program__core_failure(k->prog, 0)) ? BG_VERDICT_UNAVAILABLE
+										       : BG_VERDICT_REJECTED;
 		res->reason = first_core_failure(k->prog);
-	} else if ((why = environment_failure(log))) {
-		res->verdict = BG_VERDICT_UNAVAILABLE;
-		msg = bg_klog_message(log, 1);
-		snprintf(buf, sizeof(buf), "%s: %s", why, msg ? msg : "");
-		free(msg);
-		res->reason = strdup(buf);
 	} else if (bg_klog_is_empty(log)) {
 		res->verdict = BG_VERDICT_UNAVAILABLE;
 		snprintf(buf, sizeof(buf), "%s before verification (empty verifier log)%s",

@@ -12,6 +12,7 @@
 #include <unistd.h>
 #include <linux/bpf.h>
 #include <bpf/bpf.h>
+#include <bpf/libbpf.h>
 #include <bpfgate/object.h>
 #include "core/log.h"
 #include "kern/kern_int.h"
@@ -41,6 +42,43 @@ static int mark_referenced(const struct bg_program *prog, size_t map_cnt, char *
 static int create_one(const struct bg_object *obj, size_t idx, int btf_fd, struct bg_kmaps *m,
 		      int depth, char *err, size_t errsz);
 
+/* max_entries as a loader sets it for one load:
+ *  - a perf event array of size 0 gets one slot per possible CPU (libbpf);
+ *  - a ring buffer's size is rounded up to a power-of-two multiple of the page
+ *    size, the only sizes the kernel takes (libbpf does the same rounding);
+ *  - any other map of size 0 is sized by userspace at run time: it gets a small
+ *    size (1; a ring buffer one page), as corpus/kjudge.c does;
+ *  - local storage and struct_ops maps keep 0, the only size they take. */
+static uint32_t loader_max_entries(const struct bg_map_def *d)
+{
+	uint32_t n = d->max_entries;
+	long page = sysconf(_SC_PAGESIZE);
+
+	switch (d->type) {
+	case BPF_MAP_TYPE_SK_STORAGE:
+	case BPF_MAP_TYPE_INODE_STORAGE:
+	case BPF_MAP_TYPE_TASK_STORAGE:
+	case 32: /* BPF_MAP_TYPE_CGRP_STORAGE (6.2) */
+	case BPF_MAP_TYPE_CGROUP_STORAGE:
+	case BPF_MAP_TYPE_PERCPU_CGROUP_STORAGE:
+	case BPF_MAP_TYPE_STRUCT_OPS:
+		return n;
+	case BPF_MAP_TYPE_PERF_EVENT_ARRAY: {
+		int cpus = libbpf_num_possible_cpus();
+		return n ? n : (uint32_t)(cpus > 0 ? cpus : 1);
+	}
+	case BPF_MAP_TYPE_RINGBUF:
+	case BPF_MAP_TYPE_USER_RINGBUF: {
+		uint64_t sz = page > 0 ? (uint64_t)page : 4096;
+		while (sz < n)
+			sz <<= 1;
+		return sz > UINT32_MAX ? n : (uint32_t)sz;
+	}
+	default:
+		return n ? n : 1;
+	}
+}
+
 static int map_create_call(const struct bg_map_def *d, int btf_fd, int inner_fd)
 {
 	LIBBPF_OPTS(bpf_map_create_opts, o);
@@ -58,11 +96,11 @@ static int map_create_call(const struct bg_map_def *d, int btf_fd, int inner_fd)
 		o.btf_key_type_id = d->btf_key_type_id;
 		o.btf_value_type_id = d->btf_value_type_id;
 	}
-	fd = bpf_map_create(d->type, name, d->key_size, d->value_size, d->max_entries, &o);
+	fd = bpf_map_create(d->type, name, d->key_size, d->value_size, loader_max_entries(d), &o);
 	if (fd < 0 && o.btf_fd) {
 		/* as libbpf: retry without BTF type info */
 		o.btf_fd = o.btf_key_type_id = o.btf_value_type_id = 0;
-		fd = bpf_map_create(d->type, name, d->key_size, d->value_size, d->max_entries, &o);
+		fd = bpf_map_create(d->type, name, d->key_size, d->value_size, loader_max_entries(d), &o);
 	}
 	return fd < 0 ? -errno : fd;
 }
@@ -107,7 +145,7 @@ static int create_one(const struct bg_object *obj, size_t idx, int btf_fd, struc
 	if (fd < 0) {
 		snprintf(err, errsz,
 			 "map '%s' (type %u, key %u, value %u, max_entries %u): create failed: %s",
-			 d->name, d->type, d->key_size, d->value_size, d->max_entries,
+			 d->name, d->type, d->key_size, d->value_size, loader_max_entries(d),
 			 strerror(-fd));
 		return fd;
 	}

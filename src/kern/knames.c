@@ -27,6 +27,8 @@ uint32_t bg_kern_prog_flags(const char *section)
 
 	if (!section)
 		return 0;
+	if (*section == '?') /* libbpf: "?sec" is sec with autoload off */
+		section++;
 	if (!strcmp(section, "syscall"))
 		return BPF_F_SLEEPABLE; /* syscall programs are always sleepable */
 	if (!strncmp(section, "xdp.frags", 9))

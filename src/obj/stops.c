@@ -70,7 +70,10 @@ static int bind_one(struct bg_object *obj, const struct obj_sec *sec, const GElf
 		return 0;
 	struct bg_program *prog = prog_at(obj, &obj->syms[symi]);
 	const struct btf_type *st = prog ? var_struct_at(obj, sec, rel->r_offset, &var_off) : NULL;
-	if (!st || prog->attach_target || bg_program__type(prog) != BPF_PROG_TYPE_STRUCT_OPS)
+	/* a name after "struct_ops/" in the section is only a label (libbpf binds
+	 * through this section); a "struct:member" target is bound already */
+	if (!st || (prog->attach_target && strchr(prog->attach_target, ':')) ||
+	    bg_program__type(prog) != BPF_PROG_TYPE_STRUCT_OPS)
 		return 0;
 	const struct btf_member *m = btf_members(st);
 	for (uint16_t i = 0; i < btf_vlen(st); i++, m++) {
@@ -81,10 +84,12 @@ static int bind_one(struct bg_object *obj, const struct obj_sec *sec, const GElf
 		if (!sn || !*sn || !mn || !*mn)
 			return 0;
 		size_t len = strlen(sn) + strlen(mn) + 2;
-		prog->attach_target = malloc(len);
-		if (!prog->attach_target)
+		char *t = malloc(len);
+		if (!t)
 			return -ENOMEM;
-		snprintf(prog->attach_target, len, "%s:%s", sn, mn);
+		snprintf(t, len, "%s:%s", sn, mn);
+		free(prog->attach_target);
+		prog->attach_target = t;
 		return 0;
 	}
 	return 0;

@@ -1,7 +1,8 @@
-/* EXPECT: unavailable | CO-RE */
+/* EXPECT: rejected | CO-RE */
 /* Reads a task_struct field that no kernel has: the CO-RE relocation cannot
- * be satisfied, the instruction is poisoned, and the program cannot be judged
- * by this kernel. */
+ * be satisfied, the instruction is poisoned (as libbpf does), and the verifier
+ * rejects the program at the poisoned call: a verdict of this kernel, the one
+ * libbpf's loader (corpus/kjudge.c) and `bpfgate check` give too. */
 #include <linux/bpf.h>
 #include <bpf/bpf_helpers.h>
 #include <bpf/bpf_core_read.h>
