@@ -6,6 +6,7 @@
 #include <string.h>
 #include <bpfgate/bpfgate.h>
 #include <bpfgate/cc.h>
+#include "kvm/kvm.h"
 #include "cli.h"
 
 static void usage(void)
@@ -21,6 +22,9 @@ static void usage(void)
 	       "                      clang's object; a failed bg_assert_* always rejects)\n"
 	       "  --strict            fail on a rejection instead of backing out; a bpfgate\n"
 	       "                      rejection no kernel could judge rejects too\n"
+	       "  --kernel LIST       also judge in these kernels (5.10,6.1: cached Debian images\n"
+	       "                      booted under QEMU, one boot per kernel and build: slow under\n"
+	       "                      software emulation, raise --budget)\n"
 	       "  --report json       print the whole search as JSON on stdout\n"
 	       "  --budget SECONDS    time budget of the search (default 120)\n"
 	       "  --no-sidecar        do not read or write OUT.bpfgate\n"
@@ -55,9 +59,27 @@ static int parse_verifiers(const char *s, unsigned *out)
 	return *out ? 0 : -1;
 }
 
+/* Every kernel of --kernel must be a fetched image. */
+static int check_kernels(const char *root, const char *list)
+{
+	char buf[128], *tok, *save;
+	struct bg_kimage k;
+	int n = 0;
+
+	snprintf(buf, sizeof(buf), "%s", list);
+	for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save), n++)
+		if (!bg_kcache_valid_ver(tok))
+			return cli_error("cc", "--kernel: '%s' is not a kernel series (like 6.1)", tok);
+		else if (!root || bg_kcache_get(root, tok, &k))
+			return cli_error("cc", "kernel %s is not in the cache (bpfgate kernels fetch %s)",
+					 tok, tok);
+	return n ? 0 : cli_error("cc", "--kernel needs a list of versions (like 5.10,6.1)");
+}
+
 int cmd_cc(int argc, char **argv)
 {
 	struct bg_cc_opts o = {.sz = sizeof(o)};
+	char kroot[4096];
 	int hints = -1; /* --hints / --no-hints; default: only with --profile */
 	struct bg_cc_result *res = NULL;
 	char **rest = calloc(argc + 1, sizeof(char *));
@@ -77,6 +99,13 @@ int cmd_cc(int argc, char **argv)
 			if (parse_verifiers(argv[++i], &o.verifiers)) {
 				free(rest);
 				return cli_error("cc", "unknown verifier list '%s' (kernel,bpfgate)", argv[i]);
+			}
+		} else if (!strcmp(a, "--kernel") && has_val) {
+			o.kernels = argv[++i];
+			o.kernel_cache = cli_kcache_root(kroot, sizeof(kroot));
+			if (check_kernels(o.kernel_cache, o.kernels)) {
+				free(rest);
+				return EXIT_BAD;
 			}
 		} else if (!strcmp(a, "--strict")) {
 			o.strict = 1;
@@ -118,7 +147,8 @@ int cmd_cc(int argc, char **argv)
 		} else if (!strcmp(a, "-v") || !strcmp(a, "--verbose")) {
 			verbose = 1;
 		} else if (!strcmp(a, "--clang") || !strcmp(a, "--verifier") || !strcmp(a, "--budget") ||
-			   !strcmp(a, "--fix-route") || !strcmp(a, "--profile")) {
+			   !strcmp(a, "--fix-route") || !strcmp(a, "--profile") ||
+			   !strcmp(a, "--kernel")) {
 			free(rest);
 			return cli_error("cc", "%s needs a value", a);
 		} else {
@@ -136,6 +166,10 @@ int cmd_cc(int argc, char **argv)
 		o.clang = getenv("BPFGATE_CLANG");
 	o.plugin_dir = getenv("BPFGATE_PLUGIN_DIR");
 	o.keep_tmp = getenv("BPFGATE_CC_KEEP") != NULL;
+	if (getenv("BG_KVM_LOADER") && *getenv("BG_KVM_LOADER"))
+		o.kernel_loader = getenv("BG_KVM_LOADER");
+	if (getenv("BG_KVM_TIMEOUT"))
+		o.kernel_timeout_s = atoi(getenv("BG_KVM_TIMEOUT"));
 	o.no_hints = hints < 0 ? !o.profile : !hints;
 	rc = bg_cc_build(n, rest, &o, &res);
 	if (rc < 0) {

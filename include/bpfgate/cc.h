@@ -48,8 +48,16 @@ struct bg_cc_opts {
 				 * plugins/ or ../lib/bpfgate/; the CLI reads $BPFGATE_PLUGIN_DIR) */
 	int keep_tmp;           /* keep the work directory (debugging; CLI: $BPFGATE_CC_KEEP) */
 	int no_layout;          /* with profile: no profile-guided block layout of the object */
+	const char *kernels;    /* "5.10,6.1": also judge in these cached Debian kernels,
+				   booted under QEMU (bpfgate kernels fetch); NULL: none */
+	const char *kernel_cache; /* with kernels: the image cache root (the CLI:
+				     $XDG_CACHE_HOME/bpfgate or ~/.cache/bpfgate) */
+	const char *kernel_loader; /* bpfgate binary run in the guests (NULL: this
+				      executable; the CLI reads $BG_KVM_LOADER) */
+	int kernel_timeout_s;   /* wall-clock limit per boot (0: 120 s + 2 s per object;
+				   the CLI reads $BG_KVM_TIMEOUT) */
 };
-#define bg_cc_opts__last_field no_layout
+#define bg_cc_opts__last_field kernel_timeout_s
 
 struct bg_cc_result;
 

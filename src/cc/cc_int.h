@@ -78,6 +78,11 @@ struct bg_cc_result {
 	bool kernel_ok;
 	const char *kernel_why;
 	bool bpfgate_ok;
+	char kernels[128];               /* --kernel list ("" none) */
+	const char *kernel_cache;        /* bg_cc_opts.kernel_cache, kernel_loader, kernel_timeout_s */
+	const char *kernel_loader;
+	int kernel_timeout_s;
+	char judged[192];                /* "kernel,bpfgate,kernel@5.10..." */
 	bool strict;
 	double budget_s, t0, seconds;
 	int compiles;
@@ -156,6 +161,12 @@ void cc_normalize(const char *msg, char *out, size_t sz);
 int cc_bisect(struct bg_cc_result *s);
 void cc_ir_diff(struct bg_cc_result *s);
 int cc_find_fix(struct bg_cc_result *s);
+/* A kernel refused the instruction set (an -mcpu newer than it knows:
+ * "BPF_LDX uses reserved fields", "unknown opcode e5"). */
+bool cc_isa_rejection(const char *msg);
+/* Lower -mcpu one step at a time from the user's choice; 0 when a build
+ * every verifier accepts was found (s->fix = the flag). */
+int cc_fix_isa(struct bg_cc_result *s);
 const char *cc_plugin_path(const struct bg_cc_result *s);
 /* NAME=value in the children's environment (bg_cc_opts.envp or environ), or NULL. */
 const char *cc_env(const struct bg_cc_result *s, const char *name);

@@ -396,6 +396,11 @@ static void search(struct bg_cc_result *s)
 		return;
 	if (s->strict)
 		return;
+	/* no pass is to blame for an instruction the kernel does not know: the
+	 * code generator emits what -mcpu allows (and a bisection under QEMU
+	 * would cost a boot per compile) */
+	if (cc_isa_rejection(t->msg) && cc_fix_isa(s) == 0)
+		return;
 	if (cc_bisect(s) == 0 && s->culprit > 0) {
 		cc_progress(s, "culprit: pass (%ld) %s on %s (run %d), %d bisection compiles",
 			    s->culprit, s->culprit_name, s->culprit_unit, s->culprit_occurrence,
@@ -485,6 +490,16 @@ int bg_cc_build(int argc, char **argv, const struct bg_cc_opts *opts, struct bg_
 		pr_warn("bpfgate cc: --profile %s\n", s->profile_note);
 		s->status = 2;
 		return 0;
+	}
+	if (o.kernels) {
+		if (!o.kernel_cache) {
+			s->status = 2;
+			return -EINVAL;
+		}
+		snprintf(s->kernels, sizeof(s->kernels), "%s", o.kernels);
+		s->kernel_cache = o.kernel_cache;
+		s->kernel_loader = o.kernel_loader;
+		s->kernel_timeout_s = o.kernel_timeout_s;
 	}
 	rc = user_build(s);
 	if (rc != 0 && s->sample_arg[0]) /* clang may fail with the sample profile alone */

@@ -366,6 +366,44 @@ found:
 	return true;
 }
 
+/* The user's -mcpu level: 1-4, 4 for "probe" (the running kernel decides,
+ * and it may be newer than a listed one), 0 when not given (clang's default). */
+static int user_mcpu(const struct bg_cc_result *s)
+{
+	int lvl = 0;
+
+	for (int i = 0; i < s->nargs; i++) {
+		if (!strncmp(s->args[i], "-mcpu=v", 7))
+			lvl = atoi(s->args[i] + 7);
+		else if (!strcmp(s->args[i], "-mcpu=probe"))
+			lvl = 4;
+		else if (!strncmp(s->args[i], "-mcpu=", 6))
+			lvl = 1; /* generic */
+	}
+	return lvl;
+}
+
+bool cc_isa_rejection(const char *msg)
+{
+	static const char *const isa[] = {"uses reserved fields", "unknown opcode",
+					  "invalid BPF_ALU opcode", "invalid BPF_LD_IMM"};
+
+	for (size_t i = 0; i < sizeof(isa) / sizeof(isa[0]); i++)
+		if (strstr(msg, isa[i]))
+			return true;
+	return false;
+}
+
+int cc_fix_isa(struct bg_cc_result *s)
+{
+	static const char *const lower[] = {"-mcpu=v1", "-mcpu=v2", "-mcpu=v3"};
+
+	for (int v = user_mcpu(s) - 1; v >= 1; v--)
+		if (try_flag(s, lower[v - 1], false))
+			return 0;
+	return -1;
+}
+
 int cc_find_fix(struct bg_cc_result *s)
 {
 	bool tried[NKNOBS] = {0};

@@ -15,6 +15,7 @@
 #include "cc/pipeline.h"
 #include "cc/spawn.h"
 #include "kern/klog.h"
+#include "kvm/kvm.h"
 
 double cc_now(void)
 {
@@ -204,8 +205,60 @@ static int judge_bpfgate(const struct bg_program *p, struct cc_prog_verdict *v)
 	return verdict;
 }
 
+/* --kernel: boot each listed kernel once with this object; a program any of
+ * them rejects is rejected "by kernel@VER" with that kernel's message. A
+ * guest that fails judges nothing (said on the progress stream). */
+#define CC_MAX_KERNELS 8
+struct kvm_verdicts {
+	struct bg_kimage ks[CC_MAX_KERNELS];
+	struct bg_kvm_run runs[CC_MAX_KERNELS];
+	size_t n;
+};
+
+static void kvm_judge(struct bg_cc_result *s, const char *path, struct kvm_verdicts *kv)
+{
+	struct bg_kimage *ks = kv->ks;
+	char list[sizeof(s->kernels)], *save = NULL;
+	const char *objs[1] = {path};
+
+	kv->n = 0;
+	snprintf(list, sizeof(list), "%s", s->kernels);
+	for (char *t = strtok_r(list, ",", &save); t && kv->n < CC_MAX_KERNELS;
+	     t = strtok_r(NULL, ",", &save))
+		if (!bg_kcache_get(s->kernel_cache, t, &ks[kv->n]))
+			kv->n++;
+		else
+			cc_progress(s, "kernel %s is not in the cache (bpfgate kernels fetch %s)", t, t);
+	struct bg_kvm_opts ko = {.sz = sizeof(ko), .cache_dir = s->kernel_cache,
+				 .loader = s->kernel_loader, .timeout_s = s->kernel_timeout_s};
+
+	if (kv->n && bg_kvm_judge(ks, kv->n, objs, 1, &ko, kv->runs))
+		kv->n = 0;
+	for (size_t k = 0; k < kv->n; k++)
+		if (kv->runs[k].error)
+			cc_progress(s, "%s", kv->runs[k].error);
+}
+
+static void judge_kvm(const struct kvm_verdicts *kv, const char *prog, struct cc_prog_verdict *v)
+{
+	for (size_t k = 0; k < kv->n && !v->rejected; k++) {
+		for (size_t i = 0; i < kv->runs[k].n; i++) {
+			const struct bg_kvm_prog *g = &kv->runs[k].progs[i];
+
+			if (strcmp(g->prog, prog) || g->r.verdict != BG_VERDICT_REJECTED)
+				continue;
+			v->rejected = 1;
+			snprintf(v->by, sizeof(v->by), "kernel@%s", kv->runs[k].k.ver);
+			snprintf(v->msg, sizeof(v->msg), "%s",
+				 g->message ? g->message : g->r.reason ? g->r.reason : "rejected");
+			break;
+		}
+	}
+}
+
 void cc_judge_object(struct bg_cc_result *s, const char *path, struct cc_judge *j)
 {
+	struct kvm_verdicts *kvms = NULL; /* large: on the heap, only with --kernel */
 	char err[512];
 	struct bg_object *obj = bg_object__open(path, NULL, err, sizeof(err));
 
@@ -216,9 +269,19 @@ void cc_judge_object(struct bg_cc_result *s, const char *path, struct cc_judge *
 		snprintf(j->compile_err, sizeof(j->compile_err), "%s", err);
 		return;
 	}
+	if (s->kernels[0] && !(kvms = calloc(1, sizeof(*kvms))))
+		cc_progress(s, "out of memory: the --kernel list is not judged");
 	snprintf(j->judged_by, sizeof(j->judged_by), "%s%s%s",
 		 s->kernel_ok ? "kernel" : "", s->kernel_ok && s->bpfgate_ok ? "," : "",
 		 s->bpfgate_ok ? "bpfgate" : "");
+	if (kvms) {
+		kvm_judge(s, path, kvms);
+		snprintf(s->judged, sizeof(s->judged), "%s%s", j->judged_by, j->judged_by[0] ? "," : "");
+		for (size_t k = 0; k < kvms->n; k++)
+			if (!kvms->runs[k].error)
+				snprintf(s->judged + strlen(s->judged), sizeof(s->judged) - strlen(s->judged),
+					 "%skernel@%s", k ? "," : "", kvms->runs[k].k.ver);
+	}
 	for (size_t i = 0; i < bg_object__prog_cnt(obj) && j->nprogs < CC_MAX_PROGS; i++) {
 		const struct bg_program *p = bg_object__prog(obj, i);
 		struct cc_prog_verdict *v = &j->progs[j->nprogs++];
@@ -234,9 +297,14 @@ void cc_judge_object(struct bg_cc_result *s, const char *path, struct cc_judge *
 		int k = s->kernel_ok ? judge_kernel(p, &kv) : -1;
 		int b = s->bpfgate_ok ? judge_bpfgate(p, &bv) : -1;
 		cc_decide(s, v, k, &kv, b, &bv); /* policy.c */
+		if (!v->rejected && kvms)
+			judge_kvm(kvms, v->name, v);
 		cc_judge_asserts(p, v);
 		cc_normalize(v->assert_failed ? v->akey : v->msg, v->norm, sizeof(v->norm));
 	}
+	for (size_t k = 0; kvms && k < kvms->n; k++)
+		bg_kvm_run__fini(&kvms->runs[k]);
+	free(kvms);
 	bg_object__free(obj);
 }
 

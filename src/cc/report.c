@@ -14,6 +14,8 @@ static const char *outcome_name(enum cc_outcome o)
 
 static const char *judged_by(const struct bg_cc_result *s)
 {
+	if (s->judged[0])
+		return s->judged;
 	if (s->kernel_ok && s->bpfgate_ok)
 		return "kernel,bpfgate";
 	return s->kernel_ok ? "kernel" : s->bpfgate_ok ? "bpfgate" : "none";
