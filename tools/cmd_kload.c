@@ -248,7 +248,10 @@ static void on_alarm(int sig)
 
 /* A repeating timer of secs (0: off): the verifier stops with EAGAIN when a
  * signal is pending, so a program over its limit ends its load (and any
- * reload) instead of holding the whole guest. */
+ * reload) instead of holding the whole guest. Arming clears alarm_hit,
+ * disarming keeps it (the caller reads it after the load: a load the timer
+ * interrupted is unavailable whatever the kernel returned, EAGAIN (6.12),
+ * a statistics-only log (7.2) or a late success (5.10 does not stop)). */
 static void prog_timer(double secs)
 {
 	struct itimerval it = {0};
@@ -256,7 +259,8 @@ static void prog_timer(double secs)
 	it.it_value.tv_sec = (time_t)secs;
 	it.it_value.tv_usec = (suseconds_t)((secs - (double)(time_t)secs) * 1e6);
 	it.it_interval = it.it_value;
-	alarm_hit = 0;
+	if (secs > 0)
+		alarm_hit = 0;
 	setitimer(ITIMER_REAL, &it, NULL);
 }
 

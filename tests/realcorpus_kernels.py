@@ -1,0 +1,379 @@
+#!/usr/bin/env python3
+"""The real corpus (the kernel's BPF selftests, `make realcorpus`) judged by
+every fetched Debian kernel under QEMU, and `bpfgate check --kernel V` against
+each of them (issue 13).
+
+  1. `bpfgate kernels fetch` 5.10 6.1 6.12 7.2 (cached; an unreachable registry
+     SKIPs, and FAILs under CI=true);
+  2. one `bpfgate corpus $RC/obj --verifier kernel@5.10,...` run: every object
+     in one boot per kernel, two guests at a time, a wall-clock limit per boot
+     ($BG_KVM_TIMEOUT, default 7200 s here) and 20 s of guest time per program
+     (longer: unavailable); the running kernel judges too (bpfgate's loader, the
+     same as in the guests). Its JSON is kept in $RC/kernels.json: with
+     BG_REAL_KVM_JSON=FILE the boots are skipped and FILE's verdicts are used
+     (iterating on bpfgate without booting);
+  3. `bpfgate check --kernel 5.10,6.1,6.12,7.2 --json` per object (CPU limit
+     8 s per kernel and object, as tests/realcorpus.py);
+  4. per kernel V, on the programs V decides (accepted or rejected): agreement
+     of bpfgate@V with kernel@V; every disagreement is either the same one the
+     running kernel has (listed in tests/data/realcorpus/disagreements.tsv with
+     the same class: the analysis's, tracked there) or listed per kernel in
+     tests/data/realcorpus/kernels.tsv (V<TAB>key<TAB>class<TAB>reason): a new
+     one FAILs, a listed one that no longer disagrees FAILs (stale row).
+
+Writes the verdict matrix $RC/kernels-matrix.tsv (one row per program: the
+running kernel by kjudge when $BG_REAL_KERNEL_TSV or $RC/kernel.tsv is there, by
+bpfgate's loader, then kernel@V and bpfgate@V per kernel) and the report
+$BG_REAL_REPORT (default $RC/kernels-report.json). `--update-list` rewrites the
+per-kernel list from this run (review its diff).
+"""
+import concurrent.futures as cf
+import json
+import os
+import re
+import resource
+import signal
+import subprocess
+import sys
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import realcorpus as rcm  # noqa: E402  (message classes, the 6.18 list)
+
+ROOT = rcm.ROOT
+NORMAL = rcm.NORMAL
+RC = rcm.RC
+BPFGATE = rcm.BPFGATE
+LIST = os.path.join(ROOT, "tests/data/realcorpus/kernels.tsv")
+VERS = os.environ.get("BG_REAL_KERNELS", "5.10 6.1 6.12 7.2").split()
+JOBS = rcm.JOBS
+CPU_PER_KERNEL = rcm.CPU_LIMIT
+CI = rcm.CI
+RUNNING = os.environ.get("BG_REAL_RUNNING_PROFILE", "6.18")  # bpfgate's default profile
+GUEST_LIMIT = 20.0  # guest seconds per program load (src/kvm/boot.c's default prog_limit)
+OUT = os.environ.get("BG_REAL_OUT") or RC  # where kernels.json and kernels-matrix.tsv go
+
+
+def out(status, name, why=""):
+    print("%s realcorpus_kernels/%s%s" % (status, name, (": " + why) if why else ""))
+
+
+def skip_or_fail(name, why):
+    out("FAIL" if CI else "SKIP", name, why + (" (CI=true)" if CI else ""))
+
+
+def rel(p):
+    return os.path.relpath(p, os.path.join(RC, "obj"))
+
+
+def fetch():
+    r = subprocess.run([BPFGATE, "kernels", "fetch"] + VERS, capture_output=True, text=True,
+                       errors="replace")
+    if r.returncode == 0:
+        return True
+    if "unreachable" in r.stderr:
+        skip_or_fail("fetch", r.stderr.strip().splitlines()[-1])
+    else:
+        out("FAIL", "fetch", "exit %d: %s" % (r.returncode, r.stderr.strip()[-300:]))
+    return False
+
+
+def boot_and_judge():
+    """The QEMU run; returns (corpus JSON, wall seconds, max RSS KiB of the children)."""
+    env = dict(os.environ)
+    env.setdefault("BG_KVM_TIMEOUT", "7200")
+    loader = os.path.join(NORMAL, "bpfgate")
+    if os.path.exists(loader):
+        env.setdefault("BG_KVM_LOADER", loader)
+    vl = ",".join("kernel@" + v for v in VERS)
+    t0 = time.time()
+    r = subprocess.run(["nice", BPFGATE, "corpus", os.path.join(RC, "obj"), "--verifier", vl,
+                        "-j", str(JOBS), "--quiet", "--json"], capture_output=True, text=True,
+                       errors="replace", env=env)
+    wall = time.time() - t0
+    rss = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+    try:
+        d = json.loads(r.stdout)
+    except ValueError:
+        out("FAIL", "boot", "bpfgate corpus exit %d, no JSON: %s" % (r.returncode, r.stderr.strip()[-400:]))
+        return None, wall, rss
+    d["host"] = {"wall_seconds": wall, "max_rss_kib_children": rss}
+    with open(os.path.join(OUT, "kernels.json"), "w") as f:
+        json.dump(d, f)
+    return d, wall, rss
+
+
+def run_check(obj):
+    lim = CPU_PER_KERNEL * (len(VERS) + 1)
+
+    def limit():
+        resource.setrlimit(resource.RLIMIT_CPU, (lim, lim + 5))
+    try:
+        r = subprocess.run([BPFGATE, "check", "--json", "--kernel", ",".join(VERS + [RUNNING]), obj],
+                           capture_output=True, text=True, errors="replace",
+                           timeout=rcm.TIMEOUT, preexec_fn=limit)
+    except subprocess.TimeoutExpired:
+        return obj, None, "timeout after %.0f s wall clock" % rcm.TIMEOUT
+    if r.returncode in (-signal.SIGXCPU, -signal.SIGKILL):
+        return obj, None, "timeout: over %d s of CPU time (%d profiles)" % (lim, len(VERS) + 1)
+    bad = r.returncode not in (0, 1, 2, 3) or "runtime error" in r.stderr or "Sanitizer" in r.stderr
+    try:
+        recs = json.loads(r.stdout or "[]")
+    except ValueError:
+        recs, bad = [], True
+    return obj, recs, ("crashed (status %d): %s" % (r.returncode, r.stderr.strip()[-300:])) if bad else None
+
+
+def check_all(objs):
+    """bpfgate check --kernel LIST on every object (BG_REAL_CHECK_JSON=FILE: a
+    previous run's results, written by BG_REAL_CHECK_SAVE=FILE)."""
+    cached = os.environ.get("BG_REAL_CHECK_JSON")
+    if cached:
+        d = json.load(open(cached))
+        return d["ours"], d["errs"], d["seconds"]
+    t0 = time.time()
+    ours, errs = {}, {}
+    with cf.ThreadPoolExecutor(JOBS) as ex:
+        for obj, recs, err in ex.map(run_check, objs):
+            if err:
+                errs[rel(obj)] = err
+            for rec in recs or []:
+                ours["%s:%s" % (rel(obj), rec.get("program"))] = rec
+    t = time.time() - t0
+    if os.environ.get("BG_REAL_CHECK_SAVE"):
+        with open(os.environ["BG_REAL_CHECK_SAVE"], "w") as f:
+            json.dump({"ours": ours, "errs": errs, "seconds": t}, f)
+    return ours, errs, t
+
+
+def objects():
+    o = os.path.join(RC, "obj")
+    return sorted(os.path.join(o, d, f) for d in (os.listdir(o) if os.path.isdir(o) else [])
+                  for f in os.listdir(os.path.join(o, d)) if f.endswith(".o"))
+
+
+def load_list():
+    rows = {}
+    if os.path.exists(LIST):
+        for n, line in enumerate(open(LIST), 1):
+            if not line.strip() or line.startswith("#"):
+                continue
+            f = line.rstrip("\n").split("\t")
+            if len(f) < 4:
+                out("FAIL", "list", "%s:%d: expected kernel<TAB>key<TAB>class<TAB>reason" % (LIST, n))
+                continue
+            rows[(f[0], f[1])] = (f[2], f[3])
+    return rows
+
+
+def write_list(rows):
+    with open(LIST, "w") as f:
+        f.write("# Disagreements of `bpfgate check --kernel V` with the real kernel V (Debian's\n"
+                "# image under QEMU) on the real corpus that the running kernel does not share\n"
+                "# (tests/realcorpus_kernels.py, `make realcorpus-kernels`):\n"
+                "# kernel<TAB>key<TAB>class<TAB>reason. Classes as tests/data/realcorpus/\n"
+                "# disagreements.tsv (false-alarm: kernel V accepts, bpfgate@V rejects; missed:\n"
+                "# kernel V rejects, bpfgate@V accepts; timeout; bpfgate-...). A disagreement\n"
+                "# the running kernel has too (same key and class in disagreements.tsv) is\n"
+                "# tracked there. A new one fails the test; a listed one that agrees now must go.\n")
+        for (v, key), (cls, why) in sorted(rows.items(), key=lambda kv: (vkey(kv[0][0]), kv[0][1])):
+            f.write("\t".join([v, key, cls, why.replace("\t", " ")]) + "\n")
+
+
+def vkey(v):
+    return tuple(int(x) for x in v.split("."))
+
+
+def main():
+    objs = objects()
+    if not objs:
+        skip_or_fail("corpus", "no real corpus in %s (make realcorpus)" % RC)
+        return 0
+    cached = os.environ.get("BG_REAL_KVM_JSON")
+    if cached:
+        d = json.load(open(cached))
+        wall, rss = d.get("host", {}).get("wall_seconds", -1), d.get("host", {}).get("max_rss_kib_children", -1)
+    else:
+        if subprocess.run(["sh", "-c", "command -v qemu-system-x86_64 && test -x /bin/busybox"],
+                          capture_output=True).returncode:
+            skip_or_fail("qemu", "qemu-system-x86 or busybox-static not installed")
+            return 0
+        if not fetch():
+            return 0
+        d, wall, rss = boot_and_judge()
+        if d is None:
+            return 0
+    failed = 0
+    summ = {s["verifier"]: s for s in d["summary"]}
+    kv = {}  # (key, verifier) -> record
+    late = 0
+    for r in d["records"]:
+        # the guest's limit per program (kload --kernel): a load that took GUEST_LIMIT s of guest
+        # time or more is unavailable (JSON of loaders before the fix of prog_timer reported
+        # 7.2's interrupted loads as rejected and 5.10's late ones as decided)
+        if r["verifier"].startswith("kernel@") and (r.get("seconds") or 0) >= GUEST_LIMIT and \
+                r["verdict"] != "unavailable":
+            r = dict(r, verdict="unavailable", message="verification took longer than %g s in the guest" % GUEST_LIMIT)
+            late += 1
+        kv[("%s:%s" % (rel(r["object"]), r["program"]), r["verifier"])] = r
+    keys = sorted({k for (k, v) in kv})
+    print("# realcorpus_kernels: %d guest loads over %g s counted unavailable" % (late, GUEST_LIMIT))
+    print("# realcorpus_kernels: %d objects, %d programs; boots and judging %.0f s wall (%s), "
+          "max RSS of a child process %d MiB" % (len(objs), len(keys), wall,
+                                                  "cached: " + cached if cached else "this run", rss // 1024))
+    for v in VERS:
+        s = summ.get("kernel@" + v, {})
+        b = s.get("boot") or {}
+        print("# kernel@%s (%s): boot %.1f s, judging %.1f s (guest), wall %.1f s, qemu peak rss %d MiB, "
+              "guest memory %s MiB; %d accepted, %d rejected, %d unavailable" % (
+                  v, b.get("release"), b.get("boot_seconds", -1), b.get("judge_seconds", -1),
+                  b.get("wall_seconds", -1), b.get("qemu_peak_rss_kib", 0) // 1024, b.get("mem_mib", "?"),
+                  s.get("accepted", 0), s.get("rejected", 0), s.get("unavailable", 0)))
+        ok = b and not b.get("error") and s.get("accepted", 0) + s.get("rejected", 0) > 1000
+        out("PASS" if ok else "FAIL", "boot@" + v, "" if ok else str(b.get("error") or "too few verdicts"))
+        failed += not ok
+    s = summ.get("kernel", {})
+    print("# kernel (running, bpfgate's loader): %d accepted, %d rejected, %d unavailable" % (
+        s.get("accepted", 0), s.get("rejected", 0), s.get("unavailable", 0)))
+
+    # bpfgate check --kernel V
+    ours, errs, tcheck = check_all(objs)
+    print("# bpfgate check --kernel %s: %.0f s (%d objects over the CPU limit or failed)" % (
+        ",".join(VERS), tcheck, len(errs)))
+    for o, e in sorted(errs.items()):
+        if "crashed" in e:
+            out("FAIL", "crash/" + o, e)
+            failed += 1
+
+    running_list, _ = rcm.load_list()
+    listed = load_list()
+    used, newrows = set(), {}
+    report = {}
+    for v in VERS:
+        st = {"decided": 0, "agree": 0, "shared": 0, "specific": 0, "classes": {}, "kinds": {},
+              "msg_classes": {}}
+        dis = []
+        for key in keys:
+            k = kv.get((key, "kernel@" + v))
+            if not k or k["verdict"] not in ("accepted", "rejected"):
+                continue
+            st["decided"] += 1
+            rec = ours.get(key)
+            o = key.rsplit(":", 1)[0]
+            bk = ((rec or {}).get("kernels") or {}).get(v) or {}
+            bv = bk.get("verdict") or ("timeout" if "timeout" in errs.get(o, "") else "none")
+            lk = (v, key)
+            if bv == k["verdict"]:
+                st["agree"] += 1
+                if lk in listed:
+                    used.add(lk)
+                    out("FAIL", "%s/%s" % (v, key), "listed (%s) but bpfgate@%s now agrees with kernel@%s (%s): "
+                        "remove it" % (listed[lk][0], v, v, bv))
+                    failed += 1
+                continue
+            cls = ("false-alarm" if k["verdict"] == "accepted" and bv == "rejected" else
+                   "missed" if k["verdict"] == "rejected" and bv == "accepted" else
+                   "timeout" if bv == "timeout" else "bpfgate-" + bv)
+            run = kv.get((key, "kernel")) or {}
+            kmsg = k.get("message") or ""
+            bmsg = bk.get("message") or errs.get(o, "")
+            b618 = ((((rec or {}).get("kernels") or {}).get(RUNNING)) or {}).get("verdict")
+            # kernel-difference: kernel V judges it differently from the running kernel (a gap
+            # of the V profile); profile: the kernels agree but bpfgate@V and bpfgate@RUNNING
+            # do not; as-running: the analysis's disagreement, the same as on the running kernel
+            kind = ("running-unavailable" if run.get("verdict") not in ("accepted", "rejected") else
+                    "kernel-difference" if run.get("verdict") != k["verdict"] else
+                    "profile" if bv != b618 else "as-running")
+            shared = kind == "as-running" and running_list.get(key, ("",))[0] == cls
+            st["classes"][cls] = st["classes"].get(cls, 0) + 1
+            st["kinds"]["%s/%s" % (kind, cls)] = st["kinds"].get("%s/%s" % (kind, cls), 0) + 1
+            mc = rcm.msg_class(kmsg if cls != "false-alarm" else bmsg)
+            if kind in ("kernel-difference", "profile"):
+                st["msg_classes"]["%s/%s/%s" % (kind, cls, mc)] = st["msg_classes"].get("%s/%s/%s" % (kind, cls, mc), 0) + 1
+            st["shared" if shared else "specific"] += 1
+            diff = "kernel@%s %s%s | running kernel %s | bpfgate@%s %s: %s | bpfgate@%s %s" % (
+                v, k["verdict"], (": " + kmsg[:140]) if kmsg else "", run.get("verdict"), v, bv, bmsg[:160],
+                RUNNING, b618)
+            dis.append({"key": key, "class": cls, "kind": kind, "shared": shared, "kernel": kmsg,
+                        "bpfgate": bmsg, "running": run.get("verdict"), "bpfgate_running": b618,
+                        "msg_class": mc})
+            if shared:
+                out("XFAIL", "%s/%s" % (v, key), "%s, as on the running kernel (disagreements.tsv): %s" % (
+                    cls, running_list[key][1][:160]))
+                if lk in listed:
+                    used.add(lk)
+                    out("FAIL", "list", "%s %s is tracked in disagreements.tsv (the running kernel's): remove "
+                        "its per-kernel row" % (v, key))
+                    failed += 1
+                continue
+            if kind == "running-unavailable":
+                why = "[running-unavailable] kernel %s %s, bpfgate@%s %s: %s" % (
+                    v, k["verdict"], v, bv, (kmsg if k["verdict"] == "rejected" else bmsg)[:160])
+            elif kind == "kernel-difference":
+                why = "[kernel-difference] kernel %s %s, the running kernel %s: %s" % (
+                    v, k["verdict"], run.get("verdict"), (kmsg or bmsg)[:160])
+            elif kind == "profile":
+                why = "[profile] bpfgate@%s %s, bpfgate@%s %s: %s" % (v, bv, RUNNING, b618, (bmsg or kmsg)[:160])
+            else:
+                why = "[as-running] %s (not in disagreements.tsv: the running kernel's kjudge %s)" % (
+                    (bmsg or kmsg)[:160], "unavailable" if key not in running_list else "differs")
+            ent = listed.get(lk)
+            newrows[lk] = (cls, ent[1] if ent and ent[0] == cls else re.sub(r"\s+", " ", why))
+            if ent and ent[0] == cls:
+                used.add(lk)
+                out("XFAIL", "%s/%s" % (v, key), "%s: %s" % (cls, ent[1]))
+            elif ent:
+                used.add(lk)
+                out("FAIL", "%s/%s" % (v, key), "listed as %s but is now %s (%s)" % (ent[0], cls, diff))
+                failed += 1
+            else:
+                out("FAIL", "%s/%s" % (v, key), "new disagreement %s (%s)" % (cls, diff))
+                failed += 1
+        pct = 100.0 * st["agree"] / st["decided"] if st["decided"] else 0.0
+        print("# bpfgate@%s vs kernel@%s: agreement %.1f%% (%d/%d decided); disagreements %d as on the "
+              "running kernel, %d specific to %s; by class %s" % (
+                  v, v, pct, st["agree"], st["decided"], st["shared"], st["specific"], v,
+                  ", ".join("%s %d" % kv_ for kv_ in sorted(st["classes"].items()))))
+        print("#   by kind/class: %s" % ", ".join("%s %d" % kv_ for kv_ in sorted(st["kinds"].items())))
+        print("#   kernel-difference and profile by kind/class/message class: %s" % (
+            ", ".join("%s %d" % kv_ for kv_ in sorted(st["msg_classes"].items(), key=lambda x: -x[1]))))
+        report[v] = {"stats": st, "agreement": pct, "disagreements": dis}
+    for lk in sorted(set(listed) - used):
+        out("FAIL", "list", "%s %s is listed but no such disagreement was seen (stale row)" % lk)
+        failed += 1
+
+    # the verdict matrix
+    run_tsv = os.environ.get("BG_REAL_KERNEL_TSV") or os.path.join(RC, "kernel.tsv")
+    kj = {}
+    if os.path.exists(run_tsv):
+        for line in open(run_tsv):
+            f = line.rstrip("\n").split("\t")
+            if len(f) >= 5 and not line.startswith("#"):
+                kj["%s:%s" % (f[0], f[1])] = f[4]
+    with open(os.path.join(OUT, "kernels-matrix.tsv"), "w") as f:
+        f.write("\t".join(["# object", "program", "running(kjudge)", "running(bpfgate-loader)"] +
+                          ["kernel@" + v for v in VERS] + ["bpfgate@" + v for v in VERS + [RUNNING]]) + "\n")
+        for key in keys:
+            o, p = key.rsplit(":", 1)
+            bks = (ours.get(key) or {}).get("kernels") or {}
+            f.write("\t".join([o, p, kj.get(key, "-"), (kv.get((key, "kernel")) or {}).get("verdict", "-")] +
+                              [(kv.get((key, "kernel@" + v)) or {}).get("verdict", "-") for v in VERS] +
+                              [(bks.get(v) or {}).get("verdict", "-") for v in VERS + [RUNNING]]) + "\n")
+    if kj:
+        c = {}
+        for x in kj.values():
+            c[x] = c.get(x, 0) + 1
+        print("# running kernel by kjudge (%s): %d accepted, %d rejected, %d unavailable" % (
+            run_tsv, c.get("accepted", 0), c.get("rejected", 0), c.get("unavailable", 0)))
+    print("# realcorpus_kernels: matrix %s" % os.path.join(OUT, "kernels-matrix.tsv"))
+    if "--update-list" in sys.argv[1:]:
+        write_list(newrows)
+        print("# realcorpus_kernels: wrote %s" % LIST)
+    with open(os.environ.get("BG_REAL_REPORT") or os.path.join(OUT, "kernels-report.json"), "w") as f:
+        json.dump({"kernels": report, "check_seconds": tcheck, "qemu_wall_seconds": wall,
+                   "boots": {v: (summ.get("kernel@" + v) or {}).get("boot") for v in VERS}}, f, indent=1)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
