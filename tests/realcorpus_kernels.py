@@ -37,6 +37,7 @@ import subprocess
 import sys
 import time
 
+sys.dont_write_bytecode = True  # no tests/__pycache__ from the import below
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import realcorpus as rcm  # noqa: E402  (message classes, the 6.18 list)
 
