@@ -359,20 +359,42 @@ const char *btf_stops_promote(const struct bg_program *prog, const char *name)
 }
 
 /* Byte range of member `field` of struct `holder` in the target BTF. */
+/* The byte range [lo, hi) of member `field` of struct `holder`; `field` may
+ * name a member of a nested struct as "outer.inner" (icsk_ack.pending).
+ * *array: the member is an array (a write may start at any element). */
 static bool member_range(const struct bg_object *o, const struct btf *b, const char *holder,
-			 const char *field, uint32_t *lo, uint32_t *hi)
+			 const char *field, uint32_t *lo, uint32_t *hi, bool *array)
 {
 	int id = obj_target_lookup(o, holder, BTF_KIND_STRUCT);
 	const struct btf_type *st = id > 0 ? btf__type_by_id(b, (uint32_t)id) : NULL;
-	const struct btf_member *m = st ? btf_members(st) : NULL;
-	for (uint16_t i = 0; st && i < btf_vlen(st); i++, m++) {
-		if (strcmp(btf__name_by_offset(b, m->name_off), field))
-			continue;
-		int64_t sz = btf__resolve_size(b, m->type);
-		if (sz <= 0 || btf_member_bitfield_size(st, i))
+	uint32_t base = 0;
+	while (st && btf_is_composite(st)) {
+		const char *dot = strchr(field, '.');
+		size_t len = dot ? (size_t)(dot - field) : strlen(field);
+		const struct btf_member *m = btf_members(st);
+		uint16_t i = 0;
+		for (; i < btf_vlen(st); i++, m++) {
+			const char *mn = btf__name_by_offset(b, m->name_off);
+			if (mn && strlen(mn) == len && !strncmp(mn, field, len))
+				break;
+		}
+		if (i == btf_vlen(st) || btf_member_bitfield_size(st, i))
 			return false;
-		*lo = btf_member_bit_offset(st, i) / 8;
-		*hi = *lo + (uint32_t)sz;
+		base += btf_member_bit_offset(st, i) / 8;
+		if (dot) {
+			field = dot + 1;
+			int mt = btf__resolve_type(b, m->type);
+			st = mt > 0 ? btf__type_by_id(b, (uint32_t)mt) : NULL;
+			continue;
+		}
+		int64_t sz = btf__resolve_size(b, m->type);
+		if (sz <= 0)
+			return false;
+		int mt = btf__resolve_type(b, m->type);
+		const struct btf_type *t = mt > 0 ? btf__type_by_id(b, (uint32_t)mt) : NULL;
+		*array = t && btf_is_array(t);
+		*lo = base;
+		*hi = base + (uint32_t)sz;
 		return true;
 	}
 	return false;
@@ -383,13 +405,16 @@ bool btf_stops_writable(const struct bg_program *prog, const char *ptr, int64_t 
 	const struct bg_object *o = bg_program__object(prog);
 	const struct btf *b = bg_object__target_btf(o);
 	uint32_t lo, hi;
+	bool array;
 	for (size_t i = 0; b && ptr && off >= 0 && i < sizeof(stops_writes) / sizeof(stops_writes[0]);
 	     i++) {
 		const struct stops_write *w = &stops_writes[i];
 		if (strcmp(w->ptr, ptr) || !stops_is(prog, w->ops) ||
-		    !member_range(o, b, w->holder, w->field, &lo, &hi))
+		    !member_range(o, b, w->holder, w->field, &lo, &hi, &array))
 			continue;
-		if ((uint64_t)off >= lo && (uint64_t)off + (uint64_t)size <= hi)
+		/* the kernel matches the start of the field exactly, except for an
+		 * array (icsk_ca_priv, a range case), then bounds the end */
+		if ((array ? (uint64_t)off >= lo : (uint64_t)off == lo) && (uint64_t)off + (uint64_t)size <= hi)
 			return true;
 	}
 	return false;

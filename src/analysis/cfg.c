@@ -488,6 +488,14 @@ static uint16_t insn_blive(const struct bg_insn *in, uint16_t live)
 	case BG_K_END:
 		return live;
 	case BG_K_LDX:
+		/* the base of an access: its region type decides the access (a
+		 * stack buffer on one path, a packet pointer on the other must
+		 * not join into a scalar) */
+		return (uint16_t)((live & ~d) | sr);
+	case BG_K_ST:
+	case BG_K_STX:
+	case BG_K_ATOMIC:
+		return (uint16_t)(live | d);
 	case BG_K_LD_IMM64:
 	case BG_K_ADDR_CAST:
 		return (uint16_t)(live & ~d);

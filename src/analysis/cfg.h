@@ -21,7 +21,7 @@ struct cfg_block {
 	uint32_t *loops;       /* loop indexes */
 	int32_t head_of;       /* loop index when this block heads a loop, else -1 */
 	bool reachable;        /* statically reachable from its function entry */
-	uint16_t blive;        /* registers whose value a later branch tests (live-in mask) */
+	uint16_t blive;        /* registers a later branch tests or a later access uses as base (live-in mask) */
 	uint32_t npred;
 	bool after_call;       /* follows a call: callee exits join here */
 };

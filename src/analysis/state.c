@@ -934,7 +934,9 @@ static uint64_t reg_key(const struct as_reg *r, bool weak)
 	uint64_t c;
 	if (!weak && r->type == T_SCALAR && bg_scalar_is_const(&r->v, &c) && c < 256)
 		h = mix(h, c + 1);
-	if (!weak && r->type == T_MAP_VALUE)
+	/* which map: a pointer to one map's value (or the map itself) joined
+	 * with another map's is no pointer at all */
+	if (!weak && (r->type == T_MAP_VALUE || r->type == T_MAP_PTR))
 		h = mix(h, (uint64_t)r->map);
 	return h;
 }
