@@ -358,16 +358,22 @@ const char *btf_stops_promote(const struct bg_program *prog, const char *name)
 	return name;
 }
 
-/* Byte range of member `field` of struct `holder` in the target BTF. */
 /* The byte range [lo, hi) of member `field` of struct `holder`; `field` may
- * name a member of a nested struct as "outer.inner" (icsk_ack.pending).
- * *array: the member is an array (a write may start at any element). */
+ * name a member of a nested struct as "outer.inner" (icsk_ack.pending), or
+ * be "" for the whole struct. *array: the member is an array or the whole
+ * struct (a write may start at any byte of it). */
 static bool member_range(const struct bg_object *o, const struct btf *b, const char *holder,
 			 const char *field, uint32_t *lo, uint32_t *hi, bool *array)
 {
 	int id = obj_target_lookup(o, holder, BTF_KIND_STRUCT);
 	const struct btf_type *st = id > 0 ? btf__type_by_id(b, (uint32_t)id) : NULL;
 	uint32_t base = 0;
+	if (st && !*field) { /* the whole struct */
+		*array = true;
+		*lo = 0;
+		*hi = st->size;
+		return true;
+	}
 	while (st && btf_is_composite(st)) {
 		const char *dot = strchr(field, '.');
 		size_t len = dot ? (size_t)(dot - field) : strlen(field);
@@ -418,6 +424,27 @@ bool btf_stops_writable(const struct bg_program *prog, const char *ptr, int64_t 
 			return true;
 	}
 	return false;
+}
+
+bool btf_stops_arg_nullable(const struct bg_program *prog, int off)
+{
+	const struct bg_object *o = bg_program__object(prog);
+	const struct btf *b = bg_object__target_btf(o);
+	const char *t = bg_program__attach_target(prog);
+	const char *colon = t ? strchr(t, ':') : NULL;
+	char name[256];
+	if (!b || !colon || off < 0 || off % 8 || bg_program__type(prog) != BPF_PROG_TYPE_STRUCT_OPS)
+		return false;
+	/* the kernel reads the flag from the ops' stub "STRUCT__MEMBER" */
+	snprintf(name, sizeof(name), "%.*s__%s", (int)(colon - t), t, colon + 1);
+	int id = obj_target_lookup(o, name, BTF_KIND_FUNC);
+	const struct btf_type *f = id > 0 ? btf__type_by_id(b, (uint32_t)id) : NULL;
+	const struct btf_type *fp = f ? btf__type_by_id(b, f->type) : NULL;
+	if (!fp || !btf_is_func_proto(fp) || off / 8 >= btf_vlen(fp))
+		return false;
+	const char *pn = btf__name_by_offset(b, btf_params(fp)[off / 8].name_off);
+	size_t n = pn ? strlen(pn) : 0, sn = strlen("__nullable");
+	return n > sn && !strcmp(pn + n - sn, "__nullable");
 }
 
 bool btf_stops_void_ret(const struct bg_program *prog)

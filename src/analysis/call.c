@@ -639,6 +639,23 @@ static int iter_op(struct vctx *v, struct as_state *s, size_t pc, const struct b
 	return 0;
 }
 
+/* A dynptr takes 16 bytes: the slot the argument points to and the one above
+ * it (the kernel's spi and spi - 1), which holds the tail. */
+static int dynptr_tail(struct vctx *v, struct as_frame *f, int idx)
+{
+	if (idx == 0)
+		return 0;
+	struct as_slot *t = as_slot_get(f, idx - 1, true);
+	if (!t)
+		return vnomem(v);
+	t->kind = SK_OBJ_TAIL;
+	t->init = 0xff;
+	t->zero = 0;
+	t->spill_size = 0;
+	as_reg_uninit(&t->spill);
+	return 0;
+}
+
 static bool dynptr_inits(const char *name)
 {
 	return strstr(name, "from_") || strstr(name, "reserve_dynptr");
@@ -666,6 +683,8 @@ static int dynptr_args(struct vctx *v, struct as_state *s, size_t pc, const stru
 				if (as_ref_add(s, id, (uint32_t)pc, T_MEM))
 					return verr(v, s, pc, "ref_leak", "too many references held");
 			}
+			if (dynptr_tail(v, f, sl->idx))
+				return -1;
 			continue;
 		}
 		if (sl->kind != SK_DYNPTR)
@@ -673,8 +692,8 @@ static int dynptr_args(struct vctx *v, struct as_state *s, size_t pc, const stru
 		if ((p->flags & BG_HF_RELEASE) && p->release_arg == i + 1) {
 			if (!sl->spill.ref || !as_ref_del(s, sl->spill.ref))
 				return verr(v, s, pc, "release", "release of an unreferenced dynptr (%s)", name);
-			sl->kind = SK_NONE;
 			sl->spill.ref = 0;
+			as_dynptr_forget(f, sl->idx);
 		}
 	}
 	return 0;

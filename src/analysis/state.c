@@ -387,6 +387,23 @@ struct as_slot *as_slot_get(struct as_frame *f, int idx, bool create)
 	return sl;
 }
 
+void as_dynptr_forget(struct as_frame *f, int idx)
+{
+	struct as_slot *h = as_slot_get(f, idx, false);
+	if (h && h->kind == SK_DYNPTR) {
+		h->kind = SK_NONE;
+		h->init = 0;
+		h->zero = 0;
+		as_reg_uninit(&h->spill);
+	}
+	struct as_slot *t = idx > 0 ? as_slot_get(f, idx - 1, false) : NULL;
+	if (t && t->kind == SK_OBJ_TAIL) {
+		t->kind = SK_NONE;
+		t->init = 0;
+		t->zero = 0;
+	}
+}
+
 void as_slot_del(struct as_frame *f, int idx)
 {
 	struct as_slot *sl = as_slot_get(f, idx, false);

@@ -64,6 +64,7 @@ struct as_reg {
 #define SK_SPILL 1 /* spill holds a register of spill_size bytes at byte 0 */
 #define SK_DYNPTR 2
 #define SK_ITER 3
+#define SK_OBJ_TAIL 4 /* the second slot of a dynptr: neither readable nor a dynptr itself */
 
 struct as_slot {
 	uint8_t idx;       /* slot number: bytes [-8*(idx+1), -8*idx) of the frame */
@@ -150,6 +151,10 @@ int as_push_frame(struct as_state *s, int32_t callsite);
 void as_pop_frame(struct as_state *s);
 /* Stack slot lookup; create makes an empty slot when missing (NULL: no memory). */
 struct as_slot *as_slot_get(struct as_frame *f, int idx, bool create);
+/* The dynptr whose first slot is idx stops existing (overwritten or
+ * released): both its slots become uninitialized, as the kernel marks a
+ * destroyed dynptr's slots STACK_INVALID. */
+void as_dynptr_forget(struct as_frame *f, int idx);
 void as_slot_del(struct as_frame *f, int idx);
 /* Lattice. join/widen write into a (a := a join/widen b). join returns 1 when a
  * changed, 0 when not, -ENOMEM (a unchanged). */

@@ -353,11 +353,33 @@ static bool reg_is_zero(const struct as_reg *r)
 	return r->type == T_SCALAR && bg_scalar_is_const(&r->v, &c) && c == 0;
 }
 
+/* A write over a dynptr's slots destroys it; a referenced one (a ringbuf
+ * reservation) must be released first (the kernel's
+ * destroy_if_dynptr_stack_slot). */
+static int stack_write_objs(struct vctx *v, struct as_state *s, size_t pc, struct as_frame *f,
+			    int64_t lo, int64_t end)
+{
+	for (int idx = (int)((-lo - 1) / 8); idx >= 0 && idx >= (int)((-(end - 1) - 1) / 8); idx--) {
+		const struct as_slot *sl = as_slot_get(f, idx, false);
+		int head = sl && sl->kind == SK_OBJ_TAIL ? idx + 1 : idx;
+		const struct as_slot *h = head == idx ? sl : as_slot_get(f, head, false);
+		if (!h || h->kind != SK_DYNPTR)
+			continue;
+		if (h->spill.ref)
+			return verr(v, s, pc, "dynptr", "cannot overwrite referenced dynptr (stack off %d)",
+				    -8 * (head + 1));
+		as_dynptr_forget(f, head);
+	}
+	return 0;
+}
+
 static int stack_write(struct vctx *v, struct as_state *s, size_t pc, int reg,
 		       const struct as_reg *p, int64_t lo, int64_t hi, int size,
 		       const struct as_reg *val)
 {
 	struct as_frame *f = &s->fr[p->frame];
+	if (stack_write_objs(v, s, pc, f, lo, hi + size))
+		return -1;
 	if (lo != hi) {
 		/* variable offset write: every slot in range may be hit */
 		for (int64_t o = lo; o <= hi; o++)
@@ -429,6 +451,10 @@ static int stack_read(struct vctx *v, struct as_state *s, size_t pc, int reg,
 		int byte = (int)(o + 8 * (idx + 1));
 		struct as_slot *sl = as_slot_get(f, idx, false);
 		uint8_t init = sl ? sl->init : 0, zero = sl ? sl->zero : 0;
+		if (sl && (sl->kind == SK_DYNPTR || sl->kind == SK_ITER || sl->kind == SK_OBJ_TAIL))
+			return verr(v, s, pc, "stack_obj",
+				    "invalid read from stack R%d off %" PRId64 "+0 size %d: the slot at %d holds %s",
+				    reg, lo, size, -8 * (idx + 1), sl->kind == SK_ITER ? "an iterator" : "a dynptr");
 		if (sl && sl->kind == SK_SPILL && byte < sl->spill_size) {
 			init |= (uint8_t)(1u << byte);
 			if (!reg_is_zero(&sl->spill))
@@ -578,6 +604,11 @@ static int access_ctx(struct vctx *v, struct as_state *s, size_t pc, int reg, co
 			out->btf = tn;
 			if (!bg_prog_ctx_args_trusted(v->prog_type, bg_program__attach_type(v->prog)))
 				out->flags = RF_UNTRUSTED;
+			if (btf_stops_arg_nullable(v->prog, off)) {
+				out->flags |= RF_NULL;
+				out->id = vid(v, pc, 5);
+				release_id(s, out->id);
+			}
 			break;
 		}
 		as_reg_scalar(out, bg_scalar_load((uint8_t)size, sign));
@@ -854,6 +885,20 @@ int check_mem_range(struct vctx *v, struct as_state *s, size_t pc, int reg, cons
 		}
 		note_stack_depth(v, s, p->frame, lo);
 		struct as_frame *f = &s->fr[p->frame];
+		for (int64_t o = lo; o < hi; o++) {
+			/* a helper neither reads a dynptr or iterator as bytes nor
+			 * writes over one (the kernel's check_stack_range_initialized) */
+			const struct as_slot *sl = as_slot_get(f, (int)((-o - 1) / 8), false);
+			if (!sl || (sl->kind != SK_DYNPTR && sl->kind != SK_ITER && sl->kind != SK_OBJ_TAIL))
+				continue;
+			if (write && sl->kind != SK_ITER)
+				return verr(v, s, pc, "stack_obj", "potential write to dynptr at off=%" PRId64 " disallowed (%s)",
+					    o, what);
+			if (!write)
+				return verr(v, s, pc, "stack_obj",
+					    "invalid read from stack R%d off %" PRId64 "+0 size %d: the slot at %d holds %s (%s)",
+					    reg, lo, sz, -8 * (sl->idx + 1), sl->kind == SK_ITER ? "an iterator" : "a dynptr", what);
+		}
 		if (write) {
 			for (int64_t o = lo; o < hi; o++)
 				if (stack_write_bytes(v, f, (int)o, 1, false))
