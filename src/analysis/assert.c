@@ -122,8 +122,18 @@ static int rule_map_lock_type(struct vctx *v, struct as_state *s, size_t pc, con
 	(void)a;
 	const char *why = NULL;
 	const struct bg_map_def *m = bg_object__map(v->obj, (size_t)v->insns[pc].imm);
-	if (m && map_field_offset(v, m, "bpf_spin_lock") >= 0 &&
-	    !bg_prog_map_fields_ok(v->prog_type, BG_MAPF_SPIN_LOCK, &why))
+	/* the special fields of the value some program types may not use
+	 * (the kernel refuses the map at load, reached or not) */
+	static const struct {
+		const char *type;
+		uint32_t field;
+	} special[] = { { "bpf_spin_lock", BG_MAPF_SPIN_LOCK }, { "bpf_timer", BG_MAPF_TIMER },
+			{ "bpf_wq", BG_MAPF_WQ } };
+	uint32_t fields = 0;
+	for (size_t i = 0; m && i < sizeof(special) / sizeof(special[0]); i++)
+		if (map_field_offset(v, m, special[i].type) >= 0)
+			fields |= special[i].field;
+	if (fields && !bg_prog_map_fields_ok(v->prog_type, fields, &why))
 		return verr(v, s, pc, "lock", "%s", why);
 	return 0;
 }
@@ -203,7 +213,9 @@ static int rule_helper_type(struct vctx *v, struct as_state *s, size_t pc, const
 	uint32_t id = (uint32_t)v->insns[pc].imm;
 	const struct bg_helper_proto *p = bg_helper_by_id(id);
 	const char *why = NULL;
-	if (!bg_helper_allowed(id, v->prog_type, 0, &why))
+	/* some types allow a helper only under some expected attach types
+	 * (bpf_get_retval in cgroup/recvmsg4: not) */
+	if (!bg_helper_allowed_attach(id, v->prog_type, bg_program__attach_type(v->prog), 0, &why))
 		return verr(v, s, pc, "helper_not_allowed", "program of this type cannot use helper %s#%u%s%s",
 			    p->name, id, why ? ": " : "", why ? why : "");
 	return 0;

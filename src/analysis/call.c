@@ -102,6 +102,9 @@ static int map_compat(struct vctx *v, struct as_state *s, size_t pc, uint32_t he
 	case BPF_FUNC_get_stackid:
 		ok = t == BPF_MAP_TYPE_STACK_TRACE;
 		break;
+	case BPF_FUNC_get_local_storage:
+		ok = t == BPF_MAP_TYPE_CGROUP_STORAGE || t == BPF_MAP_TYPE_PERCPU_CGROUP_STORAGE;
+		break;
 	case BPF_FUNC_sk_storage_get:
 	case BPF_FUNC_sk_storage_delete:
 		ok = t == BPF_MAP_TYPE_SK_STORAGE;
@@ -124,6 +127,22 @@ static int map_compat(struct vctx *v, struct as_state *s, size_t pc, uint32_t he
 	default:
 		break;
 	}
+	if (t == BPF_MAP_TYPE_SOCKMAP || t == BPF_MAP_TYPE_SOCKHASH) {
+		/* lookups, redirects and their own update helpers anywhere; the
+		 * generic update/delete only where no locked socket is reachable */
+		bool own = helper == BPF_FUNC_map_lookup_elem || helper == BPF_FUNC_sk_select_reuseport ||
+			   (t == BPF_MAP_TYPE_SOCKMAP ? helper == BPF_FUNC_sk_redirect_map ||
+							helper == BPF_FUNC_msg_redirect_map ||
+							helper == BPF_FUNC_sock_map_update
+						      : helper == BPF_FUNC_sk_redirect_hash ||
+							helper == BPF_FUNC_msg_redirect_hash ||
+							helper == BPF_FUNC_sock_hash_update);
+		if (!own && !bg_sockmap_update_ok(v->prog_type, bg_program__attach_type(v->prog), helper))
+			ok = false;
+	}
+	/* the measured (map type, helper) pairs (src/platform/map_helpers.def) */
+	if (helper && !bg_map_helper_ok(t, helper, NULL))
+		ok = false;
 	if (!ok)
 		return verr(v, s, pc, "map_type", "cannot pass map_type %u into func %s#%u (map %s)", t,
 			    hname, helper, m->name ? m->name : "?");
@@ -303,7 +322,21 @@ static int arg_check(struct vctx *v, struct as_state *s, size_t pc, int i, struc
 		return 0;
 	case BG_ARG_MAP_KEY:
 		return arg_mem_of_map(v, s, pc, reg, ci->map ? ci->map->key_size : 0, "key", ci);
+	case BG_ARG_MAP_VALUE_OR_NULL:
+		/* local storage's initial value: NULL or value_size bytes */
+		if (is_null_const(r))
+			return 0;
+		return arg_mem_of_map(v, s, pc, reg, ci->map ? ci->map->value_size : 0, "value", ci);
 	case BG_ARG_MAP_VALUE:
+		/* a sockmap/sockhash stores sockets: the value is a socket pointer
+		 * (the kernel's resolve_map_arg_type) */
+		if (ci->map && (ci->map->type == BPF_MAP_TYPE_SOCKMAP || ci->map->type == BPF_MAP_TYPE_SOCKHASH)) {
+			if (!rg_has(r->type, RG_SOCK_ARG))
+				return type_mismatch(v, s, pc, reg,
+						     "sock_common, sock, tcp_sock, xdp_sock, ptr_, trusted_ptr_");
+			return want_ptr_nonnull(v, s, pc, reg,
+						"sock_common, sock, tcp_sock, xdp_sock, ptr_, trusted_ptr_");
+		}
 		return arg_mem_of_map(v, s, pc, reg, ci->map ? ci->map->value_size : 0, "value", ci);
 	case BG_ARG_MEM:
 	case BG_ARG_MEM_OR_NULL:
@@ -345,6 +378,16 @@ static int arg_check(struct vctx *v, struct as_state *s, size_t pc, int i, struc
 		if (!rg_has(r->type, RG_SOCK_ARG))
 			return type_mismatch(v, s, pc, reg, "sock");
 		return want_ptr_nonnull(v, s, pc, reg, "sock");
+	case BG_ARG_BTF_ID_SOCK_COMMON_OR_NULL:
+		if (is_null_const(r))
+			return 0;
+		/* fall through */
+	case BG_ARG_BTF_ID_SOCK_COMMON:
+		/* any socket: the verifier's sock types or a BTF pointer (the
+		 * kernel's ARG_PTR_TO_BTF_ID_SOCK_COMMON), never NULL */
+		if (!rg_has(r->type, RG_SOCK_ARG))
+			return type_mismatch(v, s, pc, reg, "sock_common, sock, tcp_sock, xdp_sock, ptr_, trusted_ptr_");
+		return want_ptr_nonnull(v, s, pc, reg, "sock_common, sock, tcp_sock, xdp_sock, ptr_, trusted_ptr_");
 	case BG_ARG_BTF_ID:
 	case BG_ARG_PERCPU_BTF_ID:
 		if (!rg_has(r->type, RG_KOBJ_ARG))
@@ -484,6 +527,17 @@ static int ret_value(struct vctx *v, struct as_state *s, size_t pc, struct call_
 			r0->flags &= (uint8_t)~RF_NULL;
 		return 0;
 	}
+	case BG_RET_MAP_VALUE:
+		/* bpf_get_local_storage: the cgroup storage of the map in arg1, never NULL */
+		if (!ci->map) {
+			as_reg_unknown(r0);
+			return 0;
+		}
+		set_r0(v, s, pc, ci, T_MAP_VALUE);
+		r0->flags = 0;
+		r0->id = 0;
+		r0->map = ci->map_idx;
+		return 0;
 	case BG_RET_SOCKET_OR_NULL:
 		set_r0(v, s, pc, ci, T_SOCK);
 		break;
@@ -778,7 +832,9 @@ int xfer_call(struct vctx *v, struct as_state *s, size_t pc, int32_t *cb_target,
 	/* the helper exists, may be called here, and the lock discipline
 	 * holds: its assertions were checked before (assert.c) */
 	uint32_t id = (uint32_t)in->imm;
-	const struct bg_helper_proto *p = bg_helper_by_id(id);
+	/* the prototype this program type sees (bpf_setsockopt takes a socket in
+	 * cgroup/setsockopt, the ctx in sock_ops) */
+	const struct bg_helper_proto *p = bg_helper_proto_for(id, v->prog_type);
 	struct call_info ci = { .p = p, .name = p->name, .id = id, .map_idx = -1 };
 	lock_ops(s, id);
 	struct as_reg args[5];
@@ -791,6 +847,9 @@ int xfer_call(struct vctx *v, struct as_state *s, size_t pc, int32_t *cb_target,
 	}
 	if (has_dynptr_arg(p) && dynptr_args(v, s, pc, p, p->name))
 		return -1;
+	/* the storage cannot be missing: no flags may ask for another result */
+	if (id == BPF_FUNC_get_local_storage && !is_null_const(R(s, 2)))
+		return verr(v, s, pc, "helper_arg", "get_local_storage() doesn't support non-zero flags");
 	if ((p->flags & BG_HF_RELEASE) && !has_dynptr_arg(p) && do_release(v, s, pc, &ci))
 		return -1;
 	if (p->flags & BG_HF_PKT_CHANGING)

@@ -979,6 +979,22 @@ uint64_t as_state_key(const struct as_state *s, bool weak, uint16_t live)
 	return h;
 }
 
+uint64_t as_state_map_key(const struct as_state *s, uint16_t live)
+{
+	uint64_t h = 0;
+	for (uint32_t f = 0; f < s->nframes; f++) {
+		const struct as_frame *fr = &s->fr[f];
+		for (int i = 0; i < 10; i++)
+			if (fr->r[i].type == T_MAP_PTR && (f + 1 < s->nframes || (live >> i) & 1))
+				h = mix(h, (uint64_t)(f * 16 + i) << 32 | (uint32_t)fr->r[i].map);
+		for (uint32_t k = 0; k < fr->nslots; k++)
+			if (fr->slots[k].kind == SK_SPILL && fr->slots[k].spill.type == T_MAP_PTR)
+				h = mix(h, (uint64_t)(f * 1024 + 512 + fr->slots[k].idx) << 32 |
+						   (uint32_t)fr->slots[k].spill.map);
+	}
+	return h;
+}
+
 int as_ref_add(struct as_state *s, uint32_t id, uint32_t insn, uint8_t type)
 {
 	for (uint32_t i = 0; i < s->nrefs; i++)

@@ -166,6 +166,9 @@ int as_state_join(struct as_state *a, const struct as_state *b, bool widen, cons
 void as_zone_gc(struct as_state *s);
 /* Partition keys: full (includes small constants) and weak (types, locks, refs). */
 uint64_t as_state_key(const struct as_state *s, bool weak, uint16_t live);
+/* Which maps the live map pointers (registers, spills) name: 0 when none. States
+ * with different map keys are not joined while the node has room (<= 2K). */
+uint64_t as_state_map_key(const struct as_state *s, uint16_t live);
 /* References. */
 int as_ref_add(struct as_state *s, uint32_t id, uint32_t insn, uint8_t type);
 bool as_ref_del(struct as_state *s, uint32_t id);

@@ -32,7 +32,7 @@ struct actx {
 
 struct disj {
 	struct as_state st;
-	uint64_t key, wkey;
+	uint64_t key, wkey, mkey; /* partition keys: full, weak, map pointers */
 	bool queued;
 	uint32_t visits;
 	uint32_t inext;     /* next disjunct with the same iteration-vector hash (UINT32_MAX: end) */

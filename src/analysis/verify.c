@@ -548,8 +548,24 @@ static void propagate(struct vctx *v, uint32_t ctx, uint32_t block, struct as_st
 		if (d->wkey == wkey && i < weak)
 			weak = i;
 	}
-	if (target == UINT32_MAX && same >= v->kdisj)
+	uint64_t mkey = as_state_map_key(s, live);
+	if (target == UINT32_MAX && same >= v->kdisj) {
 		target = weak != UINT32_MAX ? weak : first;
+		/* joining map pointers of different maps loses them (the kernel walks
+		 * each map's path apart): a disjunct with the same weak key and maps,
+		 * else a new one up to 2K; beyond, the weak choice */
+		if (mkey && n->d[target].mkey != mkey) {
+			uint32_t m = UINT32_MAX;
+			for (uint32_t i = idx_first(n, s->iter, s->niter); i != UINT32_MAX; i = idx_next(n, i))
+				if (!n->d[i].done && same_iter(&n->d[i].st, s) && n->d[i].mkey == mkey &&
+				    n->d[i].wkey == wkey && i < m)
+					m = i;
+			if (m != UINT32_MAX)
+				target = m;
+			else if (same < 2 * v->kdisj)
+				target = UINT32_MAX;
+		}
+	}
 	const struct cfg_loop *ivl = iv_loop(v, block);
 	if (ivl)
 		iv_refine(n, ivl, s);
@@ -583,6 +599,7 @@ static void propagate(struct vctx *v, uint32_t ctx, uint32_t block, struct as_st
 		if (changed > 0) {
 			d->wkey = as_state_key(&d->st, true, 0);
 			d->key = weak_only ? d->wkey : as_state_key(&d->st, false, live);
+			d->mkey = as_state_map_key(&d->st, live);
 			track_bytes(v, (ssize_t)as_state_bytes(&d->st) - (ssize_t)before);
 			enqueue(v, n, target);
 		}
@@ -605,6 +622,7 @@ static void propagate(struct vctx *v, uint32_t ctx, uint32_t block, struct as_st
 	as_state_move(&d->st, s);
 	d->key = key;
 	d->wkey = wkey;
+	d->mkey = mkey;
 	d->inext = UINT32_MAX;
 	track_bytes(v, (ssize_t)as_state_bytes(&d->st));
 	if (n->nbuck)

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <linux/bpf.h>
 
 #include "platform/profiles.h"
 
@@ -266,6 +267,35 @@ bool bg_map_helper_ok(uint32_t map_type, uint32_t id, const char **why)
 	if (why)
 		*why = NULL;
 	return true;
+}
+
+/* Where a program may change a sockmap/sockhash with the generic map
+ * helpers: no locked socket can be reached there (kernel 6.12/6.18). */
+static const struct {
+	uint8_t type;    /* enum bpf_prog_type */
+	uint8_t attach;  /* expected attach type, 0xff: any */
+	bool delete_only;
+} sockmap_update[] = {
+	{ BPF_PROG_TYPE_TRACING, BPF_TRACE_ITER, false },
+	{ BPF_PROG_TYPE_SOCK_OPS, 0xff, true },
+	{ BPF_PROG_TYPE_SOCKET_FILTER, 0xff, false },
+	{ BPF_PROG_TYPE_SCHED_CLS, 0xff, false },
+	{ BPF_PROG_TYPE_SCHED_ACT, 0xff, false },
+	{ BPF_PROG_TYPE_XDP, 0xff, false },
+	{ BPF_PROG_TYPE_SK_REUSEPORT, 0xff, false },
+	{ BPF_PROG_TYPE_FLOW_DISSECTOR, 0xff, false },
+	{ BPF_PROG_TYPE_SK_LOOKUP, 0xff, false },
+};
+
+bool bg_sockmap_update_ok(uint32_t prog_type, uint32_t attach_type, uint32_t helper_id)
+{
+	if (helper_id != BPF_FUNC_map_update_elem && helper_id != BPF_FUNC_map_delete_elem)
+		return false;
+	for (size_t i = 0; i < sizeof(sockmap_update) / sizeof(sockmap_update[0]); i++)
+		if (sockmap_update[i].type == prog_type &&
+		    (sockmap_update[i].attach == 0xff || sockmap_update[i].attach == attach_type))
+			return !sockmap_update[i].delete_only || helper_id == BPF_FUNC_map_delete_elem;
+	return false;
 }
 
 static const char *const arg_names[BG_ARG__MAX] = {

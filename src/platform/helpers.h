@@ -160,6 +160,11 @@ const struct bg_helper_proto *bg_helper_proto_for(uint32_t id, uint32_t prog_typ
  * into func bpf_map_lookup_elem#1"); *why gets that message. Pairs not
  * measured (map types not probed) are allowed. */
 bool bg_map_helper_ok(uint32_t map_type, uint32_t id, const char **why);
+/* May a program of prog_type (expected attach type attach_type) update or
+ * delete sockmap/sockhash entries with bpf_map_update_elem / delete_elem
+ * (the kernel's may_update_sockmap: "cannot update sockmap in this
+ * context")? Other helpers: false. */
+bool bg_sockmap_update_ok(uint32_t prog_type, uint32_t attach_type, uint32_t helper_id);
 /* May a program of prog_type call kfunc `name`? 1 yes, 0 no (the kernel
  * says "calling kernel function X is not allowed"), -1 not known (a kfunc
  * not in vmlinux, or a type that cannot be loaded here: lsm, struct_ops,
