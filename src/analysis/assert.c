@@ -274,8 +274,9 @@ static int rule_call_lock(struct vctx *v, struct as_state *s, size_t pc, const s
 	(void)a;
 	const struct bg_insn *in = &v->insns[pc];
 	if (in->pseudo == BG_CALL_KFUNC) {
-		if (s->lock != -1) {
-			const char *name = kfunc_name(v, in);
+		const char *name = kfunc_name(v, in);
+		const struct bg_helper_proto *p = name ? bg_kfunc_by_name(name) : NULL;
+		if (s->lock != -1 && !(p && (p->flags & BG_HF_GRAPH))) {
 			return verr(v, s, pc, "lock", "function calls are not allowed while holding a lock (kfunc %s)",
 				    name ? name : "?");
 		}
@@ -291,7 +292,8 @@ static int rule_call_lock(struct vctx *v, struct as_state *s, size_t pc, const s
 			return verr(v, s, pc, "lock", "bpf_spin_unlock without taking a lock");
 		if (s->lock == -2)
 			return verr(v, s, pc, "lock", "bpf_spin_unlock: lock may not be held on every path here");
-		if (s->lock != R(s, 1)->map)
+		uint32_t id;
+		if (s->lock != as_lock_of(R(s, 1), &id) || (id != s->lock_id && s->lock_id != AS_LOCK_ID_JOINED))
 			return verr(v, s, pc, "lock", "bpf_spin_unlock of different lock");
 		return 0;
 	}

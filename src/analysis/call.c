@@ -11,6 +11,7 @@
 #include <bpf/btf.h>
 #include <bpfgate/object.h>
 #include "analysis/btfarg.h"
+#include "analysis/graph.h"
 #include "analysis/vctx.h"
 
 static inline struct as_reg *R(struct as_state *s, int i)
@@ -158,26 +159,31 @@ static int map_compat(struct vctx *v, struct as_state *s, size_t pc, uint32_t he
  * when not found, -2 when the map has no BTF. */
 int map_field_offset(struct vctx *v, const struct bg_map_def *m, const char *tname)
 {
-	const struct btf *b = bg_object__btf(v->obj);
-	if (!b || !m->btf_value_type_id)
-		return -2;
-	const struct btf_type *t = btf__type_by_id(b, m->btf_value_type_id);
-	while (t && (btf_is_typedef(t) || btf_is_mod(t)))
-		t = btf__type_by_id(b, t->type);
-	if (!t || !btf_is_composite(t))
-		return -1;
-	const struct btf_member *mb = btf_members(t);
-	for (uint16_t i = 0; i < btf_vlen(t); i++, mb++) {
-		const struct btf_type *mt = btf__type_by_id(b, mb->type);
-		while (mt && (btf_is_typedef(mt) || btf_is_mod(mt)))
-			mt = btf__type_by_id(b, mt->type);
-		if (!mt)
-			continue;
-		const char *n = btf__name_by_offset(b, mt->name_off);
-		if (n && !strcmp(n, tname))
-			return (int)(btf_member_bit_offset(t, i) / 8);
+	/* nested structs and global data sections (DATASEC) included, as the
+	 * kernel's btf_parse_fields */
+	for (unsigned i = 0; i < v->nmapf_cache; i++)
+		if (v->mapf_cache[i].m == m && !strcmp(v->mapf_cache[i].tname, tname))
+			return v->mapf_cache[i].off;
+	int off = graph_find_field(v->prog, m->btf_value_type_id, NULL, tname);
+	if (v->nmapf_cache < sizeof(v->mapf_cache) / sizeof(v->mapf_cache[0])) {
+		v->mapf_cache[v->nmapf_cache].m = m;
+		v->mapf_cache[v->nmapf_cache].tname = tname;
+		v->mapf_cache[v->nmapf_cache++].off = off;
 	}
-	return -1;
+	return off;
+}
+
+bool vctx_is_local(struct vctx *v, const char *name)
+{
+	for (unsigned i = 0; i < v->nlocal_cache; i++)
+		if (v->local_cache[i].name == name || !strcmp(v->local_cache[i].name, name))
+			return v->local_cache[i].local;
+	bool local = graph_is_local(v->prog, name);
+	if (v->nlocal_cache < sizeof(v->local_cache) / sizeof(v->local_cache[0])) {
+		v->local_cache[v->nlocal_cache].name = name;
+		v->local_cache[v->nlocal_cache++].local = local;
+	}
+	return local;
 }
 
 /* ---------------------------------------------------------- arguments */
@@ -192,6 +198,8 @@ struct call_info {
 	uint32_t release_ref;
 	bool key_const;
 	uint64_t key_val;
+	bool has_root;            /* graph kfuncs: the root argument, checked */
+	struct graph_field root;
 };
 
 static bool is_null_const(const struct as_reg *r)
@@ -291,6 +299,91 @@ static int arg_mem(struct vctx *v, struct as_state *s, size_t pc, int reg, int s
 	if (r->type == T_BTF_ID)
 		return 0;
 	return check_mem_range(v, s, pc, reg, &sz->v, write, zero_ok, "helper memory argument");
+}
+
+/* bpf_spin_lock/unlock on the lock of a program-local object. */
+static int arg_local_lock(struct vctx *v, struct as_state *s, size_t pc, int reg)
+{
+	struct as_reg *r = R(s, reg);
+	if (want_ptr_nonnull(v, s, pc, reg, "ptr_"))
+		return -1;
+	int fo = graph_find_field(v->prog, 0, r->btf, "bpf_spin_lock");
+	uint64_t c;
+	if (fo < 0)
+		return verr(v, s, pc, "helper_arg", "local '%s' has no valid bpf_spin_lock", r->btf ? r->btf : "?");
+	if (fo >= 0 && (!bg_scalar_is_const(&r->v, &c) || c != (uint64_t)fo))
+		return verr(v, s, pc, "helper_arg", "off %" PRId64 " doesn't point to 'struct bpf_spin_lock' that is at %d",
+			    r->v.smin, fo);
+	return 0;
+}
+
+/* Graph kfuncs act on one kind of root and node (bpf_list_* on lists,
+ * bpf_rbtree_* on rbtrees). */
+static bool graph_is_list(const struct call_info *ci)
+{
+	return !strncmp(ci->name, "bpf_list_", 9);
+}
+
+/* A bpf_list_head / bpf_rb_root at a constant offset of a map value or a
+ * local object, whose allocation's lock is the one held (the kernel's
+ * check_reg_allocation_locked: same map or object, same lookup). */
+static int arg_graph_root(struct vctx *v, struct as_state *s, size_t pc, int reg, struct call_info *ci)
+{
+	struct as_reg *r = R(s, reg);
+	const char *want = graph_is_list(ci) ? "bpf_list_head" : "bpf_rb_root";
+	uint32_t vt = 0;
+	const char *local = NULL;
+	if (r->type == T_MAP_VALUE) {
+		const struct bg_map_def *m = bg_object__map(v->obj, (size_t)r->map);
+		vt = m ? m->btf_value_type_id : 0;
+	} else if (r->type == T_BTF_ID && (r->flags & RF_ALLOC) && !(r->flags & RF_UNTRUSTED)) {
+		local = r->btf;
+	} else {
+		return type_mismatch(v, s, pc, reg, "map_value or a local object (bpf_obj_new)");
+	}
+	if (want_ptr_nonnull(v, s, pc, reg, want))
+		return -1;
+	uint64_t c;
+	if (!bg_scalar_is_const(&r->v, &c))
+		return verr(v, s, pc, "graph_arg", "R%d doesn't have constant offset. %s has to be at the constant offset",
+			    reg, want);
+	if (!graph_field_at(v->prog, vt, local, (int64_t)c, &ci->root) || strcmp(ci->root.type, want))
+		return verr(v, s, pc, "graph_arg", "%s not found at offset=%" PRIu64, want, c);
+	ci->has_root = true;
+	uint32_t id;
+	int32_t lk = as_lock_of(r, &id);
+	if (s->lock != lk || (s->lock_id != id && s->lock_id != AS_LOCK_ID_JOINED))
+		return verr(v, s, pc, "graph_lock", "bpf_spin_lock at off=%d must be held for %s",
+			    graph_find_field(v->prog, vt, local, "bpf_spin_lock"), want);
+	return 0;
+}
+
+/* A bpf_list_node / bpf_rb_node inside a local object, the one the root
+ * holds (its `contains:` struct and field). */
+static int arg_graph_node(struct vctx *v, struct as_state *s, size_t pc, int reg, struct call_info *ci)
+{
+	struct as_reg *r = R(s, reg);
+	const char *want = graph_is_list(ci) ? "bpf_list_node" : "bpf_rb_node";
+	if (r->type != T_BTF_ID || !(r->flags & RF_ALLOC) || (r->flags & RF_UNTRUSTED))
+		return verr(v, s, pc, "graph_arg", "arg#%d expected pointer to allocated object", reg - 1);
+	if (want_ptr_nonnull(v, s, pc, reg, want))
+		return -1;
+	uint64_t c;
+	struct graph_field f;
+	if (!bg_scalar_is_const(&r->v, &c))
+		return verr(v, s, pc, "graph_arg", "R%d doesn't have constant offset. %s has to be at the constant offset",
+			    reg, want);
+	if (!r->btf || !graph_field_at(v->prog, 0, r->btf, (int64_t)c, &f) || strcmp(f.type, want))
+		return verr(v, s, pc, "graph_arg", "%s not found at offset=%" PRIu64, want, c);
+	if (ci->has_root && ci->root.contains &&
+	    (strcmp(ci->root.contains, r->btf) || ci->root.node_off != (int64_t)c))
+		return verr(v, s, pc, "graph_arg",
+			    "operation on %s expects arg#%d %s at offset=%d in struct %s, but arg is at offset=%" PRIu64
+			    " in struct %s",
+			    ci->root.type, reg - 1, want, ci->root.node_off, ci->root.contains, c, r->btf);
+	if (!(ci->p->flags & BG_HF_RELEASE) && r->ref && graph_find_field(v->prog, 0, r->btf, "bpf_refcount") < 0)
+		return verr(v, s, pc, "graph_arg", "%s can only take non-owning or refcounted %s pointer", ci->name, want);
+	return 0;
 }
 
 static int arg_check(struct vctx *v, struct as_state *s, size_t pc, int i, struct call_info *ci)
@@ -399,6 +492,9 @@ static int arg_check(struct vctx *v, struct as_state *s, size_t pc, int i, struc
 				    reg);
 		return want_ptr_nonnull(v, s, pc, reg, "ptr_");
 	case BG_ARG_SPIN_LOCK:
+		if (r->type == T_BTF_ID && (r->flags & RF_ALLOC))
+			return arg_local_lock(v, s, pc, reg);
+		/* fall through */
 	case BG_ARG_TIMER: {
 		if (r->type != T_MAP_VALUE)
 			return type_mismatch(v, s, pc, reg, "map_value");
@@ -425,6 +521,16 @@ static int arg_check(struct vctx *v, struct as_state *s, size_t pc, int i, struc
 		    btf_map_is_kptr(v->prog, m->btf_value_type_id, (int)c) == 0)
 			return verr(v, s, pc, "helper_arg", "R%d has no valid kptr (map %s, value offset %" PRIu64 ")",
 				    reg, m->name ? m->name : "?", c);
+		/* a local object stashed: of the field's type exactly */
+		const char *kname = NULL;
+		bool untrusted = false;
+		const struct as_reg *o = R(s, reg + 1);
+		if (m && !(r->flags & RF_NULL) && bg_scalar_is_const(&r->v, &c) && o->type == T_BTF_ID &&
+		    (o->flags & RF_ALLOC) && o->btf &&
+		    btf_map_kptr(v->prog, m->btf_value_type_id, (int)c, &kname, &untrusted) && kname &&
+		    strcmp(kname, o->btf))
+			return verr(v, s, pc, "helper_arg", "invalid kptr access, R%d type=ptr_%s expected=ptr_%s", reg + 1,
+				    o->btf, kname);
 		return 0;
 	}
 	case BG_ARG_RINGBUF_MEM: {
@@ -437,6 +543,10 @@ static int arg_check(struct vctx *v, struct as_state *s, size_t pc, int i, struc
 			return verr(v, s, pc, "helper_arg", "R%d must have zero offset when passed to release func", reg);
 		return 0;
 	}
+	case BG_ARG_GRAPH_ROOT:
+		return arg_graph_root(v, s, pc, reg, ci);
+	case BG_ARG_GRAPH_NODE:
+		return arg_graph_node(v, s, pc, reg, ci);
 	case BG_ARG_FUNC:
 		if (r->type != T_FUNC)
 			return type_mismatch(v, s, pc, reg, "func");
@@ -484,6 +594,39 @@ static void set_r0(struct vctx *v, struct as_state *s, size_t pc, struct call_in
 	(void)ci;
 }
 
+/* A program-local object returned (BG_HF_LOCAL_RET): bpf_obj_new's type id
+ * argument, bpf_refcount_acquire's object, or the struct a graph root
+ * contains, pointing at its node field (the program subtracts the node's
+ * offset: container_of). */
+static int local_ret(struct vctx *v, struct as_state *s, size_t pc, const struct call_info *ci,
+		     const struct as_reg *args, struct as_reg *r0)
+{
+	uint64_t c;
+	if (ci->has_root) {
+		if (!ci->root.contains || ci->root.node_off < 0)
+			return 0; /* the node's struct unknown: a plain BTF pointer */
+		r0->btf = ci->root.contains;
+		r0->v = bg_scalar_const((uint64_t)ci->root.node_off);
+	} else if (args[0].type == T_BTF_ID) {
+		/* bpf_refcount_acquire: of an owning reference it cannot fail */
+		if (!(args[0].flags & RF_ALLOC) || (args[0].flags & RF_UNTRUSTED))
+			return verr(v, s, pc, "kfunc_arg", "arg#0 is neither owning or non-owning ref");
+		if (graph_find_field(v->prog, 0, args[0].btf, "bpf_refcount") < 0)
+			return verr(v, s, pc, "kfunc_arg", "arg#0 doesn't point to a type with bpf_refcount field");
+		r0->btf = args[0].btf;
+		if (args[0].ref)
+			r0->flags &= (uint8_t)~RF_NULL;
+	} else {
+		if (args[0].type != T_SCALAR || !bg_scalar_is_const(&args[0].v, &c))
+			return verr(v, s, pc, "kfunc_arg", "local type ID argument must be a constant");
+		r0->btf = graph_local_struct(v->prog, c, NULL);
+		if (!r0->btf)
+			return verr(v, s, pc, "kfunc_arg", "bpf_obj_new/bpf_percpu_obj_new type ID argument must be of a struct");
+	}
+	r0->flags |= RF_ALLOC;
+	return 0;
+}
+
 static int ret_value(struct vctx *v, struct as_state *s, size_t pc, struct call_info *ci,
 		     const struct as_reg *args)
 {
@@ -528,15 +671,21 @@ static int ret_value(struct vctx *v, struct as_state *s, size_t pc, struct call_
 		return 0;
 	}
 	case BG_RET_MAP_VALUE:
-		/* bpf_get_local_storage: the cgroup storage of the map in arg1, never NULL */
+		/* bpf_get_local_storage: the program's cgroup storage, never NULL,
+		 * hence no flags (it cannot fail) */
 		if (!ci->map) {
 			as_reg_unknown(r0);
 			return 0;
 		}
+		if (ci->map->type != BPF_MAP_TYPE_CGROUP_STORAGE && ci->map->type != BPF_MAP_TYPE_PERCPU_CGROUP_STORAGE)
+			return verr(v, s, pc, "map_type", "cannot pass map_type %u into func %s#%u", ci->map->type,
+				    p->name, p->id);
+		if (!is_null_const(&args[1]))
+			return verr(v, s, pc, "helper_arg", "get_local_storage() doesn't support non-zero flags");
 		set_r0(v, s, pc, ci, T_MAP_VALUE);
+		r0->map = ci->map_idx;
 		r0->flags = 0;
 		r0->id = 0;
-		r0->map = ci->map_idx;
 		return 0;
 	case BG_RET_SOCKET_OR_NULL:
 		set_r0(v, s, pc, ci, T_SOCK);
@@ -564,6 +713,8 @@ static int ret_value(struct vctx *v, struct as_state *s, size_t pc, struct call_
 	case BG_RET_BTF_ID_OR_NULL:
 		set_r0(v, s, pc, ci, T_BTF_ID);
 		r0->btf = p->ret_btf;
+		if ((p->flags & BG_HF_LOCAL_RET) && local_ret(v, s, pc, ci, args, r0))
+			return -1;
 		break;
 	case BG_RET_KPTR_OR_NULL: {
 		/* bpf_kptr_xchg: the object the field held (a reference), or NULL */
@@ -579,6 +730,8 @@ static int ret_value(struct vctx *v, struct as_state *s, size_t pc, struct call_
 			kname = NULL;
 		set_r0(v, s, pc, ci, T_BTF_ID);
 		r0->btf = kname;
+		if (kname && vctx_is_local(v, kname))
+			r0->flags |= RF_ALLOC;
 		break;
 	}
 	case BG_RET_BTF_ID:
@@ -606,6 +759,16 @@ static void kill_ref(struct as_reg *r, void *p)
 		as_reg_unknown(r);
 }
 
+static void to_non_owning(struct as_reg *r, void *p)
+{
+	if (r->ref != *(uint32_t *)p)
+		return;
+	if (r->type == T_BTF_ID && (r->flags & RF_ALLOC))
+		r->ref = 0;
+	else
+		as_reg_unknown(r);
+}
+
 static int do_release(struct vctx *v, struct as_state *s, size_t pc, struct call_info *ci)
 {
 	int reg = ci->p->release_arg;
@@ -627,6 +790,12 @@ static int do_release(struct vctx *v, struct as_state *s, size_t pc, struct call
 			    "R%d must have zero offset when passed to release func or trusted arg to kfunc", reg);
 	uint32_t ref = r->ref;
 	as_ref_del(s, ref);
+	if (ci->p->flags & BG_HF_NODE_ARG) {
+		/* inserted into a list/rbtree: every copy becomes a non-owning
+		 * reference, valid until the lock is released */
+		for_each_reg(s, to_non_owning, &ref);
+		return 0;
+	}
 	for (uint32_t f = 0; f < s->nframes; f++) {
 		struct as_frame *fr = &s->fr[f];
 		for (int i = 0; i < 11; i++)
@@ -638,14 +807,27 @@ static int do_release(struct vctx *v, struct as_state *s, size_t pc, struct call
 	return 0;
 }
 
+/* The lock released: non-owning references to local objects (graph nodes
+ * inserted under it, bpf_rbtree_first results) are gone (the kernel's
+ * invalidate_non_owning_refs marks them unknown scalars). */
+static void non_owning_gone(struct as_reg *r, void *arg)
+{
+	(void)arg;
+	if (r->type == T_BTF_ID && (r->flags & RF_ALLOC) && !r->ref && !(r->flags & RF_RCU))
+		as_reg_unknown(r);
+}
+
 /* The spin lock taken or released (the discipline is checked before, by
  * the A_CALL_LOCK assertion). */
 static void lock_ops(struct as_state *s, uint32_t id)
 {
-	if (id == BPF_FUNC_spin_lock)
-		s->lock = R(s, 1)->map;
-	else if (id == BPF_FUNC_spin_unlock)
-		s->lock = -1;
+	if (id == BPF_FUNC_spin_lock) {
+		s->lock = as_lock_of(R(s, 1), &s->lock_id);
+	} else if (id == BPF_FUNC_spin_unlock) {
+		s->lock = AS_LOCK_NONE;
+		s->lock_id = 0;
+		for_each_reg(s, non_owning_gone, NULL);
+	}
 }
 
 /* Stack objects: open-coded iterators and dynptrs live in stack slots and
@@ -790,6 +972,81 @@ static void section_ops(struct as_state *s, const struct bg_helper_proto *p)
 		for_each_reg(s, rcu_gone, NULL);
 }
 
+/* The comparison callback of bpf_rbtree_add runs with the tree's lock held
+ * (the kernel's in_rbtree_lock_required_cb): it may call no function but
+ * the graph kfuncs that neither insert nor remove. The calls of the
+ * callback and of the functions it calls are checked here, in instruction
+ * order. */
+static int rbtree_cb_calls(struct vctx *v, struct as_state *s, size_t pc, uint32_t start, int depth)
+{
+	uint32_t f = v->g.nfuncs;
+	for (uint32_t i = 0; i < v->g.nfuncs; i++)
+		if (v->g.funcs[i].start == start)
+			f = i;
+	if (f == v->g.nfuncs || depth > 8)
+		return 0;
+	for (uint32_t i = v->g.funcs[f].start; i < v->g.funcs[f].end; i++) {
+		const struct bg_insn *in = &v->insns[i];
+		if (in->kind != BG_K_CALL)
+			continue;
+		if (in->pseudo == BG_CALL_LOCAL) {
+			if (in->target >= 0 && rbtree_cb_calls(v, s, pc, (uint32_t)in->target, depth + 1))
+				return -1;
+			continue;
+		}
+		if (in->pseudo == BG_CALL_HELPER) {
+			if (in->imm == BPF_FUNC_spin_lock || in->imm == BPF_FUNC_spin_unlock)
+				return verr(v, s, pc, "lock", "can't spin_{lock,unlock} in rbtree cb (insn %u)", i);
+			return verr(v, s, pc, "lock", "function calls are not allowed while holding a lock (insn %u in the rbtree cb)", i);
+		}
+		const char *name = kfunc_name(v, in);
+		const struct bg_helper_proto *p = name ? bg_kfunc_by_name(name) : NULL;
+		if (p && (p->flags & (BG_HF_RCU_LOCK | BG_HF_RCU_UNLOCK)))
+			return verr(v, s, pc, "lock", "Calling bpf_rcu_read_{lock,unlock} in unnecessary rbtree callback (insn %u)", i);
+		if (p && (p->flags & BG_HF_GRAPH) && (p->flags & BG_HF_NODE_ARG))
+			return verr(v, s, pc, "graph_arg", "arg#1 expected pointer to allocated object (insn %u in the rbtree cb: no owned node there)", i);
+		if (p && (p->flags & BG_HF_GRAPH) && (p->flags & BG_HF_ACQUIRE) && p->args[1] == BG_ARG_GRAPH_NODE)
+			return verr(v, s, pc, "graph_arg", "rbtree_remove not allowed in rbtree cb (insn %u)", i);
+		if (!p || !(p->flags & BG_HF_GRAPH))
+			return verr(v, s, pc, "lock", "function calls are not allowed while holding a lock (kfunc %s, insn %u in the rbtree cb)",
+				    name ? name : "?", i);
+	}
+	return 0;
+}
+
+/* The kernel records the local type of the object a bpf_obj_drop (or
+ * refcount acquire) call takes in the call's instruction data: one call
+ * reached with objects of two types (calls merged by the compiler) is
+ * refused. */
+static int local_type_once(struct vctx *v, struct as_state *s, size_t pc, const struct bg_helper_proto *p,
+			   const struct as_reg *r)
+{
+	if (r->type != T_BTF_ID || !(r->flags & RF_ALLOC) || (r->flags & RF_NULL))
+		return 0;
+	if (!v->obj_type_at) {
+		v->obj_type_at = calloc(v->n ? v->n : 1, sizeof(*v->obj_type_at));
+		if (!v->obj_type_at)
+			return vnomem(v);
+	}
+	const char **seen = &v->obj_type_at[pc];
+	if (r->btf && (!*seen || !strcmp(*seen, r->btf))) {
+		*seen = r->btf;
+		return 0;
+	}
+	return verr(v, s, pc, "kfunc_arg",
+		    "%s: one call instruction reached with objects of different types (struct %s, struct %s); "
+		    "use separate calls or mark the callee with __attribute__((nomerge))",
+		    p->name, *seen ? *seen : "?", r->btf ? r->btf : "?");
+}
+
+bool call_throws(struct vctx *v, size_t pc)
+{
+	const struct bg_insn *in = &v->insns[pc];
+	const char *name = in->kind == BG_K_CALL && in->pseudo == BG_CALL_KFUNC ? kfunc_name(v, in) : NULL;
+	const struct bg_helper_proto *p = name ? bg_kfunc_by_name(name) : NULL;
+	return p && (p->flags & BG_HF_THROW);
+}
+
 static int xfer_kfunc(struct vctx *v, struct as_state *s, size_t pc, const struct bg_insn *in)
 {
 	const char *name = kfunc_name(v, in);
@@ -814,9 +1071,18 @@ static int xfer_kfunc(struct vctx *v, struct as_state *s, size_t pc, const struc
 		return -1;
 	if (has_dynptr_arg(p) && dynptr_args(v, s, pc, p, name))
 		return -1;
+	for (int i = 0; (p->flags & BG_HF_GRAPH) && i < 5; i++)
+		if (p->args[i] == BG_ARG_FUNC && args[i].type == T_FUNC && args[i].map >= 0 &&
+		    rbtree_cb_calls(v, s, pc, (uint32_t)args[i].map, 0))
+			return -1;
+	if (p->args[0] == BG_ARG_BTF_ID && local_type_once(v, s, pc, p, &args[0]))
+		return -1;
 	if ((p->flags & BG_HF_RELEASE) && !has_dynptr_arg(p) && do_release(v, s, pc, &ci))
 		return -1;
 	section_ops(s, p);
+	if ((p->flags & BG_HF_THROW) && s->nrefs)
+		return verr(v, s, pc, "ref_leak", "bpf_throw would lead to reference leak (reference acquired at insn %u)",
+			    s->refs[0].insn);
 	for (int i = 1; i <= 5; i++)
 		as_reg_uninit(R(s, i));
 	return ret_value(v, s, pc, &ci, args);

@@ -517,7 +517,10 @@ static bool zone_leq(const struct as_state *a, const struct as_state *b, const s
 
 static bool state_leq(const struct as_state *a, const struct as_state *b, struct idmap *m)
 {
+	/* lock ids are not renamed: a different one is only covered by a
+	 * joined one (which claims nothing about which value is locked) */
 	if (a->nframes != b->nframes || a->lock != b->lock || a->niter != b->niter ||
+	    (a->lock_id != b->lock_id && b->lock_id != AS_LOCK_ID_JOINED) ||
 	    memcmp(a->sec, b->sec, sizeof(a->sec)))
 		return false;
 	if (memcmp(a->iter, b->iter, a->niter * sizeof(a->iter[0])))
@@ -925,6 +928,8 @@ int as_state_join(struct as_state *a, const struct as_state *b_in, bool widen, c
 			as_ref_add(a, b->refs[i].id, b->refs[i].insn, b->refs[i].type);
 	if (a->lock != b->lock)
 		a->lock = -2; /* maybe held: any lock operation or exit is an error */
+	else if (a->lock_id != b->lock_id)
+		a->lock_id = AS_LOCK_ID_JOINED;
 	for (int k = 0; k < AS_SEC__MAX; k++)
 		if (a->sec[k] != b->sec[k])
 			a->sec[k] = AS_SEC_MAYBE; /* depth unknown: closing it or exiting is an error */

@@ -43,6 +43,9 @@
 #define RF_RCU 0x20      /* BTF pointer protected by RCU (a kptr loaded from a map value) */
 #define RF_RCU_GONE 0x40 /* was RF_RCU, its RCU section ended: refused where the kfunc wants
 			  * RCU or trusted pointers (the kernel's MEM_RCU -> PTR_UNTRUSTED) */
+#define RF_ALLOC 0x80     /* T_BTF_ID: a program-local object (bpf_obj_new; the kernel's
+			  * MEM_ALLOC), btf names its struct in the object BTF; ref 0:
+			  * a non-owning reference (valid until the lock is released) */
 #define RF_PUBLIC 0x1f   /* the flags bg_aval exports (BG_AVAL_*) */
 
 struct as_reg {
@@ -98,8 +101,10 @@ struct as_state {
 	struct bg_zone zone;
 	uint32_t nrefs;
 	struct as_ref refs[AS_MAX_REFS];
-	int32_t lock;      /* -1 no lock, else map index of the held lock */
-	uint32_t lock_id;
+	int32_t lock;      /* AS_LOCK_*, else map index of the held lock */
+	uint32_t lock_id;  /* which value of that map (the register id of the pointer
+			    * locked), or which local object (its reference id);
+			    * AS_LOCK_ID_JOINED: different on the paths joined here */
 	/* critical sections opened by kfuncs: nesting depth of each kind
 	 * (enum as_section), AS_SEC_MAYBE when paths with different depths joined */
 	uint8_t sec[3];
@@ -123,6 +128,20 @@ uint32_t as_id_fresh(uint32_t *next);
  * RCU_UNLOCK, BG_HF_SECTION_BEGIN / END, with BG_HF_IRQ for the irq pair). */
 enum as_section { AS_SEC_RCU = 0, AS_SEC_PREEMPT, AS_SEC_IRQ, AS_SEC__MAX };
 #define AS_SEC_MAYBE 0xff
+
+#define AS_LOCK_NONE (-1)
+#define AS_LOCK_MAYBE (-2) /* held on some joined paths only */
+#define AS_LOCK_ALLOC (-3) /* a lock in a program-local object (bpf_obj_new) */
+#define AS_LOCK_ID_JOINED UINT32_MAX
+
+/* The lock a pointer to a bpf_spin_lock names: the map (or AS_LOCK_ALLOC for
+ * a local object) and *id, which value of it (the kernel's active_lock ptr
+ * and id: each lookup result or object is its own lock). */
+static inline int32_t as_lock_of(const struct as_reg *r, uint32_t *id)
+{
+	*id = r->id;
+	return r->type == T_BTF_ID ? AS_LOCK_ALLOC : r->map;
+}
 
 static inline struct as_frame *as_cur(struct as_state *s)
 {

@@ -122,7 +122,29 @@ struct vctx {
 	uint32_t *asrt_at;
 	/* observations for the estimate of the kernel's work (kcost.h), or NULL */
 	struct kcost *kc;
+	/* per instruction: the local object type a bpf_obj_drop / refcount
+	 * acquire call saw first (the kernel keeps one per call), or NULL */
+	const char **obj_type_at;
+	/* struct names known to be (1) or not to be (0) program-local types:
+	 * the kernel BTF lookup that decides is linear in its size */
+	struct {
+		const char *name;
+		bool local;
+	} local_cache[16];
+	unsigned nlocal_cache;
+	/* map_field_offset results (the walk is linear in the value's BTF) */
+	struct {
+		const struct bg_map_def *m;
+		const char *tname;
+		int off;
+	} mapf_cache[32];
+	unsigned nmapf_cache;
 };
+
+/* Is the call at pc bpf_throw (the program ends there)? */
+bool call_throws(struct vctx *v, size_t pc);
+/* graph_is_local (graph.h) through the per-program cache. */
+bool vctx_is_local(struct vctx *v, const char *name);
 
 /* Record the first error at insn pc with a check name and message (printf
  * style, appended after "insn N (disasm): "). Returns -1. */

@@ -33,6 +33,7 @@
 #include "analysis/names.h"
 #include "analysis/btfarg.h"
 #include "analysis/kcost.h"
+#include "analysis/except.h"
 #include "analysis/vctx.h"
 #include "analysis/kgate.h"
 #include "core/opts.h"
@@ -735,6 +736,10 @@ static int call_global(struct vctx *v, uint32_t ctx, const struct as_state *at, 
 		if (check_mem_range(v, &s, pc, i + 1, &sz, false, false, "global function argument"))
 			goto fail;
 	}
+	if (s.lock != AS_LOCK_NONE) { /* it is verified without the caller's lock */
+		verr(v, &s, pc, "lock", "global function calls are not allowed while holding a lock, use static function instead");
+		goto fail;
+	}
 	int nc = ctx_get(v, 0, UINT32_MAX, func, CTX_GLOBAL);
 	if (nc < 0) {
 		verr(v, &s, pc, "too_complex", "too many call contexts");
@@ -993,7 +998,7 @@ static int terminator(struct vctx *v, uint32_t ctx, uint32_t block, struct as_st
 			if (cb >= 0)
 				r = enter_function(v, ctx, &at, pc, cb, kind == 2 ? CTX_CB_ASYNC : CTX_CB_SYNC);
 			as_state_fini(&at);
-			if (r)
+			if (r || call_throws(v, pc))
 				return r;
 			struct as_state o;
 			if (as_state_copy(&o, s))
@@ -1047,6 +1052,8 @@ static int process_state(struct vctx *v, uint32_t ctx, uint32_t block, struct as
 			int32_t cb;
 			int kind;
 			r = xfer_call(v, &s, pc, &cb, &kind);
+			if (!r && call_throws(v, pc))
+				break; /* bpf_throw: the program ends here */
 		} else {
 			r = xfer_insn(v, &s, pc);
 		}
@@ -1369,6 +1376,8 @@ static void free_all(struct vctx *v)
 	free(v->paths);
 	free(v->thr);
 	free(v->oneway);
+	free(v->obj_type_at);
+	v->obj_type_at = NULL;
 	cfg_free(&v->g);
 }
 
@@ -1429,6 +1438,8 @@ static int run(struct vctx *v)
 	}
 	if (!v->failed && check_stack_depth(v) == -ENOMEM)
 		return -ENOMEM;
+	if (!v->failed)
+		except_check(v);
 	return 0;
 }
 

@@ -15,6 +15,7 @@
 #include "analysis/names.h"
 #include "isa/exec.h"
 #include "analysis/btfarg.h"
+#include "analysis/graph.h"
 #include "analysis/vctx.h"
 
 #define MAX_VAR_OFF (1ll << 29)
@@ -730,6 +731,8 @@ static int access_map(struct vctx *v, struct as_state *s, size_t pc, int reg, co
 		out->type = T_BTF_ID;
 		out->btf = kname;
 		out->flags = RF_NULL | (untrusted ? RF_UNTRUSTED : RF_RCU);
+		if (!untrusted && kname && vctx_is_local(v, kname))
+			out->flags |= RF_ALLOC; /* a stashed local object (MEM_ALLOC | MEM_RCU) */
 		out->id = vid(v, pc, 5);
 		release_id(s, out->id);
 		out->v = bg_scalar_const(0);
@@ -759,14 +762,39 @@ static int access_mem(struct vctx *v, struct as_state *s, size_t pc, int reg, co
 	return 0;
 }
 
+/* A program-local object (bpf_obj_new): readable and writable inside its
+ * struct, except its special fields (btf_struct_access on MEM_ALLOC). */
+static int access_local(struct vctx *v, struct as_state *s, size_t pc, int reg, const struct as_reg *p,
+			int off, int size, struct as_reg *out, bool sign)
+{
+	uint64_t c;
+	if (!bg_scalar_is_const(&p->v, &c))
+		return verr(v, s, pc, "btf_bounds", "R%d is ptr_%s invalid variable offset: off=%d", reg, p->btf, off);
+	int64_t at = (int64_t)c + off;
+	uint32_t sz = graph_local_size(v->prog, p->btf);
+	if (at < 0)
+		return verr(v, s, pc, "btf_bounds", "R%d is ptr_%s invalid negative access: off=%" PRId64, reg, p->btf,
+			    at);
+	if (at + size > (int64_t)sz)
+		return verr(v, s, pc, "btf_bounds", "access beyond struct %s at off %" PRId64 " size %d", p->btf, at,
+			    size);
+	const char *sp = graph_special_in(v->prog, p->btf, at, size);
+	if (sp)
+		return verr(v, s, pc, "local_field", "direct access to %s is disallowed", sp);
+	if (out)
+		as_reg_scalar(out, bg_scalar_load((uint8_t)size, sign));
+	return 0;
+}
+
 static int access_btf(struct vctx *v, struct as_state *s, size_t pc, int reg, const struct as_reg *p,
 		      int off, int size, bool write, struct as_reg *out, bool sign)
 {
 	uint64_t at;
+	if ((p->flags & RF_ALLOC) && !(p->flags & RF_UNTRUSTED) && p->btf)
+		return access_local(v, s, pc, reg, p, off, size, out, sign);
 	/* check_ptr_to_btf_access(): kernel objects only from GPL-compatible
-	 * programs, before any other rule of the access. (Every T_BTF_ID names a
-	 * kernel type today; objects of program-local types from bpf_obj_new are
-	 * exempt in the kernel and must be here when they are modelled.) */
+	 * programs, before any other rule of the access (program-local objects,
+	 * above, are exempt) */
 	if (!prog_license_gpl(v))
 		return verr(v, s, pc, "gpl", "Cannot access kernel 'struct %s' from non-GPL compatible program",
 			    p->btf ? p->btf : "?");

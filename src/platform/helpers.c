@@ -335,6 +335,8 @@ static const char *const arg_names[BG_ARG__MAX] = {
 	[BG_ARG_FIXED_MEM] = "fixed_size_mem",
 	[BG_ARG_STACK] = "stack",
 	[BG_ARG_BTF_ID_SOCK_COMMON_OR_NULL] = "btf_id_sock_common_or_null",
+	[BG_ARG_GRAPH_ROOT] = "graph_root",
+	[BG_ARG_GRAPH_NODE] = "graph_node",
 };
 
 static const char *const ret_names[BG_RET__MAX] = {

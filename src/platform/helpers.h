@@ -45,6 +45,9 @@ enum bg_arg_type {
 	BG_ARG_FIXED_MEM,           /* readable memory of arg_size[] bytes (no size arg) */
 	BG_ARG_STACK,               /* pointer to the stack (callback ctx, non-NULL) */
 	BG_ARG_BTF_ID_SOCK_COMMON_OR_NULL, /* any socket pointer or NULL (get_socket_cookie in tracing) */
+	BG_ARG_GRAPH_ROOT,          /* a bpf_list_head / bpf_rb_root in a map value or local object,
+				     * its allocation's bpf_spin_lock held */
+	BG_ARG_GRAPH_NODE,          /* a bpf_list_node / bpf_rb_node in a local object (bpf_obj_new) */
 	BG_ARG__MAX,
 };
 
@@ -97,6 +100,11 @@ enum bg_ret_type {
 #define BG_HF_THROW         (1u << 22)  /* kfunc: bpf_throw (ends the program: an exit) */
 #define BG_HF_NODE_ARG      (1u << 23)  /* kfunc: the released argument is a graph node inside */
 					/* its object (list/rbtree insert): any offset */
+#define BG_HF_GRAPH         (1u << 24)  /* kfunc: graph API, callable while holding the lock */
+					/* (the kernel's is_bpf_graph_api_kfunc) */
+#define BG_HF_LOCAL_RET     (1u << 25)  /* kfunc: returns a program-local object: of the type */
+					/* id in arg1 (obj_new), of the object in arg1 (refcount */
+					/* acquire), or the root's `contains:` type (pop/remove/first) */
 
 /* Groups of program types a helper is available in (bitmask). */
 #define BG_PG_BASE      (1u << 0)  /* every program type (bpf_base_func_proto) */

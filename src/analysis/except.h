@@ -1,0 +1,9 @@
+/* Exceptions (bpf_throw) and exception callbacks: the kernel's checks on
+ * the program's call graph and BTF, made once after the analysis found the
+ * program safe (see except.c). */
+#ifndef BG_ANALYSIS_EXCEPT_H
+#define BG_ANALYSIS_EXCEPT_H
+struct vctx;
+/* 0, or -1 with the error recorded (verr). */
+int except_check(struct vctx *v);
+#endif
