@@ -6,7 +6,11 @@
  * - that callback returns a scalar and takes exactly one integer argument,
  *   and nothing calls it directly;
  * - bpf_throw is never reached from a callback (a function whose address
- *   is taken: BPF_PSEUDO_FUNC), whatever it calls on the way.
+ *   is taken: BPF_PSEUDO_FUNC, or the exception callback), whatever it
+ *   calls on the way.
+ * The loader appends the callback to the program (as libbpf does); the
+ * analysis takes it as a second root (reachability, as check_cfg does, and
+ * a verification of its own with an unknown scalar in r1).
  * Cost: O(insns + BTF types). */
 #include <string.h>
 #include <bpf/btf.h>
@@ -93,6 +97,17 @@ static int no_throw(struct vctx *v, int f, int cb, int depth)
 	return 0;
 }
 
+int except_cb_func(const struct vctx *v)
+{
+	const struct btf *b = bg_object__btf(v->obj);
+	int ntags = 0;
+	const char *cb = b && v->g.nfuncs ? exception_cb(b, v->g.funcs[0].name, &ntags) : NULL;
+	for (uint32_t i = 1; cb && i < v->g.nfuncs; i++)
+		if (v->g.funcs[i].name && !strcmp(v->g.funcs[i].name, cb))
+			return (int)i;
+	return -1;
+}
+
 int except_check(struct vctx *v)
 {
 	const struct btf *b = bg_object__btf(v->obj);
@@ -101,6 +116,10 @@ int except_check(struct vctx *v)
 	if (ntags > 1)
 		return verr(v, NULL, 0, "exception_cb", "multiple exception callback tags for main subprog");
 	if (cb && cb_proto(v, b, cb))
+		return -1;
+	/* the callback itself is a callback: it may not throw either */
+	int cbf = except_cb_func(v);
+	if (cbf >= 0 && no_throw(v, cbf, cbf, 0))
 		return -1;
 	for (size_t i = 0; i < v->n; i++) {
 		const struct bg_insn *in = &v->insns[i];

@@ -6,4 +6,7 @@
 struct vctx;
 /* 0, or -1 with the error recorded (verr). */
 int except_check(struct vctx *v);
+/* The cfg function of the program's exception callback (appended by the
+ * loader), or -1 when it has none. */
+int except_cb_func(const struct vctx *v);
 #endif

@@ -1160,6 +1160,9 @@ static int check_reachable(struct vctx *v)
 	if (!freach)
 		return -ENOMEM;
 	freach[0] = 1;
+	int cbf = except_cb_func(v); /* check_cfg's second root */
+	if (cbf >= 0)
+		freach[cbf] = 1;
 	bool changed = true;
 	while (changed) {
 		changed = false;
@@ -1397,6 +1400,28 @@ static void budget_exceeded(struct vctx *v, const struct as_state *s, size_t pc)
 		     AS_ID_LIMIT);
 }
 
+/* The exception callback is verified on its own, as a global function
+ * taking one integer (the cookie of bpf_throw): a root context of its own. */
+static int seed_exception_cb(struct vctx *v)
+{
+	int f = except_cb_func(v);
+	if (f < 0)
+		return 0;
+	int nc = ctx_get(v, 0, UINT32_MAX, (uint32_t)f, CTX_GLOBAL);
+	if (nc < 0)
+		return verr(v, NULL, v->g.funcs[f].start, "too_complex", "too many call contexts");
+	struct as_state e;
+	as_state_init(&e);
+	if (as_push_frame(&e, -1))
+		return -1;
+	as_reg_unknown(&as_cur(&e)->r[1]);
+	uint32_t saved = v->cur_ctx;
+	v->cur_ctx = (uint32_t)nc;
+	int r = edge_local(v, (uint32_t)nc, NULL, v->g.funcs[f].entry, &e, v->g.funcs[f].start);
+	v->cur_ctx = saved;
+	return r ? -1 : 0;
+}
+
 static int run(struct vctx *v)
 {
 	struct as_state s;
@@ -1416,6 +1441,8 @@ static int run(struct vctx *v)
 	v->cur_ctx = 0;
 	if (edge_local(v, 0, NULL, v->g.funcs[0].entry, &s, 0))
 		return 0;
+	if (seed_exception_cb(v))
+		return v->failed ? 0 : -ENOMEM;
 	while ((v->nheap || v->ndirect) && !v->failed) {
 		if (v->ndirect) {
 			struct direct_item it = v->direct[--v->ndirect];

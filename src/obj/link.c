@@ -135,9 +135,10 @@ static int next_target(struct bg_object *obj, const struct obj_func *f, size_t *
 	return 0;
 }
 
-/* Discover every function reachable from the entry (pieces[0]), depth first
- * in instruction order, which is the order libbpf appends subprograms in. */
-static int collect_pieces(struct bg_object *obj, struct bg_program *prog, size_t *total)
+/* Discover every function reachable from function `from` (a piece already),
+ * depth first in instruction order, which is the order libbpf appends
+ * subprograms in. */
+static int collect_pieces(struct bg_object *obj, struct bg_program *prog, int from, size_t *total)
 {
 	struct frame {
 		int func;
@@ -149,7 +150,7 @@ static int collect_pieces(struct bg_object *obj, struct bg_program *prog, size_t
 	stack = malloc(OBJ_MAX_FUNCS * sizeof(*stack));
 	if (!stack)
 		return -ENOMEM;
-	stack[sp++] = (struct frame){prog->pieces[0].func, obj->funcs[prog->pieces[0].func].start};
+	stack[sp++] = (struct frame){from, obj->funcs[from].start};
 	while (sp && !rc) {
 		struct frame *fr = &stack[sp - 1];
 		int tf = -1;
@@ -390,6 +391,8 @@ static int decode(struct bg_object *obj, struct bg_program *prog)
 	return err;
 }
 
+static int exception_cb(const struct bg_object *obj, const struct obj_func *f);
+
 static int build_prog(struct bg_object *obj, int entry)
 {
 	const struct obj_func *f = &obj->funcs[entry];
@@ -417,7 +420,14 @@ static int build_prog(struct bg_object *obj, int entry)
 		return -ENOMEM;
 	memset(prog->piece_of_func, 0xff, obj->nfuncs * sizeof(int)); /* -1 */
 	if ((err = add_piece(obj, prog, entry, &total)) ||
-	    (err = collect_pieces(obj, prog, &total)))
+	    (err = collect_pieces(obj, prog, entry, &total)))
+		return err;
+	/* the exception callback named by the entry's BTF decl tag
+	 * "exception_callback:NAME" is appended after the called subprograms,
+	 * as libbpf does: the kernel finds it through func_info */
+	int cb = exception_cb(obj, f);
+	if (cb >= 0 && piece_of(prog, cb) < 0 &&
+	    ((err = add_piece(obj, prog, cb, &total)) || (err = collect_pieces(obj, prog, cb, &total))))
 		return err;
 	prog->n = total;
 	prog->raw = calloc(total, sizeof(*prog->raw));
@@ -433,6 +443,30 @@ static int build_prog(struct bg_object *obj, int entry)
 	    (err = build_func_info(obj, prog)) || (err = build_line_info(obj, prog)))
 		return err;
 	return decode(obj, prog);
+}
+
+/* The function an entry's "exception_callback:NAME" decl tag names, or -1. */
+static int exception_cb(const struct bg_object *obj, const struct obj_func *f)
+{
+	static const char tag[] = "exception_callback:";
+	const struct btf *btf = obj->btf;
+
+	if (!btf || !f->btf_id)
+		return -1;
+	for (uint32_t id = 1, n = btf__type_cnt(btf); id < n; id++) {
+		const struct btf_type *t = btf__type_by_id(btf, id);
+		const char *v;
+
+		if (!t || !btf_is_decl_tag(t) || t->type != f->btf_id || btf_decl_tag(t)->component_idx != -1)
+			continue;
+		v = btf__name_by_offset(btf, t->name_off);
+		if (!v || strncmp(v, tag, sizeof(tag) - 1))
+			continue;
+		for (size_t i = 0; i < obj->nfuncs; i++)
+			if (!strcmp(obj->funcs[i].name, v + sizeof(tag) - 1))
+				return (int)i;
+	}
+	return -1;
 }
 
 int obj_progs_build(struct bg_object *obj)
