@@ -187,6 +187,11 @@ BG_API int bg_asm_labels(const char *text, struct bg_raw_insn **out, struct bg_a
 /* Name of a kind, for diagnostics. */
 BG_API const char *bg_insn_kind_name(enum bg_insn_kind k);
 
+/* The conditional jump op (BG_JMP_*) taken exactly when op falls through:
+ * JEQ<->JNE, JGT<->JLE, JGE<->JLT, JSGT<->JSLE, JSGE<->JSLT (64- and 32-bit
+ * alike). 0 when op has no such op in the ISA (JSET, JA, JCOND, ...). */
+BG_API uint8_t bg_jmp_inverse(uint8_t op);
+
 #ifdef __cplusplus
 }
 #endif

@@ -64,34 +64,6 @@ static void fn_out_free(struct fn_out *o)
 	memset(o, 0, sizeof(*o));
 }
 
-static uint8_t inverse_op(uint8_t op)
-{
-	switch (op) {
-	case BG_JMP_JEQ:
-		return BG_JMP_JNE;
-	case BG_JMP_JNE:
-		return BG_JMP_JEQ;
-	case BG_JMP_JGT:
-		return BG_JMP_JLE;
-	case BG_JMP_JLE:
-		return BG_JMP_JGT;
-	case BG_JMP_JGE:
-		return BG_JMP_JLT;
-	case BG_JMP_JLT:
-		return BG_JMP_JGE;
-	case BG_JMP_JSGT:
-		return BG_JMP_JSLE;
-	case BG_JMP_JSLE:
-		return BG_JMP_JSGT;
-	case BG_JMP_JSGE:
-		return BG_JMP_JSLT;
-	case BG_JMP_JSLT:
-		return BG_JMP_JSGE;
-	default:
-		return 0; /* JSET (and anything else): no inverse */
-	}
-}
-
 static int why(char *buf, size_t sz, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 static int why(char *buf, size_t sz, const char *fmt, ...)
 {
@@ -169,7 +141,7 @@ static int fn_blocks(const struct fn_in *in, const struct bg_insn *d, const bool
 			b[i].term = T_COND;
 			b[i].t = block_of(b, n, (size_t)x->target);
 			b[i].f = i + 1 < n ? i + 1 : -1;
-			b[i].inv = x->kind == BG_K_JCOND && inverse_op(x->op);
+			b[i].inv = x->kind == BG_K_JCOND && bg_jmp_inverse(x->op);
 			if (in->cnt[b[i].last]) {
 				b[i].ct = in->cnt[b[i].last]->taken;
 				b[i].cnt = in->cnt[b[i].last]->not_taken;
@@ -311,7 +283,7 @@ static int fn_emit(const struct fn_in *in, const struct bg_insn *d, const struct
 
 			o->map[x->last] = o->n;
 			if (nx != x->f && nx == x->t && x->inv && x->t != x->f) {
-				j.code = (uint8_t)((j.code & 0x0f) | inverse_op(d[x->last].op));
+				j.code = (uint8_t)((j.code & 0x0f) | bg_jmp_inverse(d[x->last].op));
 				to = x->f;
 				o->flipped[o->n] = true;
 				o->inverted++;

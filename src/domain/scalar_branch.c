@@ -13,35 +13,12 @@
 
 #define JSET_NOT 0xf0 /* internal: (dst & src) == 0 */
 
-/* The jump op whose taken edge is the fall-through of op. */
+/* The jump op whose taken edge is the fall-through of op (JSET's: JSET_NOT). */
 static uint8_t negate_jmp(uint8_t op)
 {
-	switch (op) {
-	case BG_JMP_JEQ:
-		return BG_JMP_JNE;
-	case BG_JMP_JNE:
-		return BG_JMP_JEQ;
-	case BG_JMP_JGT:
-		return BG_JMP_JLE;
-	case BG_JMP_JLE:
-		return BG_JMP_JGT;
-	case BG_JMP_JGE:
-		return BG_JMP_JLT;
-	case BG_JMP_JLT:
-		return BG_JMP_JGE;
-	case BG_JMP_JSGT:
-		return BG_JMP_JSLE;
-	case BG_JMP_JSLE:
-		return BG_JMP_JSGT;
-	case BG_JMP_JSGE:
-		return BG_JMP_JSLT;
-	case BG_JMP_JSLT:
-		return BG_JMP_JSGE;
-	case BG_JMP_JSET:
-		return JSET_NOT;
-	default:
-		return op;
-	}
+	uint8_t inv = bg_jmp_inverse(op);
+
+	return op == BG_JMP_JSET ? JSET_NOT : inv ? inv : op;
 }
 
 /* a < b (strict) or a <= b in order o: cut a's top and b's bottom. */

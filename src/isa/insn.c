@@ -460,6 +460,21 @@ int bg_insn_format(const struct bg_insn *in, char *buf, size_t sz)
 	return bg_insn_format_opts(in, buf, sz, 0);
 }
 
+uint8_t bg_jmp_inverse(uint8_t op)
+{
+	static const uint8_t pairs[][2] = {
+	    {BG_JMP_JEQ, BG_JMP_JNE},   {BG_JMP_JGT, BG_JMP_JLE},   {BG_JMP_JGE, BG_JMP_JLT},
+	    {BG_JMP_JSGT, BG_JMP_JSLE}, {BG_JMP_JSGE, BG_JMP_JSLT},
+	};
+	for (size_t i = 0; i < sizeof(pairs) / sizeof(pairs[0]); i++) {
+		if (op == pairs[i][0])
+			return pairs[i][1];
+		if (op == pairs[i][1])
+			return pairs[i][0];
+	}
+	return 0;
+}
+
 const char *bg_insn_kind_name(enum bg_insn_kind k)
 {
 	static const char *const names[BG_K__MAX] = {
