@@ -177,6 +177,10 @@ static int ptr_arith(struct vctx *v, struct as_state *s, size_t pc, const struct
 			    "math between %s pointer and register with unbounded min value is not allowed: offset = %s",
 			    as_type_name(d->type, 0), ob);
 	}
+	/* the kernel allows no subtraction from a stack pointer, not even of a
+	 * constant (JITs may not handle it): clang writes r += -K */
+	if (op == BG_ALU_SUB && d->type == T_STACK)
+		return verr(v, s, pc, "ptr_arith", "R%d subtraction from stack pointer prohibited", dreg);
 	d->v = bg_scalar_alu_kernel(op, true, false, 0, &d->v, off);
 	if (rg_has(d->type, RG_PKT_BASE)) {
 		if (known)
@@ -704,6 +708,9 @@ static int access_map(struct vctx *v, struct as_state *s, size_t pc, int reg, co
 		return verr(v, s, pc, "map_value", "R%d map value of unknown map %d", reg, p->map);
 	if (write && (map_readonly(v, p->map) || (p->flags & RF_RDONLY)))
 		return verr(v, s, pc, "map_readonly", "write into map forbidden, value_size=%u off=%d size=%d (map %s is read-only)",
+			    m->value_size, off, size, m->name ? m->name : "?");
+	if (!write && (m->map_flags & BG_MAP_F_WRONLY_PROG))
+		return verr(v, s, pc, "map_writeonly", "read from map forbidden, value_size=%u off=%d size=%d (map %s is write-only)",
 			    m->value_size, off, size, m->name ? m->name : "?");
 	if (bounded_region(v, s, pc, reg, p, off, size, m->value_size, "map value", "map_bounds"))
 		return -1;

@@ -100,6 +100,7 @@ bool bg_prog_ctx_args_trusted(uint32_t prog_type, uint32_t attach_type);
  * the kernel's per-field rule (kept as the analysis has always had it). */
 #define BG_SOCK_READ_LIMIT 96
 #define BG_MAP_F_RDONLY_PROG 0x80u  /* BPF_F_RDONLY_PROG: the program may not write the map */
+#define BG_MAP_F_WRONLY_PROG 0x100u /* BPF_F_WRONLY_PROG: the program may not read the map */
 
 /* Every policy row (for listings and tests). */
 const struct bg_prog_policy *bg_prog_policies(unsigned *n);
