@@ -3,6 +3,7 @@
 # kernels booted under QEMU (src/kvm) too, and backs out to flags every listed
 # kernel accepts.
 #  - a kernel not in the cache is a usage error (exit 2) before any compile;
+#  - a kernel whose guest fails: exit 2, the reason, no object written;
 #  - a source built with -mcpu=v4 (a sign-extending load, BPF_LDX|BPF_MEMSX)
 #    loads on the running kernel but 5.10 refuses it ("BPF_LDX uses reserved
 #    fields"): cc names kernel@5.10 and its message, lowers -mcpu (no pass
@@ -29,6 +30,20 @@ XDG_CACHE_HOME=$tmp/empty "$BPFGATE" cc --kernel 6.1 -c x.c >/dev/null 2>"$tmp/e
 if ! command -v qemu-system-x86_64 >/dev/null || ! [ -x /bin/busybox ]; then
   ci_or_skip cc_kernels/qemu "qemu-system-x86 or busybox-static not installed"; exit 0
 fi
+# a listed kernel whose guest fails judges nothing: no object (an earlier one is
+# removed, as a compiler does), exit 2 and the reason (a cache entry whose image
+# is not a kernel: QEMU stops at once)
+mkdir -p "$tmp/fake/bpfgate/kernels/6.1"
+printf 'not a kernel' >"$tmp/fake/bpfgate/kernels/6.1/vmlinuz"
+printf 'release=6.1.0-0-amd64\npackage=linux-image-6.1.0-0-amd64\nversion=6.1.0-0\n' \
+  >"$tmp/fake/bpfgate/kernels/6.1/info"
+printf '#include <linux/bpf.h>\n#include <bpf/bpf_helpers.h>\nSEC("xdp") int p(void *c) { return 2; }\nchar _l[] SEC("license") = "GPL";\n' >"$tmp/g.c"
+echo stale >"$tmp/g.o"
+XDG_CACHE_HOME=$tmp/fake "$BPFGATE" cc --no-sidecar --kernel 6.1 -O2 -g -I/usr/include/x86_64-linux-gnu \
+  -c "$tmp/g.c" -o "$tmp/g.o" >/dev/null 2>"$tmp/e"; rc=$?
+[ $rc = 2 ] && [ ! -e "$tmp/g.o" ] && grep -q "g.o: not written: kernel@6.1: the guest failed: " "$tmp/e" \
+  && pass cc_kernels/guest-failed || fail cc_kernels/guest-failed "rc=$rc $(ls "$tmp"/g.o 2>&1) $(cat "$tmp/e")"
+
 CLANG=$(command -v clang-19 || command -v clang-18)
 [ -n "$CLANG" ] || { skip cc_kernels/v4 "no clang >= 18 (-mcpu=v4)"; exit 0; }
 "$BPFGATE" kernels fetch 5.10 6.1 >/dev/null 2>"$tmp/e"; rc=$?

@@ -49,7 +49,9 @@ struct bg_cc_opts {
 	int keep_tmp;           /* keep the work directory (debugging; CLI: $BPFGATE_CC_KEEP) */
 	int no_layout;          /* with profile: no profile-guided block layout of the object */
 	const char *kernels;    /* "5.10,6.1": also judge in these cached Debian kernels,
-				   booted under QEMU (bpfgate kernels fetch); NULL: none */
+				   booted under QEMU (bpfgate kernels fetch); NULL: none.
+				   One that judges nothing (not cached, its guest fails):
+				   status 2, no object written (an earlier OUT is removed) */
 	const char *kernel_cache; /* with kernels: the image cache root (the CLI:
 				     $XDG_CACHE_HOME/bpfgate or ~/.cache/bpfgate) */
 	const char *kernel_loader; /* bpfgate binary run in the guests (NULL: this

@@ -46,6 +46,8 @@ struct cc_judge {
 	struct cc_prog_verdict progs[CC_MAX_PROGS];
 	size_t insns;                    /* total instruction slots of all programs */
 	char judged_by[32];              /* "kernel,bpfgate" */
+	char kvm_error[512];             /* --kernel: a listed kernel did not judge this build
+					    (not cached, the guest failed): "" when all did */
 };
 
 /* policy.c: the deciding verdict from the kernel's (k) and bpfgate's (b)
@@ -83,6 +85,8 @@ struct bg_cc_result {
 	const char *kernel_loader;
 	int kernel_timeout_s;
 	char judged[192];                /* "kernel,bpfgate,kernel@5.10..." */
+	char kernel_error[600];          /* --kernel: why a listed kernel did not judge the
+					    user's build (status 2, nothing written) */
 	bool strict;
 	double budget_s, t0, seconds;
 	int compiles;

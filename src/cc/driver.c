@@ -511,6 +511,15 @@ int bg_cc_build(int argc, char **argv, const struct bg_cc_opts *opts, struct bg_
 		return 0;
 	}
 	print_clang_diagnostics(s->stderr_text);
+	if (s->first.kvm_error[0]) { /* a listed kernel gave no verdict: nothing is written */
+		snprintf(s->kernel_error, sizeof(s->kernel_error), "%s", s->first.kvm_error);
+		struct stat st;
+		if (!lstat(s->output, &st) && S_ISREG(st.st_mode)) /* an earlier build's: not this one */
+			unlink(s->output);
+		s->status = 2;
+		s->seconds = cc_now() - s->t0;
+		return 0;
+	}
 	s->target = first_rejected(&s->first);
 	if (s->target >= 0)
 		search(s);

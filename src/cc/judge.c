@@ -207,7 +207,8 @@ static int judge_bpfgate(const struct bg_program *p, struct cc_prog_verdict *v)
 
 /* --kernel: boot each listed kernel once with this object; a program any of
  * them rejects is rejected "by kernel@VER" with that kernel's message. A
- * guest that fails judges nothing (said on the progress stream). */
+ * listed kernel that judges nothing (not cached, its guest failed) is
+ * recorded in j->kvm_error: such a build is never taken as accepted. */
 #define CC_MAX_KERNELS 8
 struct kvm_verdicts {
 	struct bg_kimage ks[CC_MAX_KERNELS];
@@ -215,28 +216,47 @@ struct kvm_verdicts {
 	size_t n;
 };
 
-static void kvm_judge(struct bg_cc_result *s, const char *path, struct kvm_verdicts *kv)
+static void kvm_failed(struct cc_judge *j, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void kvm_failed(struct cc_judge *j, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (j->kvm_error[0]) /* the first failure is the one reported */
+		return;
+	va_start(ap, fmt);
+	vsnprintf(j->kvm_error, sizeof(j->kvm_error), fmt, ap);
+	va_end(ap);
+}
+
+static void kvm_judge(struct bg_cc_result *s, const char *path, struct kvm_verdicts *kv,
+		      struct cc_judge *j)
 {
 	struct bg_kimage *ks = kv->ks;
 	char list[sizeof(s->kernels)], *save = NULL;
 	const char *objs[1] = {path};
+	int e;
 
 	kv->n = 0;
 	snprintf(list, sizeof(list), "%s", s->kernels);
-	for (char *t = strtok_r(list, ",", &save); t && kv->n < CC_MAX_KERNELS;
-	     t = strtok_r(NULL, ",", &save))
-		if (!bg_kcache_get(s->kernel_cache, t, &ks[kv->n]))
+	for (char *t = strtok_r(list, ",", &save); t; t = strtok_r(NULL, ",", &save))
+		if (kv->n == CC_MAX_KERNELS)
+			kvm_failed(j, "kernel %s: more than %d kernels listed", t, CC_MAX_KERNELS);
+		else if (!bg_kcache_get(s->kernel_cache, t, &ks[kv->n]))
 			kv->n++;
 		else
-			cc_progress(s, "kernel %s is not in the cache (bpfgate kernels fetch %s)", t, t);
+			kvm_failed(j, "kernel %s is not in the cache (bpfgate kernels fetch %s)", t, t);
 	struct bg_kvm_opts ko = {.sz = sizeof(ko), .cache_dir = s->kernel_cache,
 				 .loader = s->kernel_loader, .timeout_s = s->kernel_timeout_s};
 
-	if (kv->n && bg_kvm_judge(ks, kv->n, objs, 1, &ko, kv->runs))
+	if (kv->n && (e = bg_kvm_judge(ks, kv->n, objs, 1, &ko, kv->runs))) {
+		kvm_failed(j, "kernel@%s: no guest could be started: %s", ks[0].ver, strerror(-e));
 		kv->n = 0;
+	}
 	for (size_t k = 0; k < kv->n; k++)
 		if (kv->runs[k].error)
-			cc_progress(s, "%s", kv->runs[k].error);
+			kvm_failed(j, "kernel@%s: the guest failed: %s", kv->runs[k].k.ver, kv->runs[k].error);
+	if (j->kvm_error[0])
+		cc_progress(s, "%s", j->kvm_error);
 }
 
 static void judge_kvm(const struct kvm_verdicts *kv, const char *prog, struct cc_prog_verdict *v)
@@ -264,23 +284,24 @@ void cc_judge_object(struct bg_cc_result *s, const char *path, struct cc_judge *
 
 	j->nprogs = 0;
 	j->insns = 0;
+	j->kvm_error[0] = 0;
 	if (!obj) {
 		j->compiled = false;
 		snprintf(j->compile_err, sizeof(j->compile_err), "%s", err);
 		return;
 	}
 	if (s->kernels[0] && !(kvms = calloc(1, sizeof(*kvms))))
-		cc_progress(s, "out of memory: the --kernel list is not judged");
+		kvm_failed(j, "out of memory: the --kernel list is not judged");
 	snprintf(j->judged_by, sizeof(j->judged_by), "%s%s%s",
 		 s->kernel_ok ? "kernel" : "", s->kernel_ok && s->bpfgate_ok ? "," : "",
 		 s->bpfgate_ok ? "bpfgate" : "");
 	if (kvms) {
-		kvm_judge(s, path, kvms);
-		snprintf(s->judged, sizeof(s->judged), "%s%s", j->judged_by, j->judged_by[0] ? "," : "");
+		kvm_judge(s, path, kvms, j);
+		snprintf(s->judged, sizeof(s->judged), "%s", j->judged_by);
 		for (size_t k = 0; k < kvms->n; k++)
 			if (!kvms->runs[k].error)
 				snprintf(s->judged + strlen(s->judged), sizeof(s->judged) - strlen(s->judged),
-					 "%skernel@%s", k ? "," : "", kvms->runs[k].k.ver);
+					 "%skernel@%s", s->judged[0] ? "," : "", kvms->runs[k].k.ver);
 	}
 	for (size_t i = 0; i < bg_object__prog_cnt(obj) && j->nprogs < CC_MAX_PROGS; i++) {
 		const struct bg_program *p = bg_object__prog(obj, i);
@@ -321,7 +342,7 @@ enum cc_outcome cc_classify(const struct bg_cc_result *s, const struct cc_judge 
 		if (v->rejected && !strcmp(v->name, want->name) && !strcmp(v->norm, want->norm))
 			return CC_BAD;
 	}
-	return all_ok && j->nprogs > 0 ? CC_GOOD : CC_OTHER;
+	return all_ok && j->nprogs > 0 && !j->kvm_error[0] ? CC_GOOD : CC_OTHER;
 }
 
 static enum cc_outcome judge_try(struct bg_cc_result *s, const struct cc_variant *v, struct cc_judge *j,

@@ -30,6 +30,11 @@ static void print_text(const struct bg_cc_result *s, FILE *f)
 			   "nothing built, nothing verified\n", s->input, s->compile_error);
 		return;
 	}
+	if (s->kernel_error[0]) {
+		fprintf(f, "bpfgate cc: %s: not written: %s; every kernel of --kernel must judge the "
+			   "build\n", s->output, s->kernel_error);
+		return;
+	}
 	if (!s->kernel_ok)
 		fprintf(f, "bpfgate cc: kernel not asked: %s\n", s->kernel_why ? s->kernel_why : "not chosen");
 	cc_hints_print(s, f, NULL);
@@ -101,6 +106,8 @@ static void print_json(const struct bg_cc_result *s, FILE *f)
 	bg_json_kbool(&j, "compile_error", s->compile_error != 0);
 	if (s->compile_error)
 		bg_json_kstr(&j, "clang_messages", s->stderr_text ? s->stderr_text : "");
+	if (s->kernel_error[0])
+		bg_json_kstr(&j, "kernel_error", s->kernel_error);
 	bg_json_key(&j, "programs");
 	bg_json_arr_begin(&j);
 	for (int i = 0; i < s->first.nprogs; i++) {
