@@ -55,26 +55,36 @@ MSG_CLASSES = [
     ("release", r"release|unacquired|non-referenced|already released"),
     ("lock", r"spin_lock|spin_unlock|bpf_rcu_read|rcu_read_lock|preempt|irq|lock"),
     ("uninit_reg", r"!read_ok"),
-    ("uninit_stack", r"invalid (indirect )?read from stack|uninitialized stack|invalid read from stack"),
-    ("stack_bounds", r"invalid (indirect )?(write|access) to stack|stack (limit|depth)|combined stack size|invalid stack"),
-    ("packet", r"invalid access to packet|cannot write into packet"),
+    ("uninit_stack", r"invalid (indirect )?read from stack(?! R\d+ off=)|uninitialized stack"),
+    ("stack_bounds", r"invalid (indirect )?(write|access) to stack|invalid (indirect )?read from stack R\d+ off=|"
+     r"invalid (unbounded )?variable-offset (read from|write to|indirect access to) stack|"
+     r"stack (limit|depth)|combined stack size|invalid stack"),
+    ("packet", r"invalid access to packet|cannot write into packet|offset is outside of the packet"),
     ("map_value", r"invalid access to map value|map value (is outside|of unknown)|value is outside|invalid access to map"),
     ("unbounded", r"unbounded (memory access|min value)|min value is (negative|outside)|max value is outside|value -?\d+ makes .* pointer be out of bounds|math between .* pointer and register with unbounded"),
     ("ctx", r"bpf_context|modified ctx|ctx ptr|ctx access"),
     ("null", r"invalid mem access '(map_value_or_null|ptr_or_null|.*_or_null)'|NULL|null"),
     ("scalar_deref", r"invalid mem access 'scalar'|invalid mem access 'inv'"),
-    ("ptr_arith", r"pointer arithmetic|pointer .* prohibited|subtract pointer|pointer offset|32-bit pointer|math between"),
+    ("ptr_arith", r"pointer arithmetic|pointer .* prohibited|on pointer prohibited|subtract pointer|pointer offset|32-bit pointer|math between"),
     ("helper_avail", r"unknown func|cannot (use|call) helper|program of this type cannot use|not allowed in|is not allowed|calling kernel function .* is not allowed|cannot call GPL|not available|unsupported"),
     ("arg_type", r"type=\S+ expected=|expected (an? )?(pointer|initialized|uninitialized|refcounted|ptr)|arg#?\d|Caller passes invalid args|must (point|have|be)|invalid zero-sized|R\d+ is not|arg \d"),
     ("ret", r"At (program|subprogram|callback) exit|R0 (has|is)|return value|R0 !read_ok"),
-    ("mem_access", r"invalid mem access|access beyond|invalid (negative|variable) (access|offset)|out of bounds|invalid access|only read|cannot write|rdonly|read-only|misaligned|invalid size"),
+    ("mem_access", r"invalid mem access|(write into|read from) map forbidden|access beyond|invalid (negative|variable) (access|offset)|out of bounds|invalid access|only read|cannot write|rdonly|read-only|misaligned|invalid size"),
     ("dynptr_iter", r"dynptr|iter"),
     ("insn", r"unknown opcode|invalid (insn|instruction|BPF_|func)|reserved field|jump out of range|unreachable|BPF_LD_|BPF_EXIT|last insn|call to|uses reserved"),
     ("div", r"div by zero|invalid shift"),
 ]
 
 
-def msg_class(m):
+# bpfgate's message names the instruction first ("[FILE: ]insn N (DISASM): "):
+# the disassembly is not part of the diagnostic (`lock *(u32 *)(r1 + 8) += r0`
+# would read as a lock error), so the class is taken from what follows it.
+INSN_PREFIX = re.compile(r"^(?:\S+: )?insn \d+ \((?:[^()]|\((?:[^()]|\([^()]*\))*\))*\): ")
+
+
+def msg_class(m, ours=False):
+    if ours:
+        m = INSN_PREFIX.sub("", m or "", count=1)
     for name, rx in MSG_CLASSES:
         if re.search(rx, m or "", re.I):
             return name
@@ -284,6 +294,7 @@ def main():
     stats = {}
     msg_total = msg_match = 0
     msg_miss = []
+    msg_hit = []
     disagree = []
     kf_cache = {}
     failed = 0
@@ -335,10 +346,11 @@ def main():
             else:
                 print("PASS realcorpus/%s" % name)
             if kv == "rejected":
-                kc, bc = msg_class(kr[7]), msg_class(rec.get("message"))
+                kc, bc = msg_class(kr[7]), msg_class(rec.get("message"), ours=True)
                 msg_total += 1
                 if kc == bc:
                     msg_match += 1
+                    msg_hit.append((name, kc, kr[7][:120], (rec.get("message") or "")[:160]))
                 else:
                     msg_miss.append((name, kc, bc, kr[7][:120], (rec.get("message") or "")[:160]))
             continue
@@ -412,7 +424,7 @@ def main():
         print("# realcorpus: wrote %s" % LIST)
     with open(os.environ.get("BG_REAL_REPORT") or os.path.join(RC, "report.json"), "w") as f:
         json.dump({"stats": stats, "total": tot, "msg": {"matched": msg_match, "total": msg_total,
-                                                         "mismatches": msg_miss},
+                                                         "mismatches": msg_miss, "matches": msg_hit},
                    "disagreements": disagree, "seconds": {"kjudge": tk, "check": tb, "kload": tl}, "check_seconds": secs}, f,
                   indent=1)
     return 0

@@ -290,7 +290,7 @@ def main():
             shared = kind == "as-running" and running_list.get(key, ("",))[0] == cls
             st["classes"][cls] = st["classes"].get(cls, 0) + 1
             st["kinds"]["%s/%s" % (kind, cls)] = st["kinds"].get("%s/%s" % (kind, cls), 0) + 1
-            mc = rcm.msg_class(kmsg if cls != "false-alarm" else bmsg)
+            mc = rcm.msg_class(kmsg if cls != "false-alarm" else bmsg, ours=(cls == "false-alarm"))
             if kind in ("kernel-difference", "profile"):
                 st["msg_classes"]["%s/%s/%s" % (kind, cls, mc)] = st["msg_classes"].get("%s/%s/%s" % (kind, cls, mc), 0) + 1
             st["shared" if shared else "specific"] += 1
