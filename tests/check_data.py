@@ -158,7 +158,8 @@ def case_c(case, head, hids):
             if r not in refs and r not in calls:
                 refs.append(r)
         body.append(a)
-    ops = ["[%s]\"i\"(&%s)" % (r, r) for r in refs] + ["[%s]\"i\"(%s)" % (c, c) for c in calls]
+    # a kfunc both called and address-taken (bpf_ksym_exists) is one operand
+    ops = ["[%s]\"i\"(&%s)" % (r, r) for r in refs if r not in calls] + ["[%s]\"i\"(%s)" % (c, c) for c in calls]
     asm = "\n".join("\t\t\"%s\\n\"" % b.replace("\\", "\\\\").replace('"', '\\"') for b in body)
     return ("SEC(\"%s\") __attribute__((naked)) int %s(void)\n{\n\tasm volatile(\n%s\n\t\t:: %s : \"memory\");\n}\n"
             % (sec, case["name"], asm, ", ".join(ops)))

@@ -1153,6 +1153,22 @@ static bool func_reached(struct vctx *v, uint8_t *freach, uint32_t f)
 	return freach[f];
 }
 
+/* The kernel resolves every ld_imm64 of a kernel symbol before its walk
+ * (resolve_pseudo_ldimm64 -> check_pseudo_btf_id): a typed ksym the running
+ * kernel's kallsyms lacks (the loader records why at the instruction)
+ * rejects the program wherever the instruction sits. */
+static int check_ksym_addrs(struct vctx *v)
+{
+	for (size_t i = 0; i < bg_program__core_failure_cnt(v->prog); i++) {
+		const struct bg_core_failure *f = bg_program__core_failure(v->prog, i);
+
+		if (f->insn < v->n && v->insns[f->insn].kind == BG_K_LD_IMM64 &&
+		    v->insns[f->insn].pseudo == BG_PSEUDO_BTF_ID)
+			return verr(v, NULL, f->insn, "ksym", "%s", f->reason);
+	}
+	return 0;
+}
+
 /* The kernel rejects code no path reaches ("unreachable insn N"). */
 static int check_reachable(struct vctx *v)
 {
@@ -1557,6 +1573,8 @@ static int setup(struct vctx *v, const struct bg_program *prog, const struct bg_
 	if (kgate_program(v))
 		return -1;
 	v->kc = kcost_new(v); /* NULL: no estimate */
+	if (check_ksym_addrs(v))
+		return -1;
 	return check_reachable(v);
 }
 

@@ -12,6 +12,7 @@
 #include <string.h>
 #include <linux/bpf.h>
 #include <bpfgate/object.h>
+#include <bpf/btf.h>
 #include "analysis/names.h"
 #include "isa/exec.h"
 #include "analysis/btfarg.h"
@@ -1042,12 +1043,18 @@ static int xfer_ld_imm64(struct vctx *v, struct as_state *s, size_t pc, const st
 		d->map = (int32_t)(pc + 1 + (int64_t)in->imm);
 		d->v = bg_scalar_const(0);
 		return 0;
-	case BG_PSEUDO_BTF_ID:
+	case BG_PSEUDO_BTF_ID: {
+		/* check_pseudo_btf_id: a FUNC (bpf_ksym_exists of a kfunc) is
+		 * read-only memory of size 0 */
+		const struct btf *kb = bg_object__target_btf(v->obj);
+		const struct btf_type *kt = kb ? btf__type_by_id(kb, (uint32_t)in->imm) : NULL;
+
 		d->type = T_MEM;
-		d->size = 8;
+		d->size = kt && btf_is_func(kt) ? 0 : 8;
 		d->flags = RF_RDONLY;
 		d->v = bg_scalar_const(0);
 		return 0;
+	}
 	default:
 		return 0; /* refused by its assertion (A_VALID_INSN) */
 	}

@@ -145,7 +145,7 @@ static const struct btf_type *skip_mods(const struct btf *btf, uint32_t id, uint
 	return t;
 }
 
-static size_t essential_len(const char *name)
+size_t obj_essential_len(const char *name)
 {
 	size_t n = strlen(name);
 
@@ -159,7 +159,7 @@ static size_t essential_len(const char *name)
 /* Names equal once "___flavor" suffixes are dropped. */
 static bool ess_equal(const char *a, const char *b)
 {
-	size_t la = essential_len(a), lb = essential_len(b);
+	size_t la = obj_essential_len(a), lb = obj_essential_len(b);
 
 	return la == lb && !strncmp(a, b, la);
 }
@@ -218,6 +218,19 @@ static bool types_compat(const struct btf *lb, uint32_t lid, const struct btf *t
 	}
 }
 
+/* A kfunc extern's prototype against the kernel's (libbpf's
+ * bpf_core_types_are_compat of the two FUNC_PROTOs): an incompatible weak
+ * flavour is left unresolved. */
+bool obj_kfunc_compat(const struct btf *lb, uint32_t lfunc, const struct btf *tb, uint32_t tfunc)
+{
+	const struct btf_type *l = btf__type_by_id(lb, lfunc), *t = btf__type_by_id(tb, tfunc);
+
+	if (!l || !t || !btf_is_func(l) || !btf_is_func(t))
+		return false;
+	core_budget = CORE_BUDGET;
+	return types_compat(lb, l->type, tb, t->type, 0);
+}
+
 /* Field types compatible for field relocations. */
 static bool fields_compat(const struct btf *lb, uint32_t lid, const struct btf *tb, uint32_t tid,
 			  int depth)
@@ -251,7 +264,7 @@ static bool names_match(const struct btf *lb, const struct btf_type *l, const st
 
 	if (!ln || !tn)
 		return false;
-	ll = essential_len(ln), tl = essential_len(tn);
+	ll = obj_essential_len(ln), tl = obj_essential_len(tn);
 	return ll == tl && !strncmp(ln, tn, ll);
 }
 
@@ -647,7 +660,7 @@ static struct cand_index *cand_build(const struct btf *tb)
 
 		if (!name || !*name)
 			continue;
-		len = essential_len(name);
+		len = obj_essential_len(name);
 		bucket[ci->n] = cand_hash(name, len) & ci->mask;
 		ci->bstart[bucket[ci->n] + 1]++;
 		ci->e[ci->n++] = (struct cand_ent){name, (uint32_t)len, id};
@@ -706,7 +719,7 @@ static void cand_range(const struct cand_index *ci, const char *name, size_t len
 
 static int cand_find(const struct cand_index *ci, const char *name, int kind)
 {
-	size_t len = essential_len(name), lo, hi;
+	size_t len = obj_essential_len(name), lo, hi;
 
 	cand_range(ci, name, len, &lo, &hi);
 	for (size_t i = lo; i < hi; i++) {
@@ -774,7 +787,7 @@ static void resolve(struct bg_object *obj, const struct btf *tb, const struct co
 		return;
 	}
 	core_budget = CORE_BUDGET;
-	len = essential_len(lname);
+	len = obj_essential_len(lname);
 	cand_range(ci, lname, len, &i, &hi);
 	for (; i < hi; i++) {
 		uint32_t cid = ci->e[i].id;

@@ -96,6 +96,11 @@ struct obj_extern {
 	uint32_t local_id;    /* VAR/FUNC id in the object's BTF, 0 when none */
 	int64_t kcfg_off;     /* EXT_KCONFIG: offset in the .kconfig map */
 	uint32_t kcfg_size;
+	bool from_btf;        /* kind taken from the object's BTF (FUNC or VAR), not the use */
+	bool typeless;        /* EXT_KSYM of type void: resolved through kallsyms to addr */
+	uint64_t addr;        /* typeless: the kallsyms address */
+	char *no_kaddr;       /* typed ksym the running kernel's kallsyms lacks: the
+				 verifier's refusal, recorded at each ld_imm64 (malloc'd) */
 	char *fail;           /* why unresolved (malloc'd) */
 };
 
@@ -235,6 +240,12 @@ int obj_find_sec(const struct bg_object *obj, const char *name);
 const struct obj_sym *obj_find_obj_sym(const struct bg_object *obj, uint32_t sec, const char *name);
 void prog_free(struct bg_program *prog);
 int prog_add_failure(struct bg_program *prog, size_t insn, char *reason);
+/* kallsyms.c: the running kernel's /proc/kallsyms; 1 found (addr set when
+ * non-NULL), 0 not listed, -1 unreadable. */
+int obj_kallsyms_find(const char *name, uint64_t *addr);
+/* Length of name without a "___flavor" suffix (core.c). */
+size_t obj_essential_len(const char *name);
+bool obj_kfunc_compat(const struct btf *lb, uint32_t lfunc, const struct btf *tb, uint32_t tfunc);
 /* maps.c: append a map definition (zeroed, named) to the object. */
 int add_map(struct bg_object *obj, const char *name, uint32_t sec, struct bg_map_def **out);
 

@@ -194,13 +194,31 @@ static int apply_extern(struct bg_object *obj, struct bg_program *prog, size_t p
 		in[0].imm = obj->kcfg_map;
 		return 0;
 	}
-	if (!e->resolved && e->weak && e->kind == EXT_KSYM) {
+	bool ld = in->code == CODE_LD_IMM64;
+
+	/* an unresolved weak ksym, or a weak kfunc's address (bpf_ksym_exists),
+	 * is 0 as libbpf loads it */
+	if (!e->resolved && e->weak && (e->kind == EXT_KSYM || ld)) {
 		in[0].src_reg = 0, in[0].imm = 0, in[1].imm = 0;
 		return 0;
 	}
 	if (!e->resolved)
 		return poison(prog, pos, obj_strdup(e->fail ? e->fail : "unresolved extern"));
-	if (e->kind == EXT_KFUNC) {
+	if (ld && e->typeless) {
+		in[0].src_reg = 0;
+		in[0].imm = (int32_t)(uint32_t)e->addr;
+		in[1].imm = (int32_t)(uint32_t)(e->addr >> 32);
+		return 0;
+	}
+	if (ld && e->no_kaddr) {
+		/* loaded as libbpf does; the kernel refuses it before verification
+		 * and the analysis reports the recorded reason */
+		int rc = prog_add_failure(prog, pos, obj_strdup(e->no_kaddr));
+
+		if (rc)
+			return rc;
+	}
+	if (e->kind == EXT_KFUNC && !ld) {
 		in->src_reg = 2; /* BPF_PSEUDO_KFUNC_CALL */
 		in->imm = (int32_t)e->btf_id;
 		in->off = 0;

@@ -123,7 +123,7 @@ void bg_object__free(struct bg_object *obj)
 	free(obj->map_by_def);
 	free(obj->funcs);
 	for (size_t i = 0; i < obj->nexts; i++)
-		free(obj->exts[i].fail);
+		free(obj->exts[i].fail), free(obj->exts[i].no_kaddr);
 	free(obj->exts);
 	free(obj->ext_of_sym);
 	for (size_t i = 0; i < obj->nmaps; i++)

@@ -136,6 +136,43 @@ int obj_funcs_collect(struct bg_object *obj)
 	return 0;
 }
 
+/* The extern's declaration in the object's BTF, as libbpf's
+ * find_extern_btf_id: a FUNC of extern linkage is a kfunc whatever the use
+ * (bpf_ksym_exists() takes its address with an ld_imm64), a VAR of extern
+ * linkage is a ksym, typeless when its type is void. 0: not declared. */
+static int ext_btf_kind(const struct bg_object *obj, const char *name, bool *typeless,
+			uint32_t *local_id)
+{
+	uint32_t n = obj->btf ? btf__type_cnt(obj->btf) : 0;
+
+	*typeless = false;
+	for (uint32_t i = 1; i < n; i++) {
+		const struct btf_type *t = btf__type_by_id(obj->btf, i);
+		const char *tn;
+
+		if (!t || (!btf_is_var(t) && !btf_is_func(t)))
+			continue;
+		tn = btf__name_by_offset(obj->btf, t->name_off);
+		if (!tn || strcmp(tn, name))
+			continue;
+		*local_id = i;
+		if (btf_is_func(t))
+			return btf_vlen(t) == BTF_FUNC_EXTERN ? EXT_KFUNC : 0;
+		if (btf_var(t)->linkage != BTF_VAR_GLOBAL_EXTERN)
+			return 0;
+		{
+			uint32_t id = t->type;
+			const struct btf_type *vt = id ? btf__type_by_id(obj->btf, id) : NULL;
+
+			for (int d = 0; vt && d < 32 && (btf_is_mod(vt) || btf_is_typedef(vt)); d++)
+				vt = (id = vt->type) ? btf__type_by_id(obj->btf, id) : NULL;
+			*typeless = !id;
+		}
+		return EXT_KSYM;
+	}
+	return 0;
+}
+
 static int find_ext(struct bg_object *obj, const struct obj_sym *y, bool is_call, const char **why)
 {
 	struct obj_extern *e;
@@ -160,8 +197,27 @@ static int find_ext(struct bg_object *obj, const struct obj_sym *y, bool is_call
 		if (!strcmp(obj->kcfg[i].name, y->name))
 			kind = EXT_KCONFIG, kcfg_off = obj->kcfg[i].off,
 			kcfg_size = obj->kcfg[i].size, kcfg = (int)i;
+	bool typeless = false;
+	uint32_t local_id = 0;
+	int bkind = kind == EXT_KCONFIG ? 0 : ext_btf_kind(obj, y->name, &typeless, &local_id);
+
+	if (bkind)
+		kind = (enum ext_kind)bkind;
+	if (bkind == EXT_KSYM && is_call) {
+		*why = "extern variable used as a function";
+		return -1;
+	}
 	if (obj->ext_of_sym[symi] >= 0) {
-		if (obj->exts[obj->ext_of_sym[symi]].kind != kind) {
+		struct obj_extern *old = &obj->exts[obj->ext_of_sym[symi]];
+
+		/* without a BTF declaration, a symbol that is called is a function
+		 * wherever its address is also taken */
+		if (!old->from_btf && old->kind != kind && old->kind != EXT_KCONFIG &&
+		    kind != EXT_KCONFIG) {
+			old->kind = EXT_KFUNC;
+			return obj->ext_of_sym[symi];
+		}
+		if (old->kind != kind) {
 			*why = "extern used both as a function and as a variable";
 			return -1;
 		}
@@ -177,6 +233,9 @@ static int find_ext(struct bg_object *obj, const struct obj_sym *y, bool is_call
 	e->name = y->name;
 	e->kind = kind;
 	e->weak = y->bind == STB_WEAK;
+	e->from_btf = bkind != 0;
+	e->typeless = typeless;
+	e->local_id = bkind ? local_id : 0;
 	e->kcfg_off = kcfg_off;
 	e->kcfg_size = kcfg_size;
 	e->resolved = kind == EXT_KCONFIG && (obj->kcfg[kcfg].found || e->weak);
@@ -396,18 +455,63 @@ int obj_externs_resolve(struct bg_object *obj)
 
 		if (e->kind == EXT_KCONFIG)
 			continue;
+		if (e->typeless) {
+			/* libbpf: typeless ksyms come from /proc/kallsyms; with an
+			 * explicit target (--btf) or no kallsyms, assume present */
+			uint64_t addr = 0;
+			int k = obj->opts.btf_path || obj->opts.target_btf
+				    ? -1
+				    : obj_kallsyms_find(e->name, &addr);
+
+			if (k == 0) {
+				if (!(e->fail = obj_asprintf("ksym %s not found in kallsyms", e->name)))
+					return -ENOMEM;
+				continue;
+			}
+			e->addr = addr ? addr : 0xffffffff81000000ull; /* hidden by kptr_restrict */
+			e->resolved = true;
+			continue;
+		}
 		if (obj_target_btf(obj, &target, &why) < 0 || !target) {
 			e->fail = obj_asprintf("%s %s: no target BTF (%s)", what, e->name,
 					       why ? why : "unavailable");
 			continue;
 		}
-		id = obj_target_find(obj, target, e->name,
-				     e->kind == EXT_KFUNC ? BTF_KIND_FUNC : BTF_KIND_VAR);
+		if (e->kind == EXT_KFUNC) {
+			/* libbpf looks kfuncs up by their essential name
+			 * ("bpf_task_acquire___one" is bpf_task_acquire) */
+			char *ess = strndup(e->name, obj_essential_len(e->name));
+
+			if (!ess)
+				return -ENOMEM;
+			id = obj_target_find(obj, target, ess, BTF_KIND_FUNC);
+			free(ess);
+		} else {
+			id = obj_target_find(obj, target, e->name, BTF_KIND_VAR);
+		}
 		if (id == -ENOMEM)
 			return id;
+		/* a weak kfunc whose prototype differs from the kernel's stays
+		 * unresolved (0), as libbpf leaves it: how "___flavour" externs pick
+		 * the kernel's variant. (libbpf refuses a strong one outright; not
+		 * modelled: its calls are checked against the kernel's prototype.) */
+		if (id > 0 && e->kind == EXT_KFUNC && e->weak && e->local_id &&
+		    !obj_kfunc_compat(obj->btf, e->local_id, target, (uint32_t)id)) {
+			if (!(e->fail = obj_asprintf("kfunc %s: prototype incompatible with the "
+						     "kernel's",
+						     e->name)))
+				return -ENOMEM;
+			continue;
+		}
 		if (id > 0) {
 			e->btf_id = (uint32_t)id;
 			e->resolved = true;
+			if (e->kind == EXT_KSYM && !obj->opts.btf_path && !obj->opts.target_btf &&
+			    obj_kallsyms_find(e->name, NULL) == 0 &&
+			    !(e->no_kaddr = obj_asprintf("ldimm64 failed to find the address for "
+							 "kernel symbol '%s'.",
+							 e->name)))
+				return -ENOMEM;
 		} else {
 			e->fail = obj_asprintf("%s %s not found in target BTF", what, e->name);
 		}

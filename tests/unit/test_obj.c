@@ -504,6 +504,31 @@ static void test_externs(int v)
 	for (size_t i = 0; i < n; i++)
 		found += in[i].kind == BG_K_LD_IMM64 && in[i].pseudo == BG_PSEUDO_BTF_ID && in[i].imm == want;
 	T_CHECK(found == 1, tn("externs", v, "ksym-btf-id"), "ld_imm64 of btf id %d: %d", want, found);
+	{
+		/* the verifier looks a typed ksym up in kallsyms (check_pseudo_btf_id):
+		 * without CONFIG_KALLSYMS_ALL a per-cpu variable is not there, and the
+		 * loader records the kernel's refusal at the ld_imm64 */
+		FILE *f = fopen("/proc/kallsyms", "re");
+		char line[512];
+		int listed = -1;
+
+		if (f) {
+			listed = 0;
+			while (fgets(line, sizeof(line), f))
+				listed |= strstr(line, " bpf_prog_active\n") != NULL;
+			fclose(f);
+		}
+		if (listed < 0)
+			T_SKIP(tn("externs", v, "ksym-kallsyms"), "no /proc/kallsyms");
+		else
+			T_CHECK(listed ? !bg_program__core_failure_cnt(ks)
+				       : bg_program__core_failure_cnt(ks) == 1 &&
+					     strstr(bg_program__core_failure(ks, 0)->reason,
+						    "failed to find the address for kernel symbol "
+						    "'bpf_prog_active'"),
+				tn("externs", v, "ksym-kallsyms"), "kallsyms %s it, %zu failures",
+				listed ? "lists" : "lacks", bg_program__core_failure_cnt(ks));
+	}
 	T_CHECK(bg_program__core_failure_cnt(miss) == 1 &&
 			strstr(bg_program__core_failure(miss, 0)->reason, "bpf_no_such_kfunc_here not found"),
 		tn("externs", v, "missing-kfunc"), "%s",
