@@ -209,7 +209,7 @@ def auto_reason(d):
     return "%s; kernel: %s" % (b or d["class"], k or "accepted")
 
 
-def write_list(disagree, loader, listed, floor):
+def write_list(disagree, loader, listed, floor, keep=()):
     rows = []
     for d in disagree:
         old = listed.get(d["key"])
@@ -218,6 +218,8 @@ def write_list(disagree, loader, listed, floor):
     for key, why in loader:
         old = listed.get(key)
         rows.append((key, "loader", old[1] if old else why.replace("\t", " ")))
+    for key in keep:
+        rows.append((key, listed[key][0], listed[key][1]))
     with open(LIST, "w") as f:
         f.write("# Disagreements of bpfgate with the running kernel on the real corpus\n"
                 "# (tests/realcorpus.py): key<TAB>class<TAB>reason. Classes: false-alarm (kernel\n"
@@ -288,6 +290,7 @@ def main():
     tl = time.time() - t0
 
     listed, floor = load_list()
+    unjudged = set()  # listed rows this run cannot judge (kept as they are by --update-list)
     loader_rows = []
     kload_more = 0
     used = set()
@@ -299,10 +302,14 @@ def main():
     kf_cache = {}
     failed = 0
 
+    parts = {}  # per part of the corpus (selftests, samples, apps): obj/<part>/
+    cur_part = [""]
+
     def bump(cls, key, n=1):
-        s = stats.setdefault(cls, {"decided": 0, "agree": 0, "kacc": 0, "krej": 0, "false_alarm": 0,
+        for tbl, k in ((stats, cls), (parts, cur_part[0])):
+            s = tbl.setdefault(k, {"decided": 0, "agree": 0, "kacc": 0, "krej": 0, "false_alarm": 0,
                                    "missed": 0, "other": 0})
-        s[key] += n
+            s[key] += n
 
     for (o, p), kr in sorted(kern.items()):
         kv = kr[4]
@@ -331,6 +338,7 @@ def main():
         if o not in kf_cache:
             kf_cache[o] = kfunc_progs(os.path.join(RC, "obj", o))
         cls = prog_class(kr[2], kr[3], p in kf_cache[o])
+        cur_part[0] = o.split("/", 1)[0]
         rec = ours.get((o, p))
         bv = rec.get("verdict") if rec else ("timeout" if "timeout" in errs.get(o, "") else "none")
         bump(cls, "decided")
@@ -382,6 +390,12 @@ def main():
     if no_kload:
         used |= {k for k in listed if k.endswith("#loader")}
         loader_rows = [(k, v[1]) for k, v in listed.items() if k.endswith("#loader")]
+    if cached:
+        # iterating from a cached kernel verdict file: rows of objects that file
+        # does not judge (a corpus part added after it was made) are not stale
+        judged = {o for (o, p) in kern}
+        unjudged = {k for k in listed if k.split(":", 1)[0] not in judged}
+        used |= unjudged
     for key in sorted(set(listed) - used):
         print("FAIL realcorpus/list: %s is listed but no such disagreement was seen (stale entry)" % key)
         failed += 1
@@ -408,6 +422,11 @@ def main():
         print("#   %-18s agreement %5.1f%% (%d/%d)  false alarms %d/%d  missed %d/%d  other %d"
               % (c, pct(s["agree"], s["decided"]), s["agree"], s["decided"], s["false_alarm"],
                  s["kacc"], s["missed"], s["krej"], s["other"]))
+    for c in sorted(parts):
+        s = parts[c]
+        print("#   part %-13s agreement %5.1f%% (%d/%d)  false alarms %d/%d  missed %d/%d  other %d"
+              % (c, pct(s["agree"], s["decided"]), s["agree"], s["decided"], s["false_alarm"],
+                 s["kacc"], s["missed"], s["krej"], s["other"]))
     print("# realcorpus: bpfgate's loader disagrees with kjudge on %d programs kjudge decided; "
           "it judges %d that kjudge (libbpf) cannot load" % (len(loader_rows), kload_more))
     print("# realcorpus: message class matched on %d/%d rejections both agree on (%.1f%%; floor %.1f%%)"
@@ -420,10 +439,11 @@ def main():
     else:
         print("PASS realcorpus/messages: class match %.3f >= floor %.3f" % (rate, floor))
     if "--update-list" in sys.argv[1:]:
-        write_list(disagree, loader_rows, listed, max(0.0, int(rate * 1000) / 1000.0 - 0.005))
+        write_list(disagree, loader_rows, listed, max(0.0, int(rate * 1000) / 1000.0 - 0.005),
+                   sorted(unjudged))
         print("# realcorpus: wrote %s" % LIST)
     with open(os.environ.get("BG_REAL_REPORT") or os.path.join(RC, "report.json"), "w") as f:
-        json.dump({"stats": stats, "total": tot, "msg": {"matched": msg_match, "total": msg_total,
+        json.dump({"stats": stats, "parts": parts, "total": tot, "msg": {"matched": msg_match, "total": msg_total,
                                                          "mismatches": msg_miss, "matches": msg_hit},
                    "disagreements": disagree, "seconds": {"kjudge": tk, "check": tb, "kload": tl}, "check_seconds": secs}, f,
                   indent=1)
