@@ -175,6 +175,21 @@ static bool pkt_leq(const struct as_reg *a, const struct as_reg *b, struct idmap
 	return map_bind(m, b->id, a->id, shift);
 }
 
+static bool is_zero(const struct bg_scalar *v)
+{
+	uint64_t c;
+	return bg_scalar_is_const(v, &c) && c == 0;
+}
+
+/* A pointer that may be NULL and holds no reference: NULL joined with it
+ * stays it (the kernel walks the NULL path and the pointer's apart; a NULL
+ * check then tells them apart again). */
+static bool null_or_ptr(const struct as_reg *r)
+{
+	return r->type != T_SCALAR && r->type != T_UNINIT && (r->flags & RF_NULL) &&
+	       rg(r->type)->null_name && !r->ref;
+}
+
 static bool reg_leq(const struct as_reg *a, const struct as_reg *b, struct idmap *m)
 {
 	if (b->type == T_UNINIT)
@@ -183,6 +198,8 @@ static bool reg_leq(const struct as_reg *a, const struct as_reg *b, struct idmap
 		return false;
 	if (b->type == T_SCALAR && a->type != T_SCALAR)
 		return b->id == 0 && scalar_top(&b->v);
+	if (a->type == T_SCALAR && null_or_ptr(b))
+		return !b->id && is_zero(&a->v);
 	if (a->type != b->type)
 		return false;
 	bool pkt = a->type == T_PKT || a->type == T_PKT_META;
@@ -227,6 +244,17 @@ struct as_reg as_reg_join(const struct as_reg *a, const struct as_reg *b, bool w
 	bool same = a->type == b->type && a->map == b->map && a->frame == b->frame &&
 		    a->ref == b->ref;
 	if (!same) {
+		/* NULL joined with a pointer that may be NULL: the pointer, its
+		 * NULL id dropped (the id's other holders are not NULL on the
+		 * NULL side) */
+		const struct as_reg *p = a->type == T_SCALAR ? b : a, *z = a->type == T_SCALAR ? a : b;
+		if (z->type == T_SCALAR && is_zero(&z->v) && p->type != T_SCALAR && !p->ref &&
+		    rg(p->type)->null_name) {
+			r = *p;
+			r.flags |= RF_NULL;
+			r.id = 0;
+			return r;
+		}
 		as_reg_unknown(&r);
 		return r;
 	}

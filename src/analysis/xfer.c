@@ -287,8 +287,11 @@ static int xfer_alu(struct vctx *v, struct as_state *s, size_t pc, const struct 
 	if (d->type != T_SCALAR && srcv.type == T_SCALAR)
 		return ptr_arith(v, s, pc, in, in->dst, d, &srcv.v);
 	if (d->type == T_SCALAR) {
-		/* scalar op pointer */
-		if (in->op == BG_ALU_ADD && in->alu64) {
+		/* scalar op pointer: a 32-bit op is judged first (the kernel's
+		 * adjust_ptr_min_max_vals: privileged w = w - ptr is a scalar) */
+		if (!in->alu64)
+			return ptr_arith(v, s, pc, in, in->dst, d, &srcv.v);
+		if (in->op == BG_ALU_ADD) {
 			struct bg_scalar off = d->v;
 			*d = srcv;
 			return ptr_arith(v, s, pc, in, in->dst, d, &off);

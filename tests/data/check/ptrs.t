@@ -105,3 +105,80 @@ r1 = *(u8 *)(r0 + 16)
 out:
 r0 = 2
 exit
+
+# A pointer that is NULL on one path (a function's `return NULL`) stays a
+# pointer that may be NULL after the paths join: a NULL check separates them
+# again, as the kernel, walking each path, sees (strobemeta's sample_end).
+# case: join_null_or_map_value_checked
+# expect: accept
+call bpf_get_prandom_u32
+r6 = r0
+r1 = 0
+*(u64 *)(r10 - 8) = r1
+r2 = r10
+r2 += -8
+r1 = %[m_array] ll
+call bpf_map_lookup_elem
+if r0 == 0 goto out
+r7 = r0
+r7 += 8
+if r6 != 1 goto use
+r7 = 0
+use:
+if r7 == 0 goto out
+r0 = *(u64 *)(r7 + 0)
+out:
+r0 = 2
+exit
+
+# case: join_null_or_map_value_unchecked
+# expect: reject
+# message: invalid mem access
+call bpf_get_prandom_u32
+r6 = r0
+r1 = 0
+*(u64 *)(r10 - 8) = r1
+r2 = r10
+r2 += -8
+r1 = %[m_array] ll
+call bpf_map_lookup_elem
+if r0 == 0 goto out
+r7 = r0
+r7 += 8
+if r6 != 1 goto use
+r7 = 0
+use:
+r0 = *(u64 *)(r7 + 0)
+out:
+r0 = 2
+exit
+
+# 32-bit arithmetic with a pointer operand gives a scalar when privileged,
+# whichever side the pointer is on (adjust_ptr_min_max_vals judges the 32-bit
+# op before "scalar -= pointer"); the 64-bit subtraction stays refused.
+# case: sub32_scalar_minus_pkt_ptr
+# expect: accept
+r8 = *(u32 *)(r1 + 4)
+r7 = *(u32 *)(r1 + 0)
+r6 = r7
+r6 += 40
+if r6 > r8 goto out
+w4 = w6
+w4 -= w7
+out:
+r0 = 2
+exit
+
+# case: sub64_scalar_minus_pkt_ptr
+# expect: reject
+# message: subtract pointer from scalar
+r8 = *(u32 *)(r1 + 4)
+r7 = *(u32 *)(r1 + 0)
+r6 = r7
+r6 += 40
+if r6 > r8 goto out
+r4 = 40
+r4 -= r7
+out:
+r0 = 2
+exit
