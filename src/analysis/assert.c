@@ -309,7 +309,8 @@ static int rule_kfunc_type(struct vctx *v, struct as_state *s, size_t pc, const 
 	const char *name = kfunc_name(v, &v->insns[pc]);
 	if (name && bg_kfunc_devbound(name))
 		return verr(v, s, pc, "kfunc_not_allowed", "metadata kfuncs require device-bound program (%s)", name);
-	if (name && bg_kfunc_type_allowed(name, v->prog_type, NULL) == 0)
+	int at = name ? bg_kfunc_attach_allowed(name, v->prog_type, bg_program__attach_type(v->prog)) : -1;
+	if (at == 0 || (at < 0 && name && bg_kfunc_type_allowed(name, v->prog_type, NULL) == 0))
 		return verr(v, s, pc, "kfunc_not_allowed", "calling kernel function %s is not allowed", name);
 	return 0;
 }

@@ -386,6 +386,32 @@ static int arg_graph_node(struct vctx *v, struct as_state *s, size_t pc, int reg
 	return 0;
 }
 
+/* The struct a kfunc's parameter i points to in the target BTF ("bpf_map"),
+ * or NULL. */
+static const struct btf_type *skip_mods_t(const struct btf *b, const struct btf_type *t)
+{
+	for (int d = 0; t && d < 32 && (btf_is_mod(t) || btf_is_typedef(t)); d++)
+		t = btf__type_by_id(b, t->type);
+	return t;
+}
+
+static const char *kfunc_param_struct(struct vctx *v, size_t pc, int i)
+{
+	const struct btf *b = tl_kbtf;
+	const struct bg_insn *in = &v->insns[pc];
+	if (!b || in->pseudo != BG_CALL_KFUNC || in->imm <= 0)
+		return NULL;
+	const struct btf_type *f = btf__type_by_id(b, (uint32_t)in->imm);
+	const struct btf_type *fp = f && btf_is_func(f) ? btf__type_by_id(b, f->type) : NULL;
+	if (!fp || !btf_is_func_proto(fp) || i >= btf_vlen(fp))
+		return NULL;
+	const struct btf_type *t = skip_mods_t(b, btf__type_by_id(b, btf_params(fp)[i].type));
+	if (!t || !btf_is_ptr(t))
+		return NULL;
+	t = skip_mods_t(b, btf__type_by_id(b, t->type));
+	return t && btf_is_composite(t) ? btf__name_by_offset(b, t->name_off) : NULL;
+}
+
 static int arg_check(struct vctx *v, struct as_state *s, size_t pc, int i, struct call_info *ci)
 {
 	int reg = i + 1;
@@ -483,6 +509,12 @@ static int arg_check(struct vctx *v, struct as_state *s, size_t pc, int i, struc
 		return want_ptr_nonnull(v, s, pc, reg, "sock_common, sock, tcp_sock, xdp_sock, ptr_, trusted_ptr_");
 	case BG_ARG_BTF_ID:
 	case BG_ARG_PERCPU_BTF_ID:
+		/* check_kfunc_args (reg2btf_ids): a map pointer is a struct bpf_map */
+		if (r->type == T_MAP_PTR && (ci->p->flags & BG_HF_KFUNC)) {
+			const char *sn = kfunc_param_struct(v, pc, i);
+			if (sn && !strcmp(sn, "bpf_map"))
+				return 0;
+		}
 		if (!rg_has(r->type, RG_KOBJ_ARG))
 			return type_mismatch(v, s, pc, reg, ci->p->arg_btf[i] ? ci->p->arg_btf[i] : "ptr_");
 		if ((r->flags & RF_RCU_GONE) && (ci->p->flags & (BG_HF_RCU | BG_HF_TRUSTED_ARGS)))
@@ -734,6 +766,12 @@ static int ret_value(struct vctx *v, struct as_state *s, size_t pc, struct call_
 			r0->flags |= RF_ALLOC;
 		break;
 	}
+	case BG_RET_MEM_U64:
+		set_r0(v, s, pc, ci, T_MEM);
+		r0->size = 8;
+		r0->flags &= (uint8_t)~RF_NULL;
+		r0->id = 0;
+		return 0;
 	case BG_RET_BTF_ID:
 		as_reg_uninit(r0);
 		r0->type = T_BTF_ID;
@@ -744,6 +782,8 @@ static int ret_value(struct vctx *v, struct as_state *s, size_t pc, struct call_
 		as_reg_unknown(r0);
 		return 0;
 	}
+	if (!(p->flags & BG_HF_KFUNC) && bg_helper_ptr_cast(ci->id) && args[0].ref)
+		r0->ref = args[0].ref; /* a view of a referenced socket: released with it */
 	if (p->flags & BG_HF_ACQUIRE) {
 		r0->ref = r0->id;
 		if (as_ref_add(s, r0->ref, (uint32_t)pc, r0->type))

@@ -23,7 +23,7 @@
 #define RG_PKT_PTR          (1u << 9) /* invalidated by helpers that change the packet */
 
 /* Which handler checks a load or store through the pointer (xfer.c). */
-enum rg_access { ACC_NONE = 0, ACC_STACK, ACC_CTX, ACC_PKT, ACC_MAP, ACC_MEM, ACC_BTF, ACC_SOCK, ACC_ARENA };
+enum rg_access { ACC_NONE = 0, ACC_STACK, ACC_CTX, ACC_PKT, ACC_MAP, ACC_MEM, ACC_BTF, ACC_SOCK, ACC_ARENA, ACC_MAP_PTR };
 /* Where the accessible size comes from. */
 enum rg_size {
 	SZ_NONE = 0,  /* not memory, or unbounded (arena) */

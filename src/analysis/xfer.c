@@ -161,6 +161,11 @@ static int ptr_arith(struct vctx *v, struct as_state *s, size_t pc, const struct
 			    "R%d pointer arithmetic on %s prohibited, null-check it first: %s", dreg,
 			    as_type_name(d->type, d->flags), buf);
 	}
+	uint64_t c0;
+	/* adjust_ptr_min_max_vals: a map pointer takes the addition of a known
+	 * zero, and no other arithmetic */
+	if (d->type == T_MAP_PTR && op == BG_ALU_ADD && bg_scalar_is_const(off, &c0) && c0 == 0)
+		return 0;
 	if (!rg_has(d->type, RG_ARITH)) {
 		fmt_reg(v, s, dreg, buf, sizeof(buf));
 		return verr(v, s, pc, "ptr_arith", "R%d pointer arithmetic on %s prohibited: %s", dreg,
@@ -839,6 +844,45 @@ static int access_btf(struct vctx *v, struct as_state *s, size_t pc, int reg, co
 	return 0;
 }
 
+/* check_ptr_to_map_access: a map pointer reads as the kernel struct of its
+ * map type (struct bpf_array for an array, ...), at a non-negative offset,
+ * read only; the field walk is the BTF pointer's. */
+static int access_map_ptr(struct vctx *v, struct as_state *s, size_t pc, int reg, const struct as_reg *p,
+			  int off, int size, bool write, struct as_reg *out, bool sign)
+{
+	const struct bg_map_def *m = p->map >= 0 ? bg_object__map(v->obj, (size_t)p->map) : NULL;
+	const char *sn = m ? bg_map_kernel_struct(m->type) : NULL;
+	uint64_t c = 0;
+
+	if (!sn)
+		return verr(v, s, pc, "map_ptr", "map_ptr access not supported for map type %u",
+			    m ? m->type : 0);
+	if (!v->priv)
+		return verr(v, s, pc, "map_ptr",
+			    "'struct %s' access is allowed only to CAP_PERFMON and CAP_SYS_ADMIN", sn);
+	bool known = bg_scalar_is_const(&p->v, &c);
+	if (p->v.smin + off < 0)
+		return verr(v, s, pc, "map_ptr", "R%d is %s invalid negative access: off=%" PRId64, reg, sn,
+			    p->v.smin + off);
+	if (write)
+		return verr(v, s, pc, "map_ptr", "only read from %s is supported", sn);
+	if (!out)
+		return 0;
+	const char *tn = NULL;
+	bool isp = false;
+	bool walked = known && btf_field_load(v->prog, sn, (int)(c + (uint64_t)(int64_t)off), size, &tn, &isp);
+	if (walked && isp && size == 8) {
+		as_reg_uninit(out);
+		out->type = T_BTF_ID;
+		out->flags = RF_UNTRUSTED;
+		out->btf = tn;
+		out->v = bg_scalar_const(0);
+	} else {
+		as_reg_scalar(out, bg_scalar_load((uint8_t)size, sign));
+	}
+	return 0;
+}
+
 static int access_sock(struct vctx *v, struct as_state *s, size_t pc, int reg, const struct as_reg *p,
 		       int off, int size, bool write, struct as_reg *out, bool sign)
 {
@@ -847,6 +891,13 @@ static int access_sock(struct vctx *v, struct as_state *s, size_t pc, int reg, c
 	if (bounded_region(v, s, pc, reg, p, off, size, rg(p->type)->size, as_type_name(p->type, 0),
 			   "sock_access"))
 		return -1;
+	/* check_sock_access: the uapi struct's per-field rules */
+	uint64_t c;
+	enum bg_sock_kind k = p->type == T_TCP_SOCK ? BG_SOCK_TCP
+			      : p->type == T_SOCK_COMMON ? BG_SOCK_COMMON : BG_SOCK_FULL;
+	if (bg_scalar_is_const(&p->v, &c) && !bg_sock_access_ok(k, (int64_t)c + off, size))
+		return verr(v, s, pc, "sock_access", "R%d invalid %s access off=%" PRId64 " size=%d", reg,
+			    as_type_name(p->type, 0), (int64_t)c + off, size);
 	if (out)
 		as_reg_scalar(out, bg_scalar_load((uint8_t)size, sign));
 	return 0;
@@ -882,6 +933,8 @@ int check_mem(struct vctx *v, struct as_state *s, size_t pc, int reg, int off, i
 		return access_btf(v, s, pc, reg, &p, off, size, write, out, sign);
 	case ACC_SOCK:
 		return access_sock(v, s, pc, reg, &p, off, size, write, out, sign);
+	case ACC_MAP_PTR:
+		return access_map_ptr(v, s, pc, reg, &p, off, size, write, out, sign);
 	case ACC_ARENA:
 		if (out)
 			as_reg_scalar(out, bg_scalar_load((uint8_t)size, sign));
@@ -1174,7 +1227,10 @@ static int null_refine(struct vctx *v, struct as_state *s, int reg, bool is_null
 		mark_regs_id(s, id, null_mark, &a);
 	else
 		null_mark(r, &a);
-	if (is_null && ref)
+	/* mark_ptr_or_null_regs: NULL drops the reference only of the pointer
+	 * that acquired it (ref_obj_id == id), not of one derived from it
+	 * (bpf_sk_fullsock / bpf_tcp_sock of a referenced socket) */
+	if (is_null && ref && ref == id)
 		as_ref_del(s, ref);
 	return 0;
 }
@@ -1337,8 +1393,12 @@ int xfer_branch(struct vctx *v, struct as_state *s, size_t pc, bool taken, bool 
 		uint64_t c;
 		if (bg_scalar_is_const(&other->v, &c) && c == 0) {
 			bool eq_holds = (op == BG_JMP_JEQ) == taken;
+			/* the kernel refines a maybe-NULL pointer only on the
+			 * immediate form `if rX == 0` (check_cond_jmp_op: BPF_K,
+			 * the pointer in dst); against a register holding 0 it
+			 * stays maybe-NULL on both branches */
 			if (ptr->flags & RF_NULL)
-				return null_refine(v, s, preg, eq_holds);
+				return in->src_is_reg ? 0 : null_refine(v, s, preg, eq_holds);
 			if (eq_holds && ptr_not_null(ptr))
 				*dead = true; /* a non-NULL pointer is never 0 */
 			return 0;
@@ -1346,6 +1406,17 @@ int xfer_branch(struct vctx *v, struct as_state *s, size_t pc, bool taken, bool 
 	}
 	if (ptr || !in->alu64)
 		return 0;
+	/* two pointers, one maybe NULL and the other not, neither a BTF
+	 * pointer: where they are equal the first is not NULL either (only
+	 * that register, as mark_ptr_not_null_reg) */
+	if (eqne && in->src_is_reg && as_reg_is_ptr(d) && as_reg_is_ptr(sr) &&
+	    !(d->flags & RF_NULL) != !(sr->flags & RF_NULL) && d->type != T_BTF_ID && sr->type != T_BTF_ID) {
+		if ((op == BG_JMP_JEQ) == taken) {
+			struct as_reg *n = (d->flags & RF_NULL) ? d : sr;
+			n->flags &= (uint8_t)~RF_NULL;
+		}
+		return 0;
+	}
 	/* packet pointer vs its end */
 	uint8_t rel = taken ? op : negate_op(op);
 	if (rel == 0xff)

@@ -164,6 +164,42 @@ bool bg_prog_ld_abs_ok(uint32_t prog_type)
 	return false;
 }
 
+/* uapi struct bpf_sock: bound_dev_if 0, family 4, type 8, protocol 12,
+ * mark 16, priority 20, src_ip4 24, src_ip6[4] 28, src_port 44, dst_port 48
+ * (__be16, then 2 bytes of padding), dst_ip4 52, dst_ip6[4] 56, state 72,
+ * rx_queue_mapping 76; 80 bytes. struct bpf_tcp_sock: u32 fields but
+ * bytes_received 80 and bytes_acked 88 (u64); icsk_retransmits ends at 112. */
+static bool narrow_ok(int size, int field)
+{
+	return size <= field && (size & (size - 1)) == 0;
+}
+
+bool bg_sock_access_ok(enum bg_sock_kind kind, int64_t off, int size)
+{
+	if (size <= 0)
+		return false;
+	if (kind == BG_SOCK_TCP) {
+		if (off < 0 || off >= 112 || off % size)
+			return false;
+		return off == 80 || off == 88 ? size == 8 : size == 4;
+	}
+	if (kind == BG_SOCK_COMMON && off >= 8 && off < 24)
+		return false; /* type .. priority: a full socket's fields */
+	if (off < 0 || off >= 80 || off % size)
+		return false;
+	switch (off) {
+	case 72: case 4: case 8: case 12: case 44: case 76: /* state family type protocol src_port rx_queue */
+		return narrow_ok(size, 4);
+	}
+	if ((off >= 24 && off < 44) || (off >= 52 && off < 72)) /* src_ip4/6, dst_ip4/6 */
+		return narrow_ok(size, 4);
+	if (off >= 48 && off < 50) /* dst_port: 4 bytes whole, else as the __be16 */
+		return narrow_ok(size, size == 4 ? 4 : 2);
+	if (off >= 50 && off < 52)
+		return false;
+	return size == 4;
+}
+
 bool bg_prog_ctx_args_trusted(uint32_t prog_type, uint32_t attach_type)
 {
 	for (size_t i = 0; i < sizeof(untrusted_args) / sizeof(untrusted_args[0]); i++)

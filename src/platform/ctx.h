@@ -102,6 +102,13 @@ bool bg_prog_ctx_args_trusted(uint32_t prog_type, uint32_t attach_type);
 #define BG_MAP_F_RDONLY_PROG 0x80u  /* BPF_F_RDONLY_PROG: the program may not write the map */
 #define BG_MAP_F_WRONLY_PROG 0x100u /* BPF_F_WRONLY_PROG: the program may not read the map */
 
+/* Socket pointers a helper returns or a ctx field holds (PTR_TO_SOCKET,
+ * PTR_TO_SOCK_COMMON, PTR_TO_TCP_SOCK): which reads the kernel allows
+ * (net/core/filter.c bpf_sock_is_valid_access, bpf_sock_common_is_valid_access,
+ * bpf_tcp_sock_is_valid_access; uapi struct bpf_sock / bpf_tcp_sock). */
+enum bg_sock_kind { BG_SOCK_FULL = 0, BG_SOCK_COMMON, BG_SOCK_TCP };
+bool bg_sock_access_ok(enum bg_sock_kind kind, int64_t off, int size);
+
 /* Every policy row (for listings and tests). */
 const struct bg_prog_policy *bg_prog_policies(unsigned *n);
 #endif

@@ -11,6 +11,7 @@
 #include <linux/bpf.h>
 
 #include "platform/profiles.h"
+#include "platform/sections.h"
 
 #define HELPER_ROW(id_, name_, ret_, rbtf_, a1, a2, a3, a4, a5, b1, b2, b3, b4, b5, s1, s2, s3, s4,  \
 		  s5, nargs_, size_arg_, rmin_, rmax_, rel_, flags_, groups_, types_, since_)      \
@@ -151,6 +152,30 @@ int bg_kfunc_type_allowed(const char *name, uint32_t prog_type, bool *sleepable)
 	return (k->allowed >> prog_type) & 1;
 }
 
+/* The filters of kfunc sets (kernel/trace/bpf_trace.c
+ * bpf_kprobe_multi_filter): the session kfuncs only in kprobe.session
+ * programs (and uprobe.session ones since 6.16, the kernel that added them).
+ * The per-type table above is measured with the default attach type, so it
+ * cannot see these. */
+static const struct {
+	const char *name;
+	uint32_t prog_type;
+	uint64_t attach; /* bit n: enum bpf_attach_type n */
+} kfunc_attach[] = {
+	{"bpf_session_cookie", BG_PROG_KPROBE,
+	 1ull << BG_ATTACH_TRACE_KPROBE_SESSION | 1ull << BG_ATTACH_TRACE_UPROBE_SESSION},
+	{"bpf_session_is_return", BG_PROG_KPROBE,
+	 1ull << BG_ATTACH_TRACE_KPROBE_SESSION | 1ull << BG_ATTACH_TRACE_UPROBE_SESSION},
+};
+
+int bg_kfunc_attach_allowed(const char *name, uint32_t prog_type, uint32_t attach_type)
+{
+	for (size_t i = 0; name && i < sizeof(kfunc_attach) / sizeof(kfunc_attach[0]); i++)
+		if (!strcmp(kfunc_attach[i].name, name) && kfunc_attach[i].prog_type == prog_type)
+			return attach_type < 64 && (kfunc_attach[i].attach >> attach_type & 1);
+	return -1;
+}
+
 const struct bg_helper_proto *bg_helpers(unsigned *n)
 {
 	if (n)
@@ -269,6 +294,67 @@ bool bg_map_helper_ok(uint32_t map_type, uint32_t id, const char **why)
 	return true;
 }
 
+/* map type -> the struct its ops name as map_btf_id (kernel/bpf/arraymap.c
+ * array_map_btf_ids, hashtab.c htab_map_btf_ids, net/core/sock_map.c, ...;
+ * the same in 6.12 and 6.18). */
+static const char *const map_struct[] = {
+	[BPF_MAP_TYPE_HASH] = "bpf_htab",
+	[BPF_MAP_TYPE_ARRAY] = "bpf_array",
+	[BPF_MAP_TYPE_PROG_ARRAY] = "bpf_array",
+	[BPF_MAP_TYPE_PERF_EVENT_ARRAY] = "bpf_array",
+	[BPF_MAP_TYPE_PERCPU_HASH] = "bpf_htab",
+	[BPF_MAP_TYPE_PERCPU_ARRAY] = "bpf_array",
+	[BPF_MAP_TYPE_STACK_TRACE] = "bpf_stack_map",
+	[BPF_MAP_TYPE_CGROUP_ARRAY] = "bpf_array",
+	[BPF_MAP_TYPE_LRU_HASH] = "bpf_htab",
+	[BPF_MAP_TYPE_LRU_PERCPU_HASH] = "bpf_htab",
+	[BPF_MAP_TYPE_LPM_TRIE] = "lpm_trie",
+	[BPF_MAP_TYPE_ARRAY_OF_MAPS] = "bpf_array",
+	[BPF_MAP_TYPE_HASH_OF_MAPS] = "bpf_htab",
+	[BPF_MAP_TYPE_DEVMAP] = "bpf_dtab",
+	[BPF_MAP_TYPE_SOCKMAP] = "bpf_stab",
+	[BPF_MAP_TYPE_CPUMAP] = "bpf_cpu_map",
+	[BPF_MAP_TYPE_XSKMAP] = "xsk_map",
+	[BPF_MAP_TYPE_SOCKHASH] = "bpf_shtab",
+	[BPF_MAP_TYPE_CGROUP_STORAGE] = "bpf_cgroup_storage_map",
+	[BPF_MAP_TYPE_REUSEPORT_SOCKARRAY] = "reuseport_array",
+	[BPF_MAP_TYPE_PERCPU_CGROUP_STORAGE] = "bpf_cgroup_storage_map",
+	[BPF_MAP_TYPE_QUEUE] = "bpf_queue_stack",
+	[BPF_MAP_TYPE_STACK] = "bpf_queue_stack",
+	[BPF_MAP_TYPE_SK_STORAGE] = "bpf_local_storage_map",
+	[BPF_MAP_TYPE_DEVMAP_HASH] = "bpf_dtab",
+	[BPF_MAP_TYPE_STRUCT_OPS] = "bpf_struct_ops_map",
+	[BPF_MAP_TYPE_RINGBUF] = "bpf_ringbuf_map",
+	[BPF_MAP_TYPE_INODE_STORAGE] = "bpf_local_storage_map",
+	[BPF_MAP_TYPE_TASK_STORAGE] = "bpf_local_storage_map",
+	[BPF_MAP_TYPE_BLOOM_FILTER] = "bpf_bloom_filter",
+	[BPF_MAP_TYPE_USER_RINGBUF] = "bpf_ringbuf_map",
+	[32 /* BPF_MAP_TYPE_CGRP_STORAGE */] = "bpf_local_storage_map",
+	[33 /* BPF_MAP_TYPE_ARENA */] = "bpf_arena",
+};
+
+bool bg_helper_ptr_cast(uint32_t id)
+{
+	switch (id) {
+	case 95:  /* sk_fullsock */
+	case 96:  /* tcp_sock */
+	case 136: /* skc_to_tcp6_sock */
+	case 137: /* skc_to_tcp_sock */
+	case 138: /* skc_to_tcp_timewait_sock */
+	case 139: /* skc_to_tcp_request_sock */
+	case 140: /* skc_to_udp6_sock */
+	case 196: /* skc_to_mptcp_sock */
+		return true;
+	default:
+		return false;
+	}
+}
+
+const char *bg_map_kernel_struct(uint32_t map_type)
+{
+	return map_type < sizeof(map_struct) / sizeof(map_struct[0]) ? map_struct[map_type] : NULL;
+}
+
 /* Where a program may change a sockmap/sockhash with the generic map
  * helpers: no locked socket can be reached there (kernel 6.12/6.18). */
 static const struct {
@@ -354,6 +440,7 @@ static const char *const ret_names[BG_RET__MAX] = {
 	[BG_RET_DYNPTR_MEM_OR_NULL] = "dynptr_mem_or_null",
 	[BG_RET_MEM_OR_BTF_ID] = "mem_or_btf_id",
 	[BG_RET_KPTR_OR_NULL] = "kptr_or_null",
+	[BG_RET_MEM_U64] = "mem_u64",
 };
 
 const char *bg_arg_type_name(enum bg_arg_type t)

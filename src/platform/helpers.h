@@ -67,6 +67,8 @@ enum bg_ret_type {
 	BG_RET_DYNPTR_MEM_OR_NULL,  /* bpf_dynptr_data: mem of size arg3 (const) or NULL */
 	BG_RET_MEM_OR_BTF_ID,       /* bpf_this_cpu_ptr: non-NULL */
 	BG_RET_KPTR_OR_NULL,        /* bpf_kptr_xchg: old kptr of the field's type, acquires */
+	BG_RET_MEM_U64,             /* 8 writable bytes, non-NULL (bpf_session_cookie: the
+				       verifier's special case of a kfunc returning u64 *) */
 	BG_RET__MAX,
 };
 
@@ -168,6 +170,14 @@ const struct bg_helper_proto *bg_helper_proto_for(uint32_t id, uint32_t prog_typ
  * into func bpf_map_lookup_elem#1"); *why gets that message. Pairs not
  * measured (map types not probed) are allowed. */
 bool bg_map_helper_ok(uint32_t map_type, uint32_t id, const char **why);
+/* The kernel struct a map of map_type is (its ops' map_btf_id: bpf_array,
+ * bpf_htab, ...): what a load through a map pointer walks
+ * (check_ptr_to_map_access). NULL: "map_ptr access not supported". */
+const char *bg_map_kernel_struct(uint32_t map_type);
+/* Helpers whose result is a view of their socket argument (the kernel's
+ * is_ptr_cast_function: bpf_sk_fullsock, bpf_tcp_sock, bpf_skc_to_*): the
+ * result shares the argument's reference and dies with its release. */
+bool bg_helper_ptr_cast(uint32_t id);
 /* May a program of prog_type (expected attach type attach_type) update or
  * delete sockmap/sockhash entries with bpf_map_update_elem / delete_elem
  * (the kernel's may_update_sockmap: "cannot update sockmap in this
@@ -179,6 +189,9 @@ bool bg_sockmap_update_ok(uint32_t prog_type, uint32_t attach_type, uint32_t hel
  * ext, lirc_mode2). *sleepable (may be NULL): the kfunc needs a sleepable
  * program (KF_SLEEPABLE). Measured on the running kernel: kfunc_types.def. */
 int bg_kfunc_type_allowed(const char *name, uint32_t prog_type, bool *sleepable);
+/* Kfuncs a program type registers but whose set's filter allows only under
+ * some expected attach types: 1 allowed, 0 refused, -1 no such rule. */
+int bg_kfunc_attach_allowed(const char *name, uint32_t prog_type, uint32_t attach_type);
 /* Does kfunc `name` need a device-bound program (XDP metadata kfuncs)? The
  * kernel refuses it in any other ("metadata kfuncs require device-bound
  * program"); bpfgate never judges device-bound programs. */

@@ -71,7 +71,7 @@ static int h_map_lookup(struct bg_vm *vm, uint64_t *r, uint32_t id)
 		uint32_t inner;
 
 		memcpy(&inner, v, sizeof(inner));
-		r[0] = inner < vm->nmaps ? (uint64_t)&vm->maps[inner] : 0;
+		r[0] = inner < vm->nmaps ? vm_map_ptr(vm, inner) : 0;
 		return 0;
 	}
 	r[0] = (uint64_t)v;

@@ -118,9 +118,13 @@ int vm_maps_create(struct bg_vm *vm)
 	if (!n)
 		return 0;
 	vm->maps = calloc(n, sizeof(*vm->maps));
-	if (!vm->maps)
+	vm->mapobj = calloc(n, VM_MAPOBJ_SIZE);
+	if (!vm->maps || !vm->mapobj)
 		return -ENOMEM;
 	vm->nmaps = n;
+	if (vm_add_region(vm, (uint64_t)vm->mapobj, (uint64_t)vm->mapobj + n * VM_MAPOBJ_SIZE,
+			  VM_R_SCRATCH, false, -1) < 0)
+		return -ENOMEM;
 	for (i = 0; i < n; i++) {
 		err = map_init(vm, &vm->maps[i], bg_object__map(vm->obj, i));
 		if (err)
@@ -161,18 +165,20 @@ void vm_maps_free(struct bg_vm *vm)
 		free(m->elem_region);
 	}
 	free(vm->maps);
+	free(vm->mapobj);
+	vm->mapobj = NULL;
 	vm->maps = NULL;
 	vm->nmaps = 0;
 }
 
 struct vm_map *vm_map_from_ptr(struct bg_vm *vm, uint64_t p)
 {
-	uint64_t base = (uint64_t)vm->maps;
+	uint64_t base = (uint64_t)vm->mapobj;
 
-	if (!vm->nmaps || p < base || p >= base + vm->nmaps * sizeof(struct vm_map) ||
-	    (p - base) % sizeof(struct vm_map))
+	if (!vm->nmaps || !base || p < base || p >= base + vm->nmaps * VM_MAPOBJ_SIZE ||
+	    (p - base) % VM_MAPOBJ_SIZE)
 		return NULL;
-	return (struct vm_map *)p;
+	return &vm->maps[(p - base) / VM_MAPOBJ_SIZE];
 }
 
 int vm_map_index(struct bg_vm *vm, const struct vm_map *m)

@@ -616,7 +616,7 @@ static int tr_ldimm64(struct bg_vm *vm, const struct bg_insn *in, size_t pc, str
 	case BG_PSEUDO_MAP_IDX:
 		if (idx >= vm->nmaps)
 			return -ENOENT;
-		out->imm = (uint64_t)&vm->maps[idx];
+		out->imm = vm_map_ptr(vm, idx);
 		return 0;
 	case BG_PSEUDO_MAP_VALUE:
 	case BG_PSEUDO_MAP_IDX_VALUE:

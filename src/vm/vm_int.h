@@ -139,6 +139,9 @@ struct bg_vm {
 	/* maps */
 	struct vm_map *maps;
 	size_t nmaps;
+	uint8_t *mapobj;         /* nmaps * VM_MAPOBJ_SIZE zero bytes, read only: what a map
+				    pointer points at (the program may read the kernel's
+				    struct bpf_array / bpf_htab / ... through it; no values here) */
 	/* memory */
 	uint8_t *stack;          /* VM_MAX_FRAMES * VM_STACK_SIZE, 16-byte aligned */
 	uint8_t *shadow;         /* per stack byte: == shadow_gen when initialised */
@@ -230,6 +233,12 @@ int vm_tail_call(struct bg_vm *vm, uint64_t map_ptr, uint64_t index);
 int vm_maps_create(struct bg_vm *vm);
 void vm_maps_free(struct bg_vm *vm);
 struct vm_map *vm_map_from_ptr(struct bg_vm *vm, uint64_t p);
+#define VM_MAPOBJ_SIZE 4096u
+/* The value of a map pointer (ld_imm64 of map i, an inner map). */
+static inline uint64_t vm_map_ptr(const struct bg_vm *vm, size_t i)
+{
+	return (uint64_t)(vm->mapobj + i * VM_MAPOBJ_SIZE);
+}
 int vm_map_index(struct bg_vm *vm, const struct vm_map *m);
 /* Value pointer for key, or NULL; registers a region for it. */
 uint8_t *vm_map_lookup(struct bg_vm *vm, struct vm_map *m, const void *key);
