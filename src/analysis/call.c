@@ -594,7 +594,9 @@ static int arg_check(struct vctx *v, struct as_state *s, size_t pc, int i, struc
 			return type_mismatch(v, s, pc, reg, "fp,map_value");
 		if (want_ptr_nonnull(v, s, pc, reg, "mem"))
 			return -1;
-		return check_mem_range(v, s, pc, reg, &sz, true, false, "integer result");
+		if (check_mem_range(v, s, pc, reg, &sz, true, false, "integer result"))
+			return -1;
+		return check_align(v, s, pc, reg, 0, (int)sz.umax, true);
 	}
 	case BG_ARG_CONST_STR: {
 		if (r->type != T_MAP_VALUE || !(r->flags & RF_RDONLY))

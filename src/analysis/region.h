@@ -21,6 +21,8 @@
 #define RG_KOBJ_ARG         (1u << 7) /* accepted as a BTF-typed kernel object argument */
 #define RG_PKT_BASE         (1u << 8) /* the register's id is a packet base (zone.h), not a NULL id */
 #define RG_PKT_PTR          (1u << 9) /* invalidated by helpers that change the packet */
+#define RG_ALIGN_ALWAYS     (1u << 10) /* accesses are always checked for alignment (the stack) */
+#define RG_ALIGN_IP         (1u << 11) /* alignment counts NET_IP_ALIGN (2) before the offset */
 
 /* Which handler checks a load or store through the pointer (xfer.c). */
 enum rg_access { ACC_NONE = 0, ACC_STACK, ACC_CTX, ACC_PKT, ACC_MAP, ACC_MEM, ACC_BTF, ACC_SOCK, ACC_ARENA, ACC_MAP_PTR };
@@ -47,10 +49,11 @@ struct region {
 	uint8_t aux;           /* enum rg_aux */
 	uint32_t flags;        /* RG_* */
 	uint32_t size;         /* SZ_CONST: accessible bytes */
+	const char *align;     /* "value ": how a misaligned access is named; NULL: not checked */
 };
 
 enum as_type {
-#define REGION(id, aval, name, null_name, flags, access, size_src, size, aux) id,
+#define REGION(id, aval, name, null_name, flags, access, size_src, size, aux, align) id,
 #include "analysis/regions.def"
 #undef REGION
 	T__MAX,

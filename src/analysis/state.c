@@ -18,9 +18,9 @@
 #define JOIN_BIT AS_ID_JOIN
 
 const struct region as_regions[T__MAX] = {
-#define REGION(id, aval_, name_, null_name_, flags_, access_, size_src_, size_, aux_)                  \
+#define REGION(id, aval_, name_, null_name_, flags_, access_, size_src_, size_, aux_, align_)          \
 	[id] = {.name = name_, .null_name = null_name_, .aval = aval_, .access = access_,          \
-		.size_src = size_src_, .aux = aux_, .flags = flags_, .size = size_},
+		.size_src = size_src_, .aux = aux_, .flags = flags_, .size = size_, .align = align_},
 #include "analysis/regions.def"
 #undef REGION
 };

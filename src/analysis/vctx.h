@@ -171,6 +171,11 @@ int check_reg_init(struct vctx *v, struct as_state *s, size_t pc, int reg);
  * the loaded value is stored in *out (may be NULL). */
 int check_mem(struct vctx *v, struct as_state *s, size_t pc, int reg, int off, int size,
 	      bool write, const struct as_reg *val, struct as_reg *out, bool sign);
+/* The kernel's check_ptr_alignment for an access of size bytes at off through
+ * reg: strict (atomics, aligned helper arguments) checks every region that
+ * names its misaligned accesses, otherwise only those always checked (the
+ * stack). 0, or -1 after verr(). */
+int check_align(struct vctx *v, struct as_state *s, size_t pc, int reg, int off, int size, bool strict);
 /* Range access for helper arguments: [ptr, ptr+size) with size a scalar. */
 int check_mem_range(struct vctx *v, struct as_state *s, size_t pc, int reg,
 		    const struct bg_scalar *size, bool write, bool zero_ok, const char *what);

@@ -505,9 +505,6 @@ static int access_stack(struct vctx *v, struct as_state *s, size_t pc, int reg, 
 			    "invalid %s stack R%d off=%d size=%d: stack access out of bounds [-512,0): %s",
 			    write ? "write to" : "read from", reg, off, size, buf);
 	}
-	if (lo == hi && lo % size != 0)
-		return verr(v, s, pc, "stack_align", "misaligned stack access off %" PRId64 "+%d size %d",
-			    lo - off, off, size);
 	note_stack_depth(v, s, p->frame, lo);
 	if (write)
 		return stack_write(v, s, pc, reg, p, lo, hi, size, val);
@@ -905,6 +902,35 @@ static int access_sock(struct vctx *v, struct as_state *s, size_t pc, int reg, c
 
 /* --------------------------------------------------------------- memory */
 
+int check_align(struct vctx *v, struct as_state *s, size_t pc, int reg, int off, int size, bool strict)
+{
+	const struct as_reg *p = R(s, reg);
+	const struct region *d = rg(p->type);
+	if (!d->align || (p->flags & RF_NULL))
+		return 0;
+	if (d->flags & RG_ALIGN_ALWAYS)
+		strict = true;
+	if (!strict || size <= 1)
+		return 0;
+	int ip = (d->flags & RG_ALIGN_IP) ? 2 : 0;
+	struct bg_tnum t = bg_tnum_add(p->v.tn, bg_tnum_const((uint64_t)(int64_t)(off + ip)));
+	if (!((t.value | t.mask) & (uint64_t)(size - 1)))
+		return 0;
+	/* the kernel prints var_off + the constant offset + the insn's offset */
+	char tn[64];
+	uint64_t c;
+	if (bg_scalar_is_const(&p->v, &c)) {
+		snprintf(tn, sizeof(tn), "0+%" PRId64, (int64_t)c);
+	} else {
+		bg_tnum_fmt(p->v.tn, tn, sizeof(tn));
+		strncat(tn, "+0", sizeof(tn) - strlen(tn) - 1);
+	}
+	if (ip)
+		return verr(v, s, pc, "align", "misaligned %saccess off %d+%s+%d size %d", d->align, ip, tn,
+			    off, size);
+	return verr(v, s, pc, "align", "misaligned %saccess off %s+%d size %d", d->align, tn, off, size);
+}
+
 int check_mem(struct vctx *v, struct as_state *s, size_t pc, int reg, int off, int size, bool write,
 	      const struct as_reg *val, struct as_reg *out, bool sign)
 {
@@ -917,6 +943,8 @@ int check_mem(struct vctx *v, struct as_state *s, size_t pc, int reg, int off, i
 		return verr(v, s, pc, "null_deref", "R%d invalid mem access '%s': NULL check missing: %s", reg,
 			    as_type_name(p.type, p.flags), buf);
 	}
+	if (check_align(v, s, pc, reg, off, size, false))
+		return -1;
 	const struct region *d = rg(p.type);
 	switch (d->access) {
 	case ACC_STACK:
@@ -1045,6 +1073,10 @@ static int xfer_st(struct vctx *v, struct as_state *s, size_t pc, const struct b
 static int xfer_atomic(struct vctx *v, struct as_state *s, size_t pc, const struct bg_insn *in)
 {
 	uint16_t aop = in->atomic_op;
+	/* atomics are aligned even where plain accesses need not be (the
+	 * kernel's strict_alignment_once for every BPF_ATOMIC) */
+	if (check_align(v, s, pc, aop == BG_ATOMIC_LOAD_ACQ ? in->src : in->dst, in->off, in->size, true))
+		return -1;
 	if (aop == BG_ATOMIC_LOAD_ACQ) {
 		struct as_reg out;
 		if (check_mem(v, s, pc, in->src, in->off, in->size, false, NULL, &out, false))
