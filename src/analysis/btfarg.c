@@ -9,6 +9,7 @@
 #include <bpf/btf.h>
 #include <bpfgate/object.h>
 #include "analysis/btfarg.h"
+#include "platform/ctx.h"
 #include "obj/tfind.h"
 
 static const struct btf_type *skip_mods(const struct btf *b, uint32_t id, uint32_t *out_id)
@@ -162,10 +163,147 @@ bool btf_field_load(const struct bg_program *prog, const char *sname, int off, i
 	return walk(b, (uint32_t)id, (uint32_t)off, (uint32_t)size, name, is_ptr, 0) == 0;
 }
 
-int btf_global_params(const struct bg_program *prog, size_t insn, struct gparam *out)
+/* The kernel's btf_is_prog_ctx_type: is the pointer type ptr (object BTF)
+ * the ctx of prog_type by name? */
+static bool is_prog_ctx_type(const struct btf *b, const struct btf_type *ptr, uint32_t prog_type)
 {
+	const char *under;
+	const char *ctx = bg_prog_ctx_btf(prog_type, &under, NULL);
+	const struct btf_type *t = btf__type_by_id(b, ptr->type);
+	if (prog_type == BPF_PROG_TYPE_KPROBE) {
+		while (t && btf_is_mod(t))
+			t = btf__type_by_id(b, t->type);
+		if (t && btf_is_typedef(t)) {
+			const char *n = btf__name_by_offset(b, t->name_off);
+			if (n && !strcmp(n, "bpf_user_pt_regs_t"))
+				return true;
+		}
+	}
+	while (t && (btf_is_mod(t) || btf_is_typedef(t)))
+		t = btf__type_by_id(b, t->type);
+	if (!t || !btf_is_composite(t) || !ctx)
+		return false;
+	const char *n = btf__name_by_offset(b, t->name_off);
+	if (!n)
+		return false;
+	if ((!strcmp(ctx, "__sk_buff") && !strcmp(n, "sk_buff")) ||
+	    (!strcmp(ctx, "xdp_md") && !strcmp(n, "xdp_buff")))
+		return true;
+	return !strcmp(ctx, n) || (under && !strcmp(under, n));
+}
+
+/* The kernel's btf_validate_prog_ctx_type for an `arg:ctx` argument. */
+static const char *validate_ctx_tag(const struct btf *b, const struct btf_type *ptr, uint32_t prog_type,
+				    uint32_t atype)
+{
+	static char why[160];
+	const struct btf_type *t = btf__type_by_id(b, ptr->type);
+	if (prog_type == BPF_PROG_TYPE_KPROBE || prog_type == BPF_PROG_TYPE_PERF_EVENT) {
+		while (t && btf_is_mod(t))
+			t = btf__type_by_id(b, t->type);
+		const char *n = t && btf_is_typedef(t) ? btf__name_by_offset(b, t->name_off) : NULL;
+		if (n && !strcmp(n, "bpf_user_pt_regs_t"))
+			return NULL;
+	}
+	while (t && (btf_is_mod(t) || btf_is_typedef(t)))
+		t = btf__type_by_id(b, t->type);
+	if (!t || btf_kind(t) == BTF_KIND_UNKN) /* void */
+		return NULL;
+	const char *n = btf__name_by_offset(b, t->name_off);
+	if (!n || !*n)
+		return "arg type doesn't have a name";
+	bool st = btf_is_struct(t), u64 = btf_is_int(t) && t->size == 8;
+	switch (prog_type) {
+	case BPF_PROG_TYPE_KPROBE:
+	case BPF_PROG_TYPE_PERF_EVENT: /* x86-64: bpf_user_pt_regs_t is struct pt_regs */
+		if (st && !strcmp(n, "pt_regs"))
+			return NULL;
+		break;
+	case BPF_PROG_TYPE_RAW_TRACEPOINT:
+	case BPF_PROG_TYPE_RAW_TRACEPOINT_WRITABLE:
+	case BPF_PROG_TYPE_LSM:
+	case BPF_PROG_TYPE_STRUCT_OPS:
+		if (u64)
+			return NULL;
+		break;
+	case BPF_PROG_TYPE_TRACING:
+		if (atype == BPF_TRACE_RAW_TP && ((st && !strcmp(n, "bpf_raw_tracepoint_args")) || u64))
+			return NULL;
+		if (atype == BPF_TRACE_ITER && st && !strncmp(n, "bpf_iter__", 10))
+			return NULL;
+		if ((atype == BPF_TRACE_FENTRY || atype == BPF_TRACE_FEXIT || atype == BPF_MODIFY_RETURN) && u64)
+			return NULL;
+		break;
+	case BPF_PROG_TYPE_TRACEPOINT:
+	case BPF_PROG_TYPE_SYSCALL:
+	case BPF_PROG_TYPE_EXT:
+		return NULL; /* anything goes */
+	default:
+		break;
+	}
+	const char *under;
+	const char *ctx = bg_prog_ctx_btf(prog_type, &under, NULL);
+	if (under)
+		ctx = under;
+	if (!ctx)
+		return "arg should be void pointer";
+	if (!st || strcmp(ctx, n)) {
+		snprintf(why, sizeof(why), "arg should be `struct %s *`", ctx);
+		return why;
+	}
+	return NULL;
+}
+
+/* The kernel struct a program's struct type stands for (CO-RE: its name
+ * without a ___flavour suffix), named by the target BTF's string; NULL when
+ * the kernel has none. */
+static const char *kernel_struct(const struct bg_program *prog, const struct btf_type *pt, const char *pn)
+{
+	const struct bg_object *o = bg_program__object(prog);
+	const struct btf *kb = bg_object__target_btf(o);
+	char name[128];
+	if (!kb || !pt || !btf_is_composite(pt) || !pn || !*pn)
+		return NULL;
+	const char *fl = strstr(pn, "___");
+	size_t len = fl ? (size_t)(fl - pn) : strlen(pn);
+	if (len >= sizeof(name))
+		return NULL;
+	memcpy(name, pn, len);
+	name[len] = 0;
+	int id = obj_target_lookup(o, name, btf_kind(pt));
+	const struct btf_type *kt = id > 0 ? btf__type_by_id(kb, (uint32_t)id) : NULL;
+	return kt ? btf__name_by_offset(kb, kt->name_off) : NULL;
+}
+
+enum { TAG_CTX = 1, TAG_NONNULL = 2, TAG_TRUSTED = 4, TAG_NULLABLE = 8, TAG_ARENA = 16, TAG_BAD = 32 };
+
+/* `arg:` decl tags of parameter idx of FUNC fid. */
+static unsigned arg_tags(const struct btf *b, uint32_t fid, int idx)
+{
+	unsigned tags = 0;
+	for (uint32_t i = 1; i < btf__type_cnt(b); i++) {
+		const struct btf_type *t = btf__type_by_id(b, i);
+		if (!btf_is_decl_tag(t) || t->type != fid || btf_decl_tag(t)->component_idx != idx)
+			continue;
+		const char *n = btf__name_by_offset(b, t->name_off);
+		if (!n || strncmp(n, "arg:", 4))
+			continue;
+		n += 4;
+		tags |= !strcmp(n, "ctx") ? TAG_CTX
+			: !strcmp(n, "nonnull") ? TAG_NONNULL
+			: !strcmp(n, "trusted") ? TAG_TRUSTED
+			: !strcmp(n, "nullable") ? TAG_NULLABLE
+			: !strcmp(n, "arena") ? TAG_ARENA : TAG_BAD;
+	}
+	return tags;
+}
+
+int btf_global_params(const struct bg_program *prog, size_t insn, struct gparam *out, const char **why)
+{
+	static char buf[200];
 	const struct btf *b = bg_object__btf(bg_program__object(prog));
 	uint32_t tid = 0;
+	*why = NULL;
 	for (size_t i = 0; i < bg_program__func_cnt(prog); i++)
 		if (bg_program__func(prog, i)->insn == insn)
 			tid = bg_program__func(prog, i)->btf_type_id;
@@ -175,24 +313,82 @@ int btf_global_params(const struct bg_program *prog, size_t insn, struct gparam 
 	const struct btf_type *fp = f ? btf__type_by_id(b, f->type) : NULL;
 	if (!fp || !btf_is_func_proto(fp))
 		return -1;
+	const char *fname = btf__name_by_offset(b, f->name_off);
+	uint32_t ptype = bg_program__type(prog), atype = bg_program__attach_type(prog);
 	int n = btf_vlen(fp);
 	const struct btf_param *p = btf_params(fp);
-	for (int i = 0; i < n && i < 5; i++) {
+	if (n > 5) {
+		snprintf(buf, sizeof(buf), "Global function %s() with %d > 5 args. Buggy compiler.", fname, n);
+		*why = buf;
+		return -2;
+	}
+	const struct btf_type *rt = skip_mods(b, fp->type, NULL);
+	if (!rt || !(btf_is_int(rt) || btf_is_any_enum(rt))) {
+		snprintf(buf, sizeof(buf), "Global function %s() doesn't return scalar. Only those are supported.",
+			 fname);
+		*why = buf;
+		return -2;
+	}
+	for (int i = 0; i < n; i++) {
+		unsigned tags = arg_tags(b, tid, i);
+		const char *bad = NULL;
+		memset(&out[i], 0, sizeof(out[i]));
 		uint32_t id;
 		const struct btf_type *t = skip_mods(b, p[i].type, &id);
-		out[i].kind = GP_SCALAR;
-		out[i].size = 0;
-		out[i].name = NULL;
-		if (!t || !btf_is_ptr(t))
-			continue;
-		uint32_t pid;
-		const struct btf_type *pt = skip_mods(b, t->type, &pid);
-		out[i].kind = GP_MEM;
-		out[i].name = pt && btf_is_composite(pt) ? btf__name_by_offset(b, pt->name_off) : NULL;
-		int64_t sz = pt ? btf__resolve_size(b, pid) : -1;
-		out[i].size = sz > 0 ? (uint32_t)sz : 0;
+		if (tags & TAG_BAD)
+			bad = "has unsupported set of tags";
+		else if (t && btf_is_ptr(t)) {
+			uint32_t pid;
+			const struct btf_type *pt = skip_mods(b, t->type, &pid);
+			const char *pn = pt ? btf__name_by_offset(b, pt->name_off) : NULL;
+			if ((tags & TAG_CTX) || is_prog_ctx_type(b, t, ptype)) {
+				if (tags & ~TAG_CTX)
+					bad = "has invalid combination of tags";
+				else if (tags & TAG_CTX)
+					bad = validate_ctx_tag(b, t, ptype, atype);
+				out[i].kind = GP_CTX;
+			} else if (pt && btf_is_struct(pt) && pn && !strcmp(pn, "bpf_dynptr")) {
+				if (tags)
+					bad = "has invalid combination of tags";
+				out[i].kind = GP_DYNPTR;
+			} else if (tags & TAG_TRUSTED) {
+				if (tags & TAG_NONNULL)
+					bad = "has invalid combination of tags";
+				else if (!(out[i].name = kernel_struct(prog, pt, pn)))
+					bad = "reference type has no matches";
+				out[i].kind = GP_BTF;
+				out[i].nullable = tags & TAG_NULLABLE;
+			} else if (tags & TAG_ARENA) {
+				if (tags & ~TAG_ARENA)
+					bad = "arena cannot be combined with any other tags";
+				out[i].kind = GP_ARENA;
+			} else if (tags & TAG_NULLABLE) {
+				bad = "has invalid combination of tags";
+			} else {
+				/* void *: no bytes (btf_resolve_size gives void size 0) */
+				int64_t sz = pid == 0 ? 0 : pt ? btf__resolve_size(b, pid) : -1;
+				if (sz < 0)
+					bad = "reference type size cannot be determined";
+				out[i].kind = GP_MEM;
+				out[i].nullable = !(tags & TAG_NONNULL);
+				out[i].name = pt && btf_is_composite(pt) ? pn : NULL;
+				out[i].size = sz > 0 ? (uint32_t)sz : 0;
+			}
+		} else if (tags) {
+			bad = "has pointer tag, but is not a pointer type";
+		} else if (!t || !(btf_is_int(t) || btf_is_any_enum(t))) {
+			snprintf(buf, sizeof(buf), "Arg#%d type %s in %s() is not supported yet.", i,
+				 t && btf_is_composite(t) ? "STRUCT" : "?", fname);
+			*why = buf;
+			return -2;
+		}
+		if (bad) {
+			snprintf(buf, sizeof(buf), "arg#%d %s", i, bad);
+			*why = buf;
+			return -2;
+		}
 	}
-	return n > 5 ? 5 : n;
+	return n;
 }
 
 /* ------------------------------------------------------------ kptr fields */

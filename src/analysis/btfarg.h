@@ -19,15 +19,25 @@ bool btf_map_kptr(const struct bg_program *prog, uint32_t value_type_id, int off
 		  bool *untrusted);
 /* Is off any kptr field (percpu ones too)? 1 yes, 0 no, -1 no BTF to say. */
 int btf_map_is_kptr(const struct bg_program *prog, uint32_t value_type_id, int off);
-enum { GP_SCALAR = 0, GP_MEM = 1 };
+/* A global function's argument as the kernel's btf_prepare_func_args types
+ * it from the BTF prototype and the `arg:` decl tags: GP_SCALAR (int, enum),
+ * GP_CTX (arg:ctx, or a pointer to the program type's ctx struct), GP_DYNPTR
+ * (struct bpf_dynptr *), GP_BTF (arg:trusted: a trusted kernel object,
+ * `name` its struct without a ___flavour), GP_ARENA (arg:arena), GP_MEM
+ * (any other pointer: `size` bytes of memory, NULL allowed unless
+ * arg:nonnull). */
+enum { GP_SCALAR = 0, GP_MEM, GP_CTX, GP_DYNPTR, GP_BTF, GP_ARENA };
 struct gparam {
 	int kind;
+	bool nullable;       /* GP_MEM, GP_BTF: may be NULL */
 	uint32_t size;       /* pointee size (GP_MEM) */
 	const char *name;    /* pointee struct name or NULL */
 };
 /* Parameters of the global function starting at insn (object BTF). Returns
- * their number (<= 5) or -1 when the BTF is missing. */
-int btf_global_params(const struct bg_program *prog, size_t insn, struct gparam *out);
+ * their number (<= 5), -1 when the BTF is missing, or -2 when the kernel
+ * refuses the prototype (*why: its message). Static functions are not typed
+ * by their prototype: only call it for a global one. */
+int btf_global_params(const struct bg_program *prog, size_t insn, struct gparam *out, const char **why);
 /* struct_ops (src/platform/stops.def): the type an argument of BTF struct
  * `name` gets in this program (promotion, else name); may the program write
  * size bytes at off through a trusted pointer to struct ptr? */

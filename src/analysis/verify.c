@@ -689,52 +689,170 @@ static int edge_local(struct vctx *v, uint32_t ctx, const struct cfg_block *from
 
 /* ------------------------------------------------------------ calls */
 
+/* The kernel's check_func_arg_reg_off for a memory or ctx argument: the
+ * pointer types that may carry an offset, else a constant offset of 0 (BTF
+ * pointers: any constant offset). */
+static int global_arg_off(struct vctx *v, struct as_state *s, size_t pc, int reg)
+{
+	const struct as_reg *r = &as_cur(s)->r[reg];
+	uint64_t c;
+	switch (r->type) {
+	case T_STACK: case T_PKT: case T_PKT_META: case T_MAP_VALUE: case T_MEM: case T_RINGBUF_MEM:
+	case T_ARENA: case T_SCALAR:
+		return 0;
+	case T_BTF_ID:
+		if (bg_scalar_is_const(&r->v, &c))
+			return 0;
+		break;
+	default:
+		if (bg_scalar_is_const(&r->v, &c) && c == 0)
+			return 0;
+		break;
+	}
+	return verr(v, s, pc, "global_arg", "dereference of modified %s ptr R%d off=%" PRId64 " disallowed",
+		    as_type_name(r->type, 0), reg, r->v.smin);
+}
+
+/* The kernel's check_mem_reg: size bytes readable and writable, NULL
+ * passes, a maybe-NULL pointer is checked as if it were not NULL. */
+static int global_arg_mem(struct vctx *v, struct as_state *s, size_t pc, int reg, uint32_t size)
+{
+	struct as_reg *r = &as_cur(s)->r[reg];
+	uint64_t c;
+	if (r->type == T_SCALAR && bg_scalar_is_const(&r->v, &c) && c == 0)
+		return 0;
+	bool conv = false;
+	bg_prog_ctx_btf(v->prog_type, NULL, &conv);
+	switch (r->type) {
+	case T_STACK: case T_PKT: case T_PKT_META: case T_MAP_VALUE: case T_MEM: case T_RINGBUF_MEM:
+	case T_BTF_ID:
+		break;
+	case T_CTX:
+		if (!conv) /* a rewritten ctx is no memory */
+			break;
+		return verr(v, s, pc, "global_arg", "R%d type=ctx expected=fp, pkt, pkt_meta, map_key, map_value, mem, buf",
+			    reg);
+	default:
+		return verr(v, s, pc, "global_arg", "R%d type=%s expected=fp, pkt, pkt_meta, map_key, map_value, mem, buf",
+			    reg, as_type_name(r->type, r->flags));
+	}
+	uint8_t saved = r->flags;
+	r->flags &= (uint8_t)~RF_NULL;
+	struct bg_scalar sz = bg_scalar_const(size);
+	int e;
+	if (r->type == T_CTX) { /* one byte at the end, as check_helper_mem_access */
+		e = size ? check_mem(v, s, pc, reg, (int)size - 1, 1, false, NULL, NULL, false) : 0;
+	} else {
+		e = check_mem_range(v, s, pc, reg, &sz, false, true, "global function argument");
+	}
+	/* the write check also clobbers the bytes of the caller's stack, as
+	 * the kernel's helper access does (the callee may write them) */
+	if (!e && size && r->type != T_BTF_ID)
+		e = r->type == T_CTX ? check_mem(v, s, pc, reg, (int)size - 1, 1, true, NULL, NULL, false)
+				     : check_mem_range(v, s, pc, reg, &sz, true, true, "global function argument");
+	r->flags = saved;
+	return e;
+}
+
+/* struct name without a ___flavour suffix */
+static size_t essential_len(const char *n)
+{
+	const char *f = strstr(n, "___");
+	return f ? (size_t)(f - n) : strlen(n);
+}
+
+/* One argument of a global function call against its prototype (the
+ * kernel's btf_check_func_arg_match). */
+static int global_arg(struct vctx *v, struct as_state *s, size_t pc, int i, const struct gparam *gp,
+		      const char *fname)
+{
+	int reg = i + 1;
+	struct as_reg *r = &as_cur(s)->r[reg];
+	uint64_t c;
+	bool null = r->type == T_SCALAR && bg_scalar_is_const(&r->v, &c) && c == 0;
+	switch (gp->kind) {
+	case GP_SCALAR:
+		if (r->type != T_SCALAR)
+			return verr(v, s, pc, "global_arg", "R%d is not a scalar", reg);
+		return 0;
+	case GP_CTX:
+		if (global_arg_off(v, s, pc, reg))
+			return -1;
+		if (r->type != T_CTX)
+			return verr(v, s, pc, "global_arg", "arg#%d expects pointer to ctx", i);
+		return 0;
+	case GP_MEM:
+		if (!bg_profile_has(v->prof, BG_KF_GLOBAL_PTR_ARGS))
+			return verr(v, s, pc, "kernel_version", "Arg#%d type PTR in %s() is not supported yet.", i, fname);
+		if (global_arg_off(v, s, pc, reg) || global_arg_mem(v, s, pc, reg, gp->size))
+			return -1;
+		if (!gp->nullable && (r->flags & RF_NULL) && r->type != T_SCALAR)
+			return verr(v, s, pc, "global_arg", "arg#%d is expected to be non-NULL", i);
+		return 0;
+	case GP_DYNPTR: {
+		if (r->type != T_STACK)
+			return verr(v, s, pc, "global_arg", "arg#%d expected pointer to stack or const struct bpf_dynptr", i);
+		if (!bg_scalar_is_const(&r->v, &c) || (int64_t)c >= 0 || ((int64_t)c & 7))
+			return verr(v, s, pc, "global_arg", "R%d must point to a dynptr at a constant, aligned stack offset", reg);
+		const struct as_slot *sl = as_slot_get(&s->fr[r->frame], (int)((-(int64_t)c - 1) / 8), false);
+		if (!sl || sl->kind != SK_DYNPTR)
+			return verr(v, s, pc, "global_arg", "Expected an initialized dynptr as arg #%d", i);
+		return 0;
+	}
+	case GP_BTF:
+		if (null && gp->nullable)
+			return 0;
+		if (r->type != T_BTF_ID || (r->flags & (RF_UNTRUSTED | RF_RCU_GONE | RF_ALLOC | RF_PERCPU)))
+			return verr(v, s, pc, "global_arg", "R%d type=%s expected=ptr_, trusted_ptr_, rcu_ptr_", reg,
+				    as_type_name(r->type, r->flags));
+		if ((r->flags & RF_NULL) && !gp->nullable)
+			return verr(v, s, pc, "global_arg", "Possibly NULL pointer passed to helper arg%d", reg);
+		if (!r->btf || !bg_scalar_is_const(&r->v, &c) || c != 0 || essential_len(r->btf) != strlen(gp->name) ||
+		    strncmp(r->btf, gp->name, strlen(gp->name)))
+			return verr(v, s, pc, "global_arg", "R%d is of type %s but %s is expected", reg,
+				    r->btf ? r->btf : "?", gp->name);
+		return 0;
+	case GP_ARENA:
+		if (r->type != T_ARENA && r->type != T_SCALAR)
+			return verr(v, s, pc, "global_arg", "R%d is not a pointer to arena or scalar.", reg);
+		return 0;
+	default:
+		return verr(v, s, pc, "global_arg", "arg#%d of an unknown kind", i);
+	}
+}
+
 /* A global function is verified once, on its own, with arguments typed by
- * its BTF prototype (as the kernel does); a call checks the arguments
- * against that prototype and continues with an unknown scalar in r0. */
+ * its BTF prototype and `arg:` tags (as the kernel does); a call checks the
+ * arguments against that prototype and continues with an unknown scalar in
+ * r0. */
 static int call_global(struct vctx *v, uint32_t ctx, const struct as_state *at, size_t pc, uint32_t func)
 {
 	struct gparam gp[5];
-	int np = btf_global_params(v->prog, v->g.funcs[func].start, gp);
+	const char *why;
+	const char *fname = v->g.funcs[func].name ? v->g.funcs[func].name : "?";
+	int np = btf_global_params(v->prog, v->g.funcs[func].start, gp, &why);
 	struct as_state s;
 	if (as_state_copy(&s, at))
 		return vnomem(v);
-	const char *cname = v->pol && v->pol->ctx ? v->pol->ctx->struct_name : NULL;
+	if (np == -2) {
+		verr(v, &s, pc, "global_arg", "Caller passes invalid args into func#%u ('%s'): %s", func, fname, why);
+		goto fail;
+	}
 	for (int i = 0; i < np; i++) {
-		struct as_reg *r = &as_cur(&s)->r[i + 1];
 		if (check_reg_init(v, &s, pc, i + 1))
 			goto fail;
-		if (gp[i].kind == GP_SCALAR) {
-			if (r->type != T_SCALAR) {
-				verr(v, &s, pc, "global_arg", "R%d is not a scalar (argument %d of global function %s)",
-				     i + 1, i + 1, v->g.funcs[func].name ? v->g.funcs[func].name : "?");
-				goto fail;
+		if (global_arg(v, &s, pc, i, &gp[i], fname)) {
+			/* the kernel's last word names the function: lead with it */
+			char *m = v->diag.message;
+			v->diag.message = NULL;
+			if (m) {
+				snprintf(v->msg, sizeof(v->msg), "Caller passes invalid args into func#%u ('%s'): %s", func,
+					 fname, m);
+				free(m);
+				v->diag.message = strdup(v->msg);
 			}
-			continue;
-		}
-		if (cname && gp[i].name && !strcmp(gp[i].name, cname)) {
-			if (r->type != T_CTX) {
-				verr(v, &s, pc, "global_arg", "arg#%d expected pointer to ctx, but got %s", i,
-				     as_type_name(r->type, r->flags));
-				goto fail;
-			}
-			continue;
-		}
-		if (!bg_profile_has(v->prof, BG_KF_GLOBAL_PTR_ARGS)) {
-			verr(v, &s, pc, "kernel_version", "Arg#%d type PTR in %s() is not supported yet.", i,
-			     v->g.funcs[func].name ? v->g.funcs[func].name : "?");
 			goto fail;
 		}
-		uint64_t c;
-		if (r->type == T_SCALAR && bg_scalar_is_const(&r->v, &c) && c == 0)
-			continue;
-		/* the callee sees the argument as nullable memory, so a maybe-NULL
-		 * pointer is checked as if it were not NULL (the kernel's
-		 * check_mem_reg); r is this call's copy, cleared below */
-		r->flags &= (uint8_t)~RF_NULL;
-		struct bg_scalar sz = bg_scalar_const(gp[i].size ? gp[i].size : 1);
-		if (check_mem_range(v, &s, pc, i + 1, &sz, false, false, "global function argument"))
-			goto fail;
 	}
 	if (s.lock != AS_LOCK_NONE) { /* it is verified without the caller's lock */
 		verr(v, &s, pc, "lock", "global function calls are not allowed while holding a lock, use static function instead");
@@ -754,17 +872,32 @@ static int call_global(struct vctx *v, uint32_t ctx, const struct as_state *at, 
 		}
 		for (int i = 0; i < np; i++) {
 			struct as_reg *r = &as_cur(&e)->r[i + 1];
-			if (gp[i].kind == GP_SCALAR) {
-				as_reg_unknown(r);
-			} else if (cname && gp[i].name && !strcmp(gp[i].name, cname)) {
+			switch (gp[i].kind) {
+			case GP_CTX:
 				r->type = T_CTX;
 				r->v = bg_scalar_const(0);
-			} else {
+				break;
+			case GP_MEM:
 				r->type = T_MEM;
-				r->flags = RF_NULL;
+				r->flags = gp[i].nullable ? RF_NULL : 0;
 				r->size = gp[i].size;
 				r->v = bg_scalar_const(0);
 				r->id = vid(v, pc, 0);
+				break;
+			case GP_BTF:
+				r->type = T_BTF_ID;
+				r->flags = gp[i].nullable ? RF_NULL : 0;
+				r->btf = gp[i].name;
+				r->v = bg_scalar_const(0);
+				r->id = vid(v, pc, 0);
+				break;
+			default:
+				/* scalars and arena pointers; a dynptr argument (the
+				 * kernel's CONST_PTR_TO_DYNPTR) is not modelled: as an
+				 * unknown scalar nothing can use it as memory or as a
+				 * dynptr, so the callee is refused, never wrongly passed */
+				as_reg_unknown(r);
+				break;
 			}
 		}
 		uint32_t saved = v->cur_ctx;
@@ -803,7 +936,8 @@ static int enter_function(struct vctx *v, uint32_t ctx, const struct as_state *a
 		/* global semantics need the BTF prototype (func info); without it the
 		 * kernel treats the subprogram as static */
 		struct gparam gp[5];
-		if (btf_global_params(v->prog, v->g.funcs[func].start, gp) >= 0)
+		const char *why;
+		if (btf_global_params(v->prog, v->g.funcs[func].start, gp, &why) != -1)
 			return call_global(v, ctx, at, pc, func);
 	}
 	if (v->ctxs[ctx].depth + 1 > AS_MAX_FRAMES)

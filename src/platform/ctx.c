@@ -119,6 +119,7 @@ const struct bg_ctx_field *bg_ctx_field_at(const struct bg_ctx_layout *l, int of
 #define BG_PROG_MAPF(type_, fields_, who_)
 #define BG_PROG_LD_ABS(type_)
 #define BG_PROG_UNTRUSTED_ARGS(type_, attach_)
+#define BG_PROG_CTX_BTF(type_, name_, under_, conv_)
 #define L(id) (&layout_##id)
 static const struct bg_prog_policy policies[] = {
 #include "platform/progtypes.def"
@@ -151,10 +152,39 @@ static const struct {
 } untrusted_args[] = {
 #include "platform/progtypes.def"
 };
+#undef BG_PROG_UNTRUSTED_ARGS
+#define BG_PROG_UNTRUSTED_ARGS(type_, attach_)
+#undef BG_PROG_CTX_BTF
+#define BG_PROG_CTX_BTF(type_, name_, under_, conv_) { type_, name_, under_, conv_ },
+static const struct {
+	uint32_t type;
+	const char *name, *under;
+	bool converted;
+} ctx_btf[] = {
+#include "platform/progtypes.def"
+};
 #undef BG_PROG
 #undef BG_PROG_MAPF
 #undef BG_PROG_LD_ABS
 #undef BG_PROG_UNTRUSTED_ARGS
+#undef BG_PROG_CTX_BTF
+
+const char *bg_prog_ctx_btf(uint32_t prog_type, const char **under, bool *converted)
+{
+	for (size_t i = 0; i < sizeof(ctx_btf) / sizeof(ctx_btf[0]); i++)
+		if (ctx_btf[i].type == prog_type) {
+			if (under)
+				*under = ctx_btf[i].under;
+			if (converted)
+				*converted = ctx_btf[i].converted;
+			return ctx_btf[i].name;
+		}
+	if (under)
+		*under = NULL;
+	if (converted)
+		*converted = false;
+	return NULL;
+}
 
 bool bg_prog_ld_abs_ok(uint32_t prog_type)
 {

@@ -92,6 +92,12 @@ bool bg_prog_ld_abs_ok(uint32_t prog_type);
  * pointers? (fentry/fexit/fmod_ret: no.) */
 bool bg_prog_ctx_args_trusted(uint32_t prog_type, uint32_t attach_type);
 
+/* The struct name a program type's BTF prototypes give its ctx
+ * (progtypes.def BG_PROG_CTX_BTF), NULL when it has none; *under: the struct
+ * a typedef name stands for (kprobe), *converted: the type rewrites ctx
+ * accesses (convert_ctx_access). */
+const char *bg_prog_ctx_btf(uint32_t prog_type, const char **under, bool *converted);
+
 /* Kernel ABI facts the analysis needs as numbers (uapi linux/bpf.h). */
 #define BG_TCP_SOCK_SIZE 112        /* sizeof(struct bpf_tcp_sock) */
 #define BG_FLOW_KEYS_SIZE 56        /* sizeof(struct bpf_flow_keys) */

@@ -1,0 +1,165 @@
+# Global (non-static) functions: each is verified once, on its own, with
+# arguments typed by its BTF prototype and `arg:` decl tags (the kernel's
+# btf_prepare_func_args); a call checks the caller's registers against that
+# prototype (btf_check_func_arg_match) and refuses the program with "Caller
+# passes invalid args into func#N" when they do not fit: a pointer to the
+# program type's ctx struct or `arg:ctx` is the ctx at offset 0, any other
+# pointer is nullable memory of its pointee's size that must be readable and
+# writable (the ctx of a type that rewrites ctx accesses is no memory),
+# `arg:nonnull` drops the NULL, `arg:trusted` wants a trusted kernel object of
+# the named struct, and `struct bpf_dynptr *` an initialized dynptr.
+# prog-type: tc
+# c: const volatile int ro_val = 1;
+# c: __attribute__((noinline)) int g_skb(struct __sk_buff *skb) { return skb->len; }
+# c: __attribute__((noinline)) int g_store(int *p) { if (p) *p = 42; return 0; }
+# c: __attribute__((noinline)) int g_nonnull(int *p __attribute__((btf_decl_tag("arg:nonnull")))) { return *p; }
+# c: __attribute__((noinline)) int g_nullable(int *p) { return *p; }
+# c: __attribute__((noinline)) int g_dynptr(struct bpf_dynptr *d) { return d != 0; }
+# c: static long g_stack[4];
+# c: __attribute__((noinline)) int g_ctx_tag(void *ctx __attribute__((btf_decl_tag("arg:ctx")))) { return bpf_get_stack(ctx, g_stack, sizeof(g_stack), 0); }
+# c: __attribute__((noinline)) int g_ctx_untagged(void *ctx) { return bpf_get_stack(ctx, g_stack, sizeof(g_stack), 0); }
+# c: __attribute__((noinline)) int g_raw_tp(struct bpf_raw_tracepoint_args *ctx) { return bpf_get_stack(ctx, g_stack, sizeof(g_stack), 0); }
+# c: __attribute__((noinline)) int g_task(struct task_struct *t __attribute__((btf_decl_tag("arg:trusted")))) { return t->pid; }
+
+# case: ctx_struct_arg
+# expect: accept
+call g_skb
+exit
+
+# case: ctx_struct_arg_modified
+# expect: reject
+# message: Caller passes invalid args into func#1 .*modified ctx ptr R1 off=8
+r1 += 8
+call g_skb
+exit
+
+# case: ctx_struct_arg_not_ctx
+# expect: reject
+# message: Caller passes invalid args into func#1 .*arg#0 expects pointer to ctx
+r1 = r10
+r1 += -8
+call g_skb
+exit
+
+# case: mem_arg_stack
+# expect: accept
+r1 = 0
+*(u64 *)(r10 - 8) = r1
+r1 = r10
+r1 += -8
+call g_store
+exit
+
+# case: mem_arg_readonly_map
+# expect: reject
+# message: Caller passes invalid args into func#1 .*write into map forbidden
+r1 = %[ro_val] ll
+call g_store
+exit
+
+# case: mem_arg_rewritten_ctx
+# expect: reject
+# message: Caller passes invalid args into func#1 .*R1 type=ctx expected=
+call g_store
+exit
+
+# case: mem_arg_too_short
+# expect: reject
+# message: Caller passes invalid args into func#1 .*stack
+r1 = 0
+*(u64 *)(r10 - 8) = r1
+r1 = r10
+r1 += -2
+call g_store
+exit
+
+# case: mem_arg_null_const
+# expect: accept
+r1 = 0
+call g_store
+exit
+
+# case: nonnull_arg_no_check
+# expect: accept
+r1 = 0
+*(u64 *)(r10 - 8) = r1
+r1 = r10
+r1 += -8
+call g_nonnull
+exit
+
+# case: nullable_arg_no_check
+# expect: reject
+# message: NULL check missing
+r1 = 0
+*(u64 *)(r10 - 8) = r1
+r1 = r10
+r1 += -8
+call g_nullable
+exit
+
+# case: dynptr_arg_scalar
+# expect: reject
+# message: Caller passes invalid args into func#1 .*expected pointer to stack or const struct bpf_dynptr
+r1 = 0
+call g_dynptr
+exit
+
+# case: dynptr_arg_uninit
+# expect: reject
+# message: Caller passes invalid args into func#1 .*Expected an initialized dynptr
+r1 = 0
+*(u64 *)(r10 - 8) = r1
+*(u64 *)(r10 - 16) = r1
+r1 = r10
+r1 += -16
+call g_dynptr
+exit
+
+# case: ctx_tag_kprobe
+# section: kprobe
+# expect: accept
+call g_ctx_tag
+exit
+
+# case: ctx_untagged_kprobe
+# section: kprobe
+# expect: reject
+# message: expected=ctx
+call g_ctx_untagged
+exit
+
+# case: ctx_tag_raw_tp
+# section: raw_tp
+# expect: accept
+call g_ctx_tag
+exit
+
+# case: ctx_struct_raw_tp
+# section: raw_tp
+# expect: accept
+call g_raw_tp
+exit
+
+# case: ctx_tag_tracepoint
+# section: tracepoint
+# expect: accept
+call g_ctx_tag
+exit
+
+# case: trusted_arg_task
+# section: tp_btf/task_newtask
+# expect: accept
+call bpf_get_current_task_btf
+r1 = r0
+call g_task
+exit
+
+# case: trusted_arg_null
+# section: tp_btf/task_newtask
+# expect: reject
+# message: Caller passes invalid args into func#1 .*R1 type=scalar expected=ptr_
+r1 = 0
+call g_task
+exit
+
