@@ -1347,21 +1347,28 @@ static int check_reachable(struct vctx *v)
 	return r;
 }
 
-/* Stack a frame is charged by the kernel's check_max_stack_depth: its
- * function's deepest byte over every analysed context (the kernel keeps one
- * depth per subprogram), rounded up to 16 bytes as with the JIT on
- * (round_up_stack_depth; bpf_jit_enable=1 here, measured by tailcall.t). */
-static uint32_t frame_bytes(const struct vctx *v, const uint32_t *fstack, uint32_t c)
-{
-	return (fstack[v->ctxs[c].func] + 15) / 16 * 16;
-}
-
-/* A context whose frames the kernel's walk starts from: main, global
- * functions (verified once, callers not known here), async callbacks. */
-static bool ctx_is_root(const struct vctx *v, uint32_t c)
-{
-	return c == 0 || v->ctxs[c].kind == CTX_GLOBAL || v->ctxs[c].kind == CTX_CB_ASYNC;
-}
+/* The kernel's check_max_stack_depth: a walk of the static call graph (every
+ * call instruction and every function address taken, reached or not; calls
+ * into global functions too, which the analysis verifies apart) from the
+ * main program and from each async callback (the exception callback is one).
+ * Each frame is charged its function's deepest byte over every analysed
+ * context (the kernel keeps one depth per subprogram), rounded up to 16
+ * bytes as with the JIT on (round_up_stack_depth; bpf_jit_enable=1 here,
+ * measured by tailcall.t). Along any chain: at most 8 frames, at most 512
+ * bytes, and a function that tail-calls (a tail call unwinds only the frame
+ * making it, so the frames above stay through up to 33 tail calls) below
+ * frames holding less than 256 bytes.
+ * Cost: the kernel enumerates chains; this walk prunes a function reached
+ * again with no more bytes above it and no more frames than a walk before,
+ * so it is O(functions x 8 x call instructions) at worst. */
+struct stack_walk {
+	struct vctx *v;
+	const uint32_t *bytes;  /* per function, rounded */
+	const uint8_t *async;   /* per function: an async callback */
+	const uint8_t *tails;   /* per function: makes a tail call */
+	int32_t *seen;          /* [func * AS_MAX_FRAMES + frame]: most bytes above seen, -1 none */
+	uint32_t chain[AS_MAX_FRAMES];
+};
 
 static const char *func_label(const struct vctx *v, uint32_t f, char *buf, size_t len)
 {
@@ -1381,79 +1388,103 @@ static bool func_tail_calls(const struct vctx *v, uint32_t f)
 	return false;
 }
 
-/* tail_call_stack: a tail call unwinds only the frame making it, so the
- * frames of its callers stay through up to 33 tail calls; the kernel refuses
- * a call (reached or not: it walks every call instruction) into a subprogram
- * containing a tail call when the frames above it hold 256 bytes or more. */
-static int check_tail_call_stack(struct vctx *v, const uint32_t *fstack)
+static int tail_call_refused(struct stack_walk *w, uint32_t frame, uint32_t above, size_t pc)
 {
-	for (uint32_t j = 0; j < v->nctx; j++) {
-		const struct cfg_func *fn = &v->g.funcs[v->ctxs[j].func];
-		for (uint32_t pc = fn->start; pc < fn->end; pc++) {
-			const struct bg_insn *in = &v->insns[pc];
-			if (in->kind != BG_K_CALL || in->pseudo != BG_CALL_LOCAL || in->target < 0 ||
-			    (size_t)in->target >= v->n)
-				continue;
-			uint32_t callee = cfg_func_of(&v->g, (size_t)in->target);
-			if (callee == 0 || !func_tail_calls(v, callee))
-				continue;
-			uint32_t total = 0;
-			for (uint32_t c = j;; c = v->ctxs[c].parent) {
-				total += frame_bytes(v, fstack, c);
-				if (ctx_is_root(v, c))
-					break;
-			}
-			if (total < 256)
-				continue;
-			/* the chain, innermost caller last: "main (272) -> sub (16)" */
-			char chain[256] = "", b1[32], b2[32];
-			size_t len = 0;
-			for (uint32_t c = j;; c = v->ctxs[c].parent) {
-				char part[96];
-				snprintf(part, sizeof(part), "%s (%u)%s",
-					 func_label(v, v->ctxs[c].func, b1, sizeof(b1)), frame_bytes(v, fstack, c),
-					 len ? " -> " : "");
-				size_t pl = strlen(part);
-				if (len + pl < sizeof(chain)) {
-					memmove(chain + pl, chain, len + 1);
-					memcpy(chain, part, pl);
-					len += pl;
-				}
-				if (ctx_is_root(v, c))
-					break;
-			}
-			return verr(v, NULL, pc, "tail_call_stack",
-				    "tail_calls are not allowed when call stack of previous frames is %u bytes. "
-				    "Too large: %s calls %s, which tail-calls; keep the callers' stack below 256 bytes",
-				    total, chain, func_label(v, callee, b2, sizeof(b2)));
-		}
+	struct vctx *v = w->v;
+	/* the chain, innermost caller last: "main (272) -> sub (16)" */
+	char chain[256] = "", b1[32], b2[32];
+	size_t len = 0;
+	for (uint32_t k = 0; k < frame; k++) {
+		int n = snprintf(chain + len, sizeof(chain) - len, "%s%s (%u)", k ? " -> " : "",
+				 func_label(v, w->chain[k], b1, sizeof(b1)), w->bytes[w->chain[k]]);
+		if (n < 0 || (size_t)n >= sizeof(chain) - len)
+			break;
+		len += (size_t)n;
+	}
+	return verr(v, NULL, pc, "tail_call_stack",
+		    "tail_calls are not allowed when call stack of previous frames is %u bytes. "
+		    "Too large: %s calls %s, which tail-calls; keep the callers' stack below 256 bytes",
+		    above, chain, func_label(v, w->chain[frame], b2, sizeof(b2)));
+}
+
+/* Function f at frame number frame (0: a root), called at insn pc, with
+ * `above` bytes in the frames above it. */
+static int walk_stack(struct stack_walk *w, uint32_t f, uint32_t frame, uint32_t above, size_t pc)
+{
+	struct vctx *v = w->v;
+	if (frame >= AS_MAX_FRAMES)
+		return verr(v, NULL, pc, "call_depth", "the call stack of %u frames is too deep !", frame);
+	for (uint32_t k = frame; k < AS_MAX_FRAMES; k++)
+		if (w->seen[f * AS_MAX_FRAMES + k] >= (int32_t)above)
+			return 0; /* a walk with as much above and as many frames went on from here */
+	w->seen[f * AS_MAX_FRAMES + frame] = (int32_t)above;
+	w->chain[frame] = f;
+	if (frame && w->tails[f] && above >= 256)
+		return tail_call_refused(w, frame, above, pc);
+	uint32_t depth = above + w->bytes[f];
+	if (depth > AS_STACK_SIZE)
+		return verr(v, NULL, pc, "stack_depth", "combined stack size of %u calls is %u. Too large", frame + 1,
+			    depth);
+	for (uint32_t i = v->g.funcs[f].start; i < v->g.funcs[f].end; i++) {
+		const struct bg_insn *in = &v->insns[i];
+		int64_t t;
+		bool direct = in->kind == BG_K_CALL && in->pseudo == BG_CALL_LOCAL;
+		if (direct)
+			t = in->target;
+		else if (in->kind == BG_K_LD_IMM64 && in->pseudo == BG_PSEUDO_FUNC)
+			t = (int64_t)i + 1 + in->imm;
+		else
+			continue;
+		if (t < 0 || (size_t)t >= v->n)
+			continue;
+		uint32_t c = cfg_func_of(&v->g, (size_t)t);
+		if (w->async[c] && !direct) /* runs later, on a stack of its own */
+			continue;
+		if (walk_stack(w, c, frame + 1, depth, i))
+			return -1;
 	}
 	return 0;
 }
 
 static int check_stack_depth(struct vctx *v)
 {
-	uint32_t *fstack = calloc(v->g.nfuncs ? v->g.nfuncs : 1, sizeof(*fstack));
-	if (!fstack)
+	uint32_t nf = v->g.nfuncs ? v->g.nfuncs : 1;
+	struct stack_walk w = { .v = v };
+	uint32_t *bytes = calloc(nf, sizeof(*bytes));
+	uint8_t *flags = calloc(nf, 2);
+	int32_t *seen = malloc((size_t)nf * AS_MAX_FRAMES * sizeof(*seen));
+	if (!bytes || !flags || !seen) {
+		free(bytes);
+		free(flags);
+		free(seen);
 		return -ENOMEM;
-	for (uint32_t i = 0; i < v->nctx; i++)
-		if (v->ctxs[i].max_stack > fstack[v->ctxs[i].func])
-			fstack[v->ctxs[i].func] = v->ctxs[i].max_stack;
-	int r = 0;
-	for (uint32_t i = 0; i < v->nctx && !r; i++) {
-		uint32_t total = 0;
-		for (uint32_t c = i;; c = v->ctxs[c].parent) {
-			total += frame_bytes(v, fstack, c);
-			if (ctx_is_root(v, c))
-				break;
-		}
-		if (total > AS_STACK_SIZE)
-			r = verr(v, NULL, v->ctxs[i].callsite, "stack_depth",
-				 "combined stack size of %u calls is %u. Too large", v->ctxs[i].depth, total);
 	}
-	if (!r)
-		r = check_tail_call_stack(v, fstack);
-	free(fstack);
+	for (uint32_t i = 0; i < v->nctx; i++)
+		if (v->ctxs[i].max_stack > bytes[v->ctxs[i].func])
+			bytes[v->ctxs[i].func] = v->ctxs[i].max_stack;
+	for (uint32_t f = 0; f < v->g.nfuncs; f++) {
+		bytes[f] = (bytes[f] + 15) / 16 * 16;
+		flags[nf + f] = func_tail_calls(v, f);
+	}
+	for (uint32_t i = 0; i < v->nctx; i++)
+		if (v->ctxs[i].kind == CTX_CB_ASYNC)
+			flags[v->ctxs[i].func] = 1;
+	int cbf = except_cb_func(v);
+	if (cbf >= 0)
+		flags[cbf] = 1;
+	for (size_t k = 0; k < (size_t)nf * AS_MAX_FRAMES; k++)
+		seen[k] = -1;
+	w.bytes = bytes;
+	w.async = flags;
+	w.tails = flags + nf;
+	w.seen = seen;
+	int r = 0;
+	for (uint32_t f = 0; f < v->g.nfuncs && !r; f++)
+		if (f == 0 || flags[f])
+			r = walk_stack(&w, f, 0, 0, v->g.funcs[f].start);
+	free(bytes);
+	free(flags);
+	free(seen);
 	return r;
 }
 

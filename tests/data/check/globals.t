@@ -8,6 +8,9 @@
 # writable (the ctx of a type that rewrites ctx accesses is no memory),
 # `arg:nonnull` drops the NULL, `arg:trusted` wants a trusted kernel object of
 # the named struct, and `struct bpf_dynptr *` an initialized dynptr.
+# Global functions count in the kernel's walk of the call graph
+# (check_max_stack_depth) like static ones: at most 8 frames and 512 bytes of
+# stack (16-byte rounded) along any chain of calls.
 # prog-type: tc
 # c: const volatile int ro_val = 1;
 # c: __attribute__((noinline)) int g_skb(struct __sk_buff *skb) { return skb->len; }
@@ -19,6 +22,15 @@
 # c: __attribute__((noinline)) int g_ctx_tag(void *ctx __attribute__((btf_decl_tag("arg:ctx")))) { return bpf_get_stack(ctx, g_stack, sizeof(g_stack), 0); }
 # c: __attribute__((noinline)) int g_ctx_untagged(void *ctx) { return bpf_get_stack(ctx, g_stack, sizeof(g_stack), 0); }
 # c: __attribute__((noinline)) int g_raw_tp(struct bpf_raw_tracepoint_args *ctx) { return bpf_get_stack(ctx, g_stack, sizeof(g_stack), 0); }
+# c: __attribute__((noinline)) int gd1(int x) { return x + 1; }
+# c: __attribute__((noinline)) int gd2(int x) { return gd1(x) + 2; }
+# c: __attribute__((noinline)) int gd3(int x) { return gd2(x) + 3; }
+# c: __attribute__((noinline)) int gd4(int x) { return gd3(x) + 4; }
+# c: __attribute__((noinline)) int gd5(int x) { return gd4(x) + 5; }
+# c: __attribute__((noinline)) int gd6(int x) { return gd5(x) + 6; }
+# c: __attribute__((noinline)) int gd7(int x) { return gd6(x) + 7; }
+# c: __attribute__((noinline)) int gd8(int x) { return gd7(x) + 8; }
+# c: __attribute__((noinline)) int g_big(int x) { volatile char buf[300] = {}; return buf[299] + x; }
 # c: __attribute__((noinline)) int g_task(struct task_struct *t __attribute__((btf_decl_tag("arg:trusted")))) { return t->pid; }
 
 # case: ctx_struct_arg
@@ -163,3 +175,32 @@ r1 = 0
 call g_task
 exit
 
+# case: global_chain_8_frames
+# expect: accept
+r1 = 1
+call gd7
+exit
+
+# case: global_chain_9_frames
+# expect: reject
+# message: the call stack of 8 frames is too deep
+r1 = 1
+call gd8
+exit
+
+# case: global_stack_combined_ok
+# expect: accept
+r1 = 0
+*(u64 *)(r10 - 128) = r1
+r1 = 1
+call g_big
+exit
+
+# case: global_stack_combined_too_large
+# expect: reject
+# message: combined stack size of 2 calls is 576
+r1 = 0
+*(u64 *)(r10 - 256) = r1
+r1 = 1
+call g_big
+exit
