@@ -427,6 +427,12 @@ static int stack_write(struct vctx *v, struct as_state *s, size_t pc, int reg,
 	return stack_write_bytes(v, f, off, size, val ? reg_is_zero(val) : false);
 }
 
+/* Bits the unsigned value of a scalar may use (the kernel's get_reg_width). */
+static int scalar_width(const struct bg_scalar *x)
+{
+	return x->umax ? 64 - __builtin_clzll(x->umax) : 0;
+}
+
 static int stack_read(struct vctx *v, struct as_state *s, size_t pc, int reg,
 		      const struct as_reg *p, int64_t lo, int64_t hi, int size, struct as_reg *out,
 		      bool sign)
@@ -448,7 +454,11 @@ static int stack_read(struct vctx *v, struct as_state *s, size_t pc, int reg,
 			if (sl->spill.type == T_SCALAR && size <= sl->spill_size) {
 				if (out) {
 					as_reg_scalar(out, bg_scalar_cast(&sl->spill.v, (uint8_t)size, sign));
-					if (size == sl->spill_size && size == 8 && !sign) {
+					/* the fill keeps the spill's link unless it narrows the
+					 * value (the kernel's check_stack_read_fixed_off); a sign
+					 * extension keeps it only where it cannot change the value */
+					int w = scalar_width(&sl->spill.v);
+					if (sl->spill.id && (w < 8 * size || (w == 8 * size && !sign))) {
 						out->id = sl->spill.id;
 						out->delta = sl->spill.delta;
 						out->flags = sl->spill.flags;
@@ -1057,11 +1067,47 @@ static int xfer_ldx(struct vctx *v, struct as_state *s, size_t pc, const struct 
 	return 0;
 }
 
+/* A scalar register spilled to the start of a stack slot links with the
+ * slot's copy as a move does, when its value fits the spill (the kernel's
+ * check_stack_write_fixed_off: assign_scalar_id_before_mov, privileged
+ * only); a narrowing spill breaks the link. A register linked with a
+ * constant delta starts a new link (the kernel keeps one delta per link). */
+static void spill_link(struct vctx *v, struct as_state *s, size_t pc, const struct bg_insn *in,
+		       struct as_reg *val)
+{
+	struct as_reg *src = R(s, in->src);
+	struct as_reg *p = R(s, in->dst);
+	uint64_t c;
+	if (src->type != T_SCALAR || p->type != T_STACK || (p->flags & RF_NULL) ||
+	    !bg_scalar_is_const(&p->v, &c) || ((int64_t)c + in->off) % 8 != 0)
+		return;
+	if (!v->priv || scalar_width(&src->v) > 8 * in->size) {
+		val->id = 0;
+		val->delta = 0;
+		val->flags &= (uint8_t)~RF_LINK32;
+		return;
+	}
+	if (src->id && (src->delta || (src->flags & RF_LINK32))) {
+		src->id = 0;
+		src->delta = 0;
+		src->flags &= (uint8_t)~RF_LINK32;
+	}
+	if (!src->id && !bg_scalar_is_const(&src->v, &c)) {
+		uint32_t id = vid(v, pc, 1);
+		release_id(s, id);
+		src->id = id;
+	}
+	val->id = src->id;
+	val->delta = src->delta;
+	val->flags = src->flags;
+}
+
 static int xfer_st(struct vctx *v, struct as_state *s, size_t pc, const struct bg_insn *in)
 {
 	struct as_reg val;
 	if (in->kind == BG_K_STX) {
 		val = *R(s, in->src);
+		spill_link(v, s, pc, in, &val);
 	} else {
 		as_reg_const(&val, (uint64_t)(int64_t)in->imm);
 	}
