@@ -213,8 +213,14 @@ static bool reg_leq(const struct as_reg *a, const struct as_reg *b, struct idmap
 	uint8_t af = b->id ? a->flags : (uint8_t)(a->flags & ~RF_LINK32);
 	if ((af & ~b->flags) != 0)
 		return false;
-	if (a->type == T_SCALAR)
+	if (a->type == T_SCALAR) {
+		uint64_t c;
+		/* a set of path constants covers only constants and other sets: a
+		 * range that is unknown on one path is shifted as the kernel does */
+		if (b->cset && !a->cset && !bg_scalar_is_const(&a->v, &c))
+			return false;
 		return (!b->id || a->delta == b->delta) && bg_scalar_leq(&a->v, &b->v);
+	}
 	if (a->map != b->map || a->frame != b->frame)
 		return false;
 	if (b->ref ? !a->ref || !map_bind(m, b->ref, a->ref, 0) : a->ref != 0)
@@ -281,6 +287,12 @@ struct as_reg as_reg_join(const struct as_reg *a, const struct as_reg *b, bool w
 	if (!btf_eq(a->btf, b->btf))
 		r.btf = NULL;
 	r.v = widen ? bg_scalar_widen(&a->v, &b->v, thr, nthr) : bg_scalar_join(&a->v, &b->v);
+	r.cset = 0;
+	if (a->type == T_SCALAR && !widen && r.v.umax - r.v.umin < AS_CSET_MAX) {
+		uint64_t c;
+		r.cset = (a->cset || bg_scalar_is_const(&a->v, &c)) &&
+			 (b->cset || bg_scalar_is_const(&b->v, &c));
+	}
 	return r;
 }
 

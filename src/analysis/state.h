@@ -34,6 +34,9 @@
 /* enum as_type (T_UNINIT, T_SCALAR, T_CTX, ...): one row per region type in
  * regions.def, with its descriptor (region.h). */
 
+/* the widest join of constants kept as a constant set (as_reg.cset) */
+#define AS_CSET_MAX 16
+
 /* register flags */
 #define RF_NULL 0x01      /* may be NULL (_or_null), must be checked */
 #define RF_RDONLY 0x02    /* memory is read-only (rodata, ringbuf input) */
@@ -52,7 +55,9 @@ struct as_reg {
 	uint8_t type;      /* enum as_type */
 	uint8_t flags;     /* RF_* */
 	uint8_t frame;     /* T_STACK: frame number */
-	uint8_t pad;
+	uint8_t cset;      /* scalar: the value is a join of constants that reached one node on
+			    * different paths (the kernel, which never joins, keeps each path's
+			    * constant): a shift by it is the union of the shifts by each */
 	int32_t map;       /* T_MAP_PTR/T_MAP_VALUE: map index; T_FUNC: target insn */
 	uint32_t id;       /* scalar: equality id; _or_null: null id; pkt: base id */
 	uint32_t ref;      /* reference id (acquired object), 0 none */

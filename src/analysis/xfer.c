@@ -272,6 +272,22 @@ static int xfer_alu(struct vctx *v, struct as_state *s, size_t pc, const struct 
 	}
 	if (d->type == T_SCALAR && srcv.type == T_SCALAR) {
 		struct bg_scalar r = bg_scalar_alu_kernel(in->op, in->alu64, in->is_signed, 0, &d->v, &srcv.v);
+		bool shift = in->op == BG_ALU_LSH || in->op == BG_ALU_RSH || in->op == BG_ALU_ARSH;
+		if (shift && in->src_is_reg && srcv.cset && srcv.v.umax < (in->alu64 ? 64u : 32u)) {
+			/* a shift amount joined from constants of different paths: the
+			 * kernel shifts by each path's constant, so the union of those */
+			struct bg_scalar u = bg_scalar_bottom();
+			for (uint64_t k = srcv.v.umin; k <= srcv.v.umax; k++) {
+				struct bg_scalar kc = bg_scalar_const(k), t;
+				struct bg_scalar in_k = bg_scalar_meet(&srcv.v, &kc);
+				if (in_k.bottom)
+					continue;
+				t = bg_scalar_alu_kernel(in->op, in->alu64, in->is_signed, 0, &d->v, &kc);
+				u = bg_scalar_join(&u, &t);
+			}
+			if (!u.bottom)
+				r = u;
+		}
 		uint32_t id = d->id;
 		int64_t delta = d->delta;
 		bool link32 = d->flags & RF_LINK32;
