@@ -31,6 +31,9 @@ TSAN_ON  := -fsanitize=thread -fno-omit-frame-pointer
 SANFLAGS := $(if $(SAN),$(SAN_ON))$(if $(TSAN),$(TSAN_ON))
 ALL_CFLAGS := -std=gnu11 $(CFLAGS) $(WARN) $(SANFLAGS) -fPIC -fvisibility=hidden \
            -Iinclude -Isrc $(PKG_CFLAGS) -DBG_API='__attribute__((visibility("default")))'
+# The CLI (tools/) is a client of the public API only: include/bpfgate and
+# system headers, linked against libbpfgate.a (tests/cli_public.test.sh).
+TOOL_CFLAGS := -std=gnu11 $(CFLAGS) $(WARN) $(SANFLAGS) -Iinclude $(PKG_CFLAGS)
 LDLIBS  := $(PKG_LIBS) -lm -lpthread
 
 LIB_SRC   := $(sort $(wildcard src/*/*.c))
@@ -60,10 +63,15 @@ $(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(Q)$(CC) $(ALL_CFLAGS) $(DEPFLAGS) -c $< -o $@
 
+$(BUILD)/tools/%.o: tools/%.c
+	@mkdir -p $(dir $@)
+	$(Q)$(CC) $(TOOL_CFLAGS) $(DEPFLAGS) -c $< -o $@
+
 # The installed archive exports only the public API: the objects are linked
 # into one (ld -r) whose hidden (internal) symbols become local, so verr,
-# check_mem... cannot clash with a user's symbols. The CLI and the unit
-# tests, which reach internals, link the plain objects (libbpfgate_internal.a).
+# check_mem... cannot clash with a user's symbols. The CLI links it too (the
+# public API only); the unit tests, which reach internals, link the plain
+# objects (libbpfgate_internal.a).
 $(BUILD)/libbpfgate.a: $(LIB_OBJ)
 	$(Q)rm -f $@ $(BUILD)/libbpfgate.o && ld -r -o $(BUILD)/libbpfgate.o $^ && \
 	  objcopy --localize-hidden $(BUILD)/libbpfgate.o && ar rcs $@ $(BUILD)/libbpfgate.o && rm -f $(BUILD)/libbpfgate.o
@@ -80,10 +88,10 @@ $(BUILD)/bpfgate.pc: bpfgate.pc.in
 	$(Q)sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(shell sed -n 's/^#define BPFGATE_VERSION "\(.*\)"/\1/p' include/bpfgate/bpfgate.h)|' $< > $@
 
 # SARIF's informationUri: the installed documentation (no web home).
-$(BUILD)/tools/cmd_check.o: ALL_CFLAGS += -DBG_DOC_DIR='"$(PREFIX)/share/doc/bpfgate"'
+$(BUILD)/tools/cmd_check.o: TOOL_CFLAGS += -DBG_DOC_DIR='"$(PREFIX)/share/doc/bpfgate"'
 
-$(BUILD)/bpfgate: $(TOOL_OBJ) $(BUILD)/libbpfgate_internal.a
-	$(Q)$(CC) $(SANFLAGS) -o $@ $(TOOL_OBJ) $(BUILD)/libbpfgate_internal.a $(LDLIBS)
+$(BUILD)/bpfgate: $(TOOL_OBJ) $(BUILD)/libbpfgate.a
+	$(Q)$(CC) $(SANFLAGS) -o $@ $(TOOL_OBJ) $(BUILD)/libbpfgate.a $(LDLIBS)
 
 $(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libbpfgate_internal.a $(wildcard tests/unit/*.h)
 	@mkdir -p $(dir $@)

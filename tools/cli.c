@@ -6,8 +6,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "core/json.h"
-#include "core/text.h"
+#include "cli_json.h"
+#include <bpfgate/text.h>
 #include <linux/bpf.h>
 #include <bpfgate/bpfgate.h>
 #include "cli.h"
@@ -17,7 +17,7 @@ static struct {
 	char **argv;
 	bool json;            /* --json given: errors are JSON on stdout too */
 	bool printed;         /* a top-level JSON error object is out */
-	struct bg_json *sink; /* an open JSON array errors join, or NULL */
+	struct cli_json *sink; /* an open JSON array errors join, or NULL */
 	char *errs[64];       /* the first errors reported, for a report's summary */
 	size_t nerrs;
 } cli;
@@ -36,7 +36,7 @@ bool cli_json_mode(void)
 	return cli.json;
 }
 
-void cli_json_sink(struct bg_json *j)
+void cli_json_sink(struct cli_json *j)
 {
 	cli.sink = j;
 }
@@ -86,26 +86,26 @@ static bool find_offset(const char *msg, unsigned long long *off)
 }
 
 /* The one JSON error shape: {"error": {command, file, offset, message, exit_code}}. */
-static void json_error(struct bg_json *j, const char *cmd, const char *msg, int code)
+static void json_error(struct cli_json *j, const char *cmd, const char *msg, int code)
 {
 	size_t at, fl = file_prefix(msg, &at);
 	unsigned long long off;
 	char *file = fl ? strndup(msg + at, fl) : NULL;
 
-	bg_json_obj_begin(j);
-	bg_json_key(j, "error");
-	bg_json_obj_begin(j);
-	bg_json_kstr(j, "command", cmd);
-	bg_json_kstr(j, "file", file);
-	bg_json_key(j, "offset");
+	cli_json_obj_begin(j);
+	cli_json_key(j, "error");
+	cli_json_obj_begin(j);
+	cli_json_kstr(j, "command", cmd);
+	cli_json_kstr(j, "file", file);
+	cli_json_key(j, "offset");
 	if (find_offset(msg, &off))
-		bg_json_uint(j, off);
+		cli_json_uint(j, off);
 	else
-		bg_json_null(j);
-	bg_json_kstr(j, "message", fl ? msg + at + fl + 2 : msg);
-	bg_json_kint(j, "exit_code", code);
-	bg_json_obj_end(j);
-	bg_json_obj_end(j);
+		cli_json_null(j);
+	cli_json_kstr(j, "message", fl ? msg + at + fl + 2 : msg);
+	cli_json_kint(j, "exit_code", code);
+	cli_json_obj_end(j);
+	cli_json_obj_end(j);
 	free(file);
 }
 
@@ -123,9 +123,9 @@ int cli_error_code(const char *cmd, int code, const char *fmt, ...)
 	if (cli.json && cli.sink) {
 		json_error(cli.sink, cmd, msg, code);
 	} else if (cli.json && !cli.printed) {
-		struct bg_json j;
+		struct cli_json j;
 
-		bg_json_init(&j, stdout, false);
+		cli_json_init(&j, stdout, false);
 		json_error(&j, cmd, msg, code);
 		fputc('\n', stdout);
 		fflush(stdout);
@@ -228,14 +228,14 @@ void cli_print_lines(const char *indent, const char *text)
 	}
 }
 
-enum bg_pkt_input cli_packet_input(const struct bg_program *p, bool *takes_packet)
+enum bg_packet_form cli_packet_input(const struct bg_program *p, bool *takes_packet)
 {
 	uint32_t t = bg_program__type(p);
 
 	*takes_packet = bg_program__takes_packet(p);
 	/* the kernel's test run pulls L2 for these (as src/vm does) */
-	return t == BPF_PROG_TYPE_SOCKET_FILTER || t == BPF_PROG_TYPE_CGROUP_SKB ? BG_PKT_ETH_L3
-										 : BG_PKT_ETH;
+	return t == BPF_PROG_TYPE_SOCKET_FILTER || t == BPF_PROG_TYPE_CGROUP_SKB ? BG_PACKET_ETH_L3
+										 : BG_PACKET_ETH;
 }
 
 void cli_object_warnings(const char *cmd, const struct bg_object *obj)
@@ -324,67 +324,95 @@ FILE *cli_safe_stream(FILE *under)
 	return f;
 }
 
-void cli_json_uri(struct bg_json *j, const char *path)
+size_t cli_uri_path_encode(char *dst, size_t dsz, const char *path)
 {
-	size_t n = bg_uri_path_encode(NULL, 0, path) + 1;
+	static const char hex[] = "0123456789ABCDEF";
+	size_t at = 0; /* the length the whole text needs so far */
+	size_t filled = 0; /* bytes written to dst: whole pieces only */
+
+	for (const unsigned char *p = (const unsigned char *)path; *p; p++) {
+		char c[3] = {(char)*p};
+		bool plain = (*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
+			     (*p >= '0' && *p <= '9') || strchr("-._~/", *p);
+		size_t n = plain ? 1 : 3;
+
+		if (!plain) {
+			c[0] = '%';
+			c[1] = hex[*p >> 4];
+			c[2] = hex[*p & 15];
+		}
+		if (filled == at && at + n < dsz) {
+			memcpy(dst + at, c, n);
+			filled += n;
+		}
+		at += n;
+	}
+	if (dsz)
+		dst[filled] = '\0';
+	return at;
+}
+
+void cli_json_uri(struct cli_json *j, const char *path)
+{
+	size_t n = cli_uri_path_encode(NULL, 0, path) + 1;
 	char *u = malloc(n + 7);
 
 	if (!u) {
-		bg_json_kstr(j, "uri", "");
+		cli_json_kstr(j, "uri", "");
 		return;
 	}
 	strcpy(u, path[0] == '/' ? "file://" : "");
-	bg_uri_path_encode(u + strlen(u), n, path);
-	bg_json_kstr(j, "uri", u);
+	cli_uri_path_encode(u + strlen(u), n, path);
+	cli_json_kstr(j, "uri", u);
 	free(u);
 }
 
-void cli_sarif_message(struct bg_json *j, const char *text)
+void cli_sarif_message(struct cli_json *j, const char *text)
 {
-	bg_json_key(j, "message");
-	bg_json_obj_begin(j);
-	bg_json_kstr(j, "text", text);
-	bg_json_obj_end(j);
+	cli_json_key(j, "message");
+	cli_json_obj_begin(j);
+	cli_json_kstr(j, "text", text);
+	cli_json_obj_end(j);
 }
 
-void cli_sarif_locations(struct bg_json *j, const char *file, unsigned line, unsigned col)
+void cli_sarif_locations(struct cli_json *j, const char *file, unsigned line, unsigned col)
 {
-	bg_json_key(j, "locations");
-	bg_json_arr_begin(j);
-	bg_json_obj_begin(j);
-	bg_json_key(j, "physicalLocation");
-	bg_json_obj_begin(j);
-	bg_json_key(j, "artifactLocation");
-	bg_json_obj_begin(j);
+	cli_json_key(j, "locations");
+	cli_json_arr_begin(j);
+	cli_json_obj_begin(j);
+	cli_json_key(j, "physicalLocation");
+	cli_json_obj_begin(j);
+	cli_json_key(j, "artifactLocation");
+	cli_json_obj_begin(j);
 	cli_json_uri(j, file);
-	bg_json_obj_end(j);
+	cli_json_obj_end(j);
 	if (line) {
-		bg_json_key(j, "region");
-		bg_json_obj_begin(j);
-		bg_json_kuint(j, "startLine", line);
+		cli_json_key(j, "region");
+		cli_json_obj_begin(j);
+		cli_json_kuint(j, "startLine", line);
 		if (col)
-			bg_json_kuint(j, "startColumn", col);
-		bg_json_obj_end(j);
+			cli_json_kuint(j, "startColumn", col);
+		cli_json_obj_end(j);
 	}
-	bg_json_obj_end(j);
-	bg_json_obj_end(j);
-	bg_json_arr_end(j);
+	cli_json_obj_end(j);
+	cli_json_obj_end(j);
+	cli_json_arr_end(j);
 }
 
-void cli_sarif_result(struct bg_json *j, const char *rule, const char *text, const char *file,
+void cli_sarif_result(struct cli_json *j, const char *rule, const char *text, const char *file,
 		      unsigned line, unsigned col)
 {
-	bg_json_obj_begin(j);
-	bg_json_kstr(j, "ruleId", rule);
-	bg_json_kstr(j, "level", "error");
+	cli_json_obj_begin(j);
+	cli_json_kstr(j, "ruleId", rule);
+	cli_json_kstr(j, "level", "error");
 	cli_sarif_message(j, text);
 	cli_sarif_locations(j, file, line, col);
-	bg_json_key(j, "properties");
-	bg_json_obj_begin(j);
+	cli_json_key(j, "properties");
+	cli_json_obj_begin(j);
 }
 
-void cli_sarif_result_end(struct bg_json *j)
+void cli_sarif_result_end(struct cli_json *j)
 {
-	bg_json_obj_end(j);
-	bg_json_obj_end(j);
+	cli_json_obj_end(j);
+	cli_json_obj_end(j);
 }

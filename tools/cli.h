@@ -26,7 +26,7 @@ BG_COMMANDS(BG_DECLARE_CMD)
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
-struct bg_json;
+struct cli_json;
 
 /* Called once by main with the subcommand's argv: notes --json. */
 void cli_init(int argc, char **argv);
@@ -42,7 +42,7 @@ int cli_error_code(const char *cmd, int code, const char *fmt, ...)
 #define cli_error(cmd, ...) cli_error_code(cmd, EXIT_BAD, __VA_ARGS__)
 bool cli_json_mode(void);
 /* Errors join this open JSON array (NULL: printed alone). */
-void cli_json_sink(struct bg_json *j);
+void cli_json_sink(struct cli_json *j);
 /* The errors reported so far (the first 64): message without its file
  * prefix; *file gets a malloc'd copy of the file (or NULL). */
 size_t cli_error_cnt(void);
@@ -53,43 +53,50 @@ int cli_wants_help(int argc, char **argv);
  * it is missing or looks like an option itself ("--prog --packet f"). */
 const char *cli_value(const char *cmd, int argc, char **argv, int *i);
 /* s made terminal-safe (control bytes, newlines and bytes that are not UTF-8
- * escaped as \xNN, see core/text.h); valid until 8 more calls. */
+ * escaped as \xNN, see bpfgate/text.h); valid until 8 more calls. */
 const char *cli_safe(const char *s);
 /* Each line of text (a kernel log, program output) after indent, made safe. */
 void cli_print_lines(const char *indent, const char *text);
 /* Does p's type take a packet (XDP, __sk_buff types), and in which form. */
 struct bg_program;
-#include "core/pcap.h"
-enum bg_pkt_input cli_packet_input(const struct bg_program *p, bool *takes_packet);
+#include <bpfgate/packets.h>
+enum bg_packet_form cli_packet_input(const struct bg_program *p, bool *takes_packet);
 /* Warnings about an object that was opened anyway (a malformed .BTF set aside). */
 struct bg_object;
 void cli_object_warnings(const char *cmd, const struct bg_object *obj);
 /* A stream that passes each line on to under made terminal-safe (close it
  * with fclose; returns under itself when one cannot be made). */
 FILE *cli_safe_stream(FILE *under);
+/* A file path as the path of a URI reference (RFC 3986): every byte but
+ * unreserved characters and '/' percent-encoded. Writes at most dsz bytes
+ * including the NUL; returns the length the whole text needs (snprintf's
+ * contract). SARIF is the CLI's: this is not library API. */
+size_t cli_uri_path_encode(char *dst, size_t dsz, const char *path);
 /* SARIF artifactLocation "uri": a relative path stays a relative reference,
  * an absolute one becomes a file: URI; both percent-encoded (RFC 3986). */
-void cli_json_uri(struct bg_json *j, const char *path);
+void cli_json_uri(struct cli_json *j, const char *path);
 /* One SARIF result object (level "error"): ruleId, message text and one
  * physical location, file (as cli_json_uri) with a region when line != 0
  * (startColumn when col != 0). Leaves the result's "properties" object open:
  * the caller adds its keys, then cli_sarif_result_end closes both. */
-void cli_sarif_result(struct bg_json *j, const char *rule, const char *text, const char *file,
+void cli_sarif_result(struct cli_json *j, const char *rule, const char *text, const char *file,
 		      unsigned line, unsigned col);
-void cli_sarif_result_end(struct bg_json *j);
+void cli_sarif_result_end(struct cli_json *j);
 /* Its parts: "message": {"text"}, and "locations" with one physicalLocation. */
-void cli_sarif_message(struct bg_json *j, const char *text);
-void cli_sarif_locations(struct bg_json *j, const char *file, unsigned line, unsigned col);
+void cli_sarif_message(struct cli_json *j, const char *text);
+void cli_sarif_locations(struct cli_json *j, const char *file, unsigned line, unsigned col);
 /* The same for a source line: tabs kept. */
 const char *cli_safe_src(const char *s);
-/* Real-kernel runs (tools/cli_kvm.c; src/kvm reads no environment): the image
- * cache root from XDG_CACHE_HOME / HOME into root (NULL when neither is set),
- * the mirror (BPFGATE_DEBIAN_MIRROR), a forced accelerator (BG_KVM_ACCEL), and
- * bg_kvm_opts with the cache and the BG_KVM_* knobs (LOADER, TIMEOUT, MEM,
- * ACCEL, APPEND, KEEP) for fields the caller left 0. */
+/* Real-kernel runs (tools/cli_kvm.c; the library reads no environment): the
+ * image cache under XDG_CACHE_HOME / HOME with the mirror of
+ * BPFGATE_DEBIAN_MIRROR (NULL after reporting for cmd when neither is set or
+ * it cannot be opened), the root alone (NULL when neither is set), a forced
+ * accelerator (BG_KVM_ACCEL), and bg_kvm_opts with the BG_KVM_* knobs
+ * (LOADER, TIMEOUT, MEM, ACCEL, APPEND, KEEP) for fields the caller left 0. */
 struct bg_kvm_opts;
+struct bg_kcache;
+struct bg_kcache *cli_kcache_open(const char *cmd);
 const char *cli_kcache_root(char *root, size_t n);
-const char *cli_kcache_mirror(void);
 const char *cli_kvm_accel_force(void);
-void cli_kvm_opts(struct bg_kvm_opts *o, char *root, size_t n);
+void cli_kvm_opts(struct bg_kvm_opts *o);
 #endif

@@ -1,18 +1,32 @@
-/* The environment knobs of real-kernel runs. src/kvm reads no environment
- * variable: the CLI reads them here and passes them as arguments and
- * bg_kvm_opts fields. */
+/* The environment knobs of real-kernel runs. The library (bpfgate/kvm.h)
+ * reads no environment variable: the CLI reads them here and passes them as
+ * arguments and bg_kvm_opts / bg_kcache_opts fields. */
+#include <errno.h>
 #include <stdlib.h>
-#include "kvm/kvm.h"
+#include <string.h>
+#include <bpfgate/kvm.h>
 #include "cli.h"
 
 const char *cli_kcache_root(char *root, size_t n)
 {
-	return bg_kcache_root(getenv("XDG_CACHE_HOME"), getenv("HOME"), root, n) ? NULL : root;
+	return bg_kcache_default_root(getenv("XDG_CACHE_HOME"), getenv("HOME"), root, n) ? NULL
+											 : root;
 }
 
-const char *cli_kcache_mirror(void)
+struct bg_kcache *cli_kcache_open(const char *cmd)
 {
-	return getenv("BPFGATE_DEBIAN_MIRROR");
+	struct bg_kcache_opts o = {.sz = sizeof(o), .mirror = getenv("BPFGATE_DEBIAN_MIRROR")};
+	char root[4096];
+	struct bg_kcache *c;
+
+	if (!cli_kcache_root(root, sizeof(root))) {
+		cli_error(cmd, "no kernel image cache: set XDG_CACHE_HOME or HOME");
+		return NULL;
+	}
+	c = bg_kcache__open(root, &o);
+	if (!c)
+		cli_error(cmd, "%s: %s", root, strerror(errno));
+	return c;
 }
 
 const char *cli_kvm_accel_force(void)
@@ -20,11 +34,10 @@ const char *cli_kvm_accel_force(void)
 	return getenv("BG_KVM_ACCEL");
 }
 
-void cli_kvm_opts(struct bg_kvm_opts *o, char *root, size_t n)
+void cli_kvm_opts(struct bg_kvm_opts *o)
 {
 	const char *e;
 
-	o->cache_dir = cli_kcache_root(root, n);
 	if (!o->loader && (e = getenv("BG_KVM_LOADER")) && *e)
 		o->loader = e;
 	if (!o->timeout_s && (e = getenv("BG_KVM_TIMEOUT")))

@@ -6,7 +6,7 @@
 #include <string.h>
 #include <bpfgate/bpfgate.h>
 #include <bpfgate/cc.h>
-#include "kvm/kvm.h"
+#include <bpfgate/kvm.h>
 #include "cli.h"
 
 static void usage(void)
@@ -63,17 +63,19 @@ static int parse_verifiers(const char *s, unsigned *out)
 static int check_kernels(const char *root, const char *list)
 {
 	char buf[128], *tok, *save;
-	struct bg_kimage k;
-	int n = 0;
+	struct bg_kcache_opts co = {.sz = sizeof(co)};
+	struct bg_kcache *c = root ? bg_kcache__open(root, &co) : NULL;
+	int n = 0, rc = 0;
 
 	snprintf(buf, sizeof(buf), "%s", list);
-	for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save), n++)
+	for (tok = strtok_r(buf, ",", &save); tok && !rc; tok = strtok_r(NULL, ",", &save), n++)
 		if (!bg_kcache_valid_ver(tok))
-			return cli_error("cc", "--kernel: '%s' is not a kernel series (like 6.1)", tok);
-		else if (!root || bg_kcache_get(root, tok, &k))
-			return cli_error("cc", "kernel %s is not in the cache (bpfgate kernels fetch %s)",
-					 tok, tok);
-	return n ? 0 : cli_error("cc", "--kernel needs a list of versions (like 5.10,6.1)");
+			rc = cli_error("cc", "--kernel: '%s' is not a kernel series (like 6.1)", tok);
+		else if (!bg_kcache__find(c, tok))
+			rc = cli_error("cc", "kernel %s is not in the cache (bpfgate kernels fetch %s)",
+				       tok, tok);
+	bg_kcache__free(c);
+	return rc ? rc : n ? 0 : cli_error("cc", "--kernel needs a list of versions (like 5.10,6.1)");
 }
 
 int cmd_cc(int argc, char **argv)

@@ -9,11 +9,11 @@
 #include <time.h>
 #include <bpfgate/bpfgate.h>
 #include "cli.h"
-#include "core/json.h"
+#include "cli_json.h"
 #include "check_asserts.h"
 #include "hints_cli.h"
-#include "core/text.h"
-#include "platform/profiles.h"
+#include <bpfgate/text.h>
+#include <bpfgate/profile.h>
 
 #define MAX_PROGS 256
 #define MAX_OBJS 256
@@ -75,14 +75,12 @@ static int parse_kernels(struct check_args *a)
 		return 0;
 	}
 	char bad[64] = "";
-	int n = bg_profile_parse_list(a->kernels, a->kern, MAX_KERNELS, bad);
+	int n = bg_kernel_profile__parse_list(a->kernels, a->kern, MAX_KERNELS, bad, sizeof(bad));
 	if (n < 0) {
-		unsigned np = 0;
-		const struct bg_kernel_profile *all = bg_profiles(&np);
 		char known[256] = "";
-		for (unsigned i = 0; i < np; i++)
+		for (size_t i = 0; i < bg_kernel_profile__cnt(); i++)
 			snprintf(known + strlen(known), sizeof(known) - strlen(known), "%s%s", i ? ", " : "",
-				 all[i].name);
+				 bg_kernel_profile__name(bg_kernel_profile__at(i)));
 		return cli_error("check", "unknown kernel profile %s (known: %s, all)", bad, known);
 	}
 	a->nkern = n;
@@ -293,15 +291,15 @@ static void print_text(const char *path, const struct bg_program *p, const struc
 	}
 }
 
-static void json_line(struct bg_json *j, const struct bg_line *l)
+static void json_line(struct cli_json *j, const struct bg_line *l)
 {
 	if (!l) {
 		return;
 	}
-	bg_json_kstr(j, "file", l->file);
-	bg_json_kuint(j, "line", l->line);
-	bg_json_kuint(j, "col", l->col);
-	bg_json_kstr(j, "source", l->text);
+	cli_json_kstr(j, "file", l->file);
+	cli_json_kuint(j, "line", l->line);
+	cli_json_kuint(j, "col", l->col);
+	cli_json_kstr(j, "source", l->text);
 }
 
 /* CPU time of the analysis being reported (this thread's, around bg_verify):
@@ -316,78 +314,78 @@ static double thread_cpu_s(void)
 }
 
 /* The per-program record without its closing brace (kernels may follow). */
-static void print_json_open(struct bg_json *j, const char *path, const struct bg_program *p,
+static void print_json_open(struct cli_json *j, const char *path, const struct bg_program *p,
 			    const struct bg_verify_result *r)
 {
 	size_t n = 0;
 	bg_program__raw(p, &n);
-	bg_json_obj_begin(j);
-	bg_json_kstr(j, "object", path);
-	bg_json_kstr(j, "program", bg_program__name(p));
-	bg_json_kstr(j, "section", bg_program__section(p));
-	bg_json_kstr(j, "type", bg_program__type_name(p));
-	bg_json_kstr(j, "verdict", bg_verdict_name(r->verdict));
-	bg_json_kuint(j, "insns", n);
-	bg_json_kdouble(j, "seconds", r->seconds);
-	bg_json_kdouble(j, "cpu_seconds", cur_cpu_s);
-	bg_json_kuint(j, "steps", r->steps);
-	bg_json_kuint(j, "peak_bytes", r->peak_bytes);
+	cli_json_obj_begin(j);
+	cli_json_kstr(j, "object", path);
+	cli_json_kstr(j, "program", bg_program__name(p));
+	cli_json_kstr(j, "section", bg_program__section(p));
+	cli_json_kstr(j, "type", bg_program__type_name(p));
+	cli_json_kstr(j, "verdict", bg_verdict_name(r->verdict));
+	cli_json_kuint(j, "insns", n);
+	cli_json_kdouble(j, "seconds", r->seconds);
+	cli_json_kdouble(j, "cpu_seconds", cur_cpu_s);
+	cli_json_kuint(j, "steps", r->steps);
+	cli_json_kuint(j, "peak_bytes", r->peak_bytes);
 	if (r->kernel.valid) {
 		/* bpfgate's own finding, apart from "will the kernel finish?" */
-		bg_json_kbool(j, "safe", true);
-		bg_json_kuint(j, "kernel_insns_estimate", r->kernel.insns);
-		bg_json_kuint(j, "kernel_jmp_seq_estimate", r->kernel.jmp_seq);
+		cli_json_kbool(j, "safe", true);
+		cli_json_kuint(j, "kernel_insns_estimate", r->kernel.insns);
+		cli_json_kuint(j, "kernel_jmp_seq_estimate", r->kernel.jmp_seq);
 		if (r->kernel.limit != BG_KLIMIT_NONE) {
-			bg_json_key(j, "kernel_limit");
-			bg_json_obj_begin(j);
-			bg_json_kstr(j, "limit", r->kernel.limit == BG_KLIMIT_INSNS ? "insns" : "jmp_seq");
-			bg_json_kstr(j, "check", r->diag.check);
-			bg_json_kuint(j, "insn", r->diag.insn);
-			bg_json_kstr(j, "message", r->diag.message);
-			bg_json_obj_end(j);
+			cli_json_key(j, "kernel_limit");
+			cli_json_obj_begin(j);
+			cli_json_kstr(j, "limit", r->kernel.limit == BG_KLIMIT_INSNS ? "insns" : "jmp_seq");
+			cli_json_kstr(j, "check", r->diag.check);
+			cli_json_kuint(j, "insn", r->diag.insn);
+			cli_json_kstr(j, "message", r->diag.message);
+			cli_json_obj_end(j);
 		}
 	} else if (r->verdict == BG_VERDICT_REJECTED) {
-		bg_json_kbool(j, "safe", false);
+		cli_json_kbool(j, "safe", false);
 	}
 	cli_hints_json(j, p);
 	if (r->verdict != BG_VERDICT_ACCEPTED) {
 		const struct bg_diag *d = &r->diag;
-		bg_json_kstr(j, "message", d->message);
-		bg_json_key(j, "diagnostic");
-		bg_json_obj_begin(j);
-		bg_json_kuint(j, "insn", d->insn);
-		bg_json_kstr(j, "check", d->check);
-		bg_json_kstr(j, "message", d->message);
+		cli_json_kstr(j, "message", d->message);
+		cli_json_key(j, "diagnostic");
+		cli_json_obj_begin(j);
+		cli_json_kuint(j, "insn", d->insn);
+		cli_json_kstr(j, "check", d->check);
+		cli_json_kstr(j, "message", d->message);
 		json_line(j, d->line);
-		bg_json_key(j, "path");
-		bg_json_arr_begin(j);
+		cli_json_key(j, "path");
+		cli_json_arr_begin(j);
 		for (size_t i = 0; i < d->path_len; i++) {
-			bg_json_obj_begin(j);
-			bg_json_kuint(j, "insn", d->path[i].insn);
-			bg_json_kbool(j, "taken", d->path[i].taken);
+			cli_json_obj_begin(j);
+			cli_json_kuint(j, "insn", d->path[i].insn);
+			cli_json_kbool(j, "taken", d->path[i].taken);
 			const struct bg_line *l = bg_program__line(p, d->path[i].insn);
 			if (l) {
-				bg_json_kstr(j, "file", l->file);
-				bg_json_kuint(j, "line", l->line);
+				cli_json_kstr(j, "file", l->file);
+				cli_json_kuint(j, "line", l->line);
 			}
-			bg_json_obj_end(j);
+			cli_json_obj_end(j);
 		}
-		bg_json_arr_end(j);
-		bg_json_obj_end(j);
+		cli_json_arr_end(j);
+		cli_json_obj_end(j);
 	}
 }
 
-static void print_json(struct bg_json *j, const char *path, const struct bg_program *p,
+static void print_json(struct cli_json *j, const char *path, const struct bg_program *p,
 		       const struct bg_verify_result *r, const struct bg_assert_result *as, int nas)
 {
 	print_json_open(j, path, p, r);
 	if (nas > 0)
 		check_asserts_json(j, as, nas);
-	bg_json_obj_end(j);
+	cli_json_obj_end(j);
 }
 
 /* kernel: the profile judged with --kernel (rule id "check/kernel"), or NULL. */
-static void sarif_result(struct bg_json *j, const char *path, const struct bg_program *p,
+static void sarif_result(struct cli_json *j, const char *path, const struct bg_program *p,
 			 const struct bg_verify_result *r, const char *kernel)
 {
 	const struct bg_diag *d = &r->diag;
@@ -398,12 +396,12 @@ static void sarif_result(struct bg_json *j, const char *path, const struct bg_pr
 		 kernel ? kernel : "");
 	cli_sarif_result(j, rule, text, d->line && d->line->file ? d->line->file : path,
 			 d->line ? d->line->line : 0, d->line ? d->line->col : 0);
-	bg_json_kstr(j, "object", path);
-	bg_json_kstr(j, "program", bg_program__name(p));
-	bg_json_kstr(j, "section", bg_program__section(p));
-	bg_json_kuint(j, "insn", d->insn);
+	cli_json_kstr(j, "object", path);
+	cli_json_kstr(j, "program", bg_program__name(p));
+	cli_json_kstr(j, "section", bg_program__section(p));
+	cli_json_kuint(j, "insn", d->insn);
 	if (kernel)
-		bg_json_kstr(j, "kernel", kernel);
+		cli_json_kstr(j, "kernel", kernel);
 	cli_sarif_result_end(j);
 }
 
@@ -465,7 +463,7 @@ static void dot_program(FILE *f, const struct bg_program *p, const struct bg_ver
 }
 
 struct sink {
-	struct bg_json j;
+	struct cli_json j;
 	FILE *trace; /* -v: the verifier's trace, terminal-safe, to stderr */
 	FILE *dot;
 	int worst;
@@ -477,67 +475,67 @@ struct sink {
  * (name and first release), from the platform tables. */
 static int list_kernels(bool json)
 {
-	unsigned n = 0;
-	const struct bg_kernel_profile *p = bg_profiles(&n);
-	struct bg_json j;
+	struct cli_json j;
 	if (json) {
-		bg_json_init(&j, stdout, true);
-		bg_json_arr_begin(&j);
+		cli_json_init(&j, stdout, true);
+		cli_json_arr_begin(&j);
 	} else {
 		printf("%-6s %8s %10s %6s %5s %9s  %s\n", "kernel", "insns", "processed", "frames", "stack",
 		       "tailcalls", "lacks (first release)");
 	}
-	for (unsigned i = 0; i < n; i++) {
+	for (size_t i = 0; i < bg_kernel_profile__cnt(); i++) {
+		const struct bg_kernel_profile *p = bg_kernel_profile__at(i);
 		if (json) {
-			bg_json_obj_begin(&j);
-			bg_json_kstr(&j, "name", p[i].name);
-			bg_json_kuint(&j, "max_prog_insns", p[i].max_prog_insns);
-			bg_json_kuint(&j, "max_processed_insns", p[i].max_processed_insns);
-			bg_json_kuint(&j, "max_call_depth", p[i].max_call_depth);
-			bg_json_kuint(&j, "stack_size", p[i].stack_size);
-			bg_json_kuint(&j, "max_tail_calls", p[i].max_tail_calls);
-			bg_json_key(&j, "lacks");
-			bg_json_arr_begin(&j);
+			cli_json_obj_begin(&j);
+			cli_json_kstr(&j, "name", bg_kernel_profile__name(p));
+			cli_json_kuint(&j, "max_prog_insns", bg_kernel_profile__max_prog_insns(p));
+			cli_json_kuint(&j, "max_processed_insns", bg_kernel_profile__max_processed_insns(p));
+			cli_json_kuint(&j, "max_call_depth", bg_kernel_profile__max_call_depth(p));
+			cli_json_kuint(&j, "stack_size", bg_kernel_profile__stack_size(p));
+			cli_json_kuint(&j, "max_tail_calls", bg_kernel_profile__max_tail_calls(p));
+			cli_json_key(&j, "lacks");
+			cli_json_arr_begin(&j);
 		} else {
-			printf("%-6s %8u %10u %6u %5u %9u  ", p[i].name, p[i].max_prog_insns,
-			       p[i].max_processed_insns, p[i].max_call_depth, p[i].stack_size, p[i].max_tail_calls);
+			printf("%-6s %8u %10u %6u %5u %9u  ", bg_kernel_profile__name(p),
+			       bg_kernel_profile__max_prog_insns(p), bg_kernel_profile__max_processed_insns(p),
+			       bg_kernel_profile__max_call_depth(p), bg_kernel_profile__stack_size(p),
+			       bg_kernel_profile__max_tail_calls(p));
 		}
 		/* missing features, oldest first */
-		uint64_t miss[64];
+		enum bg_kernel_feature miss[BG_KFEAT__CNT];
 		int nm = 0, lacks = 0;
-		for (int b = 0; b < 64; b++)
-			if (bg_feature_since(1ull << b) && !bg_profile_has(&p[i], 1ull << b))
-				miss[nm++] = 1ull << b;
+		for (int f = 0; f < BG_KFEAT__CNT; f++)
+			if (bg_kernel_feature__since(f) && !bg_kernel_profile__has(p, f))
+				miss[nm++] = f;
 		for (int x = 1; x < nm; x++)
-			for (int y = x; y > 0 && bg_feature_since(miss[y - 1]) > bg_feature_since(miss[y]); y--) {
-				uint64_t t = miss[y];
+			for (int y = x; y > 0 && bg_kernel_feature__since(miss[y - 1]) > bg_kernel_feature__since(miss[y]);
+			     y--) {
+				enum bg_kernel_feature t = miss[y];
 				miss[y] = miss[y - 1];
 				miss[y - 1] = t;
 			}
 		for (int m = 0; m < nm; m++) {
-			uint64_t f = miss[m];
-			uint32_t since = bg_feature_since(f);
 			char v[16];
-			bg_kver_str(since, v);
+			bg_kernel_version__str(bg_kernel_feature__since(miss[m]), v, sizeof(v));
 			if (json) {
-				bg_json_obj_begin(&j);
-				bg_json_kstr(&j, "feature", bg_feature_name(f));
-				bg_json_kstr(&j, "since", v);
-				bg_json_obj_end(&j);
+				cli_json_obj_begin(&j);
+				cli_json_kstr(&j, "feature", bg_kernel_feature__name(miss[m]));
+				cli_json_kstr(&j, "since", v);
+				cli_json_obj_end(&j);
 			} else {
-				printf("%s%s (%s)", lacks ? ", " : "", bg_feature_name(f), v);
+				printf("%s%s (%s)", lacks ? ", " : "", bg_kernel_feature__name(miss[m]), v);
 			}
 			lacks++;
 		}
 		if (json) {
-			bg_json_arr_end(&j);
-			bg_json_obj_end(&j);
+			cli_json_arr_end(&j);
+			cli_json_obj_end(&j);
 		} else {
 			printf("%s\n", lacks ? "" : "-");
 		}
 	}
 	if (json) {
-		bg_json_arr_end(&j);
+		cli_json_arr_end(&j);
 		printf("\n");
 	}
 	return EXIT_OK;
@@ -545,7 +543,7 @@ static int list_kernels(bool json)
 
 static const char *kname(const struct check_args *a, int k)
 {
-	return a->kern[k] ? a->kern[k]->name : "6.18";
+	return a->kern[k] ? bg_kernel_profile__name(a->kern[k]) : "6.18";
 }
 
 /* The worst verdict over the judged kernels (rejected > unavailable > accepted). */
@@ -596,33 +594,33 @@ static void print_text_multi(const struct check_args *a, const char *path, const
 	}
 }
 
-static void json_kernel(struct bg_json *j, const char *name, const struct bg_verify_result *r)
+static void json_kernel(struct cli_json *j, const char *name, const struct bg_verify_result *r)
 {
-	bg_json_key(j, name);
-	bg_json_obj_begin(j);
-	bg_json_kstr(j, "verdict", bg_verdict_name(r->verdict));
+	cli_json_key(j, name);
+	cli_json_obj_begin(j);
+	cli_json_kstr(j, "verdict", bg_verdict_name(r->verdict));
 	if (r->verdict != BG_VERDICT_ACCEPTED) {
-		bg_json_kstr(j, "message", r->diag.message);
-		bg_json_kstr(j, "check", r->diag.check);
-		bg_json_kuint(j, "insn", r->diag.insn);
+		cli_json_kstr(j, "message", r->diag.message);
+		cli_json_kstr(j, "check", r->diag.check);
+		cli_json_kuint(j, "insn", r->diag.insn);
 		json_line(j, r->diag.line);
 	}
-	bg_json_kdouble(j, "seconds", r->seconds);
-	bg_json_kuint(j, "steps", r->steps);
-	bg_json_obj_end(j);
+	cli_json_kdouble(j, "seconds", r->seconds);
+	cli_json_kuint(j, "steps", r->steps);
+	cli_json_obj_end(j);
 }
 
-static void print_json_multi(const struct check_args *a, struct bg_json *j, const char *path,
+static void print_json_multi(const struct check_args *a, struct cli_json *j, const char *path,
 			     const struct bg_program *p, const struct bg_verify_result *r)
 {
 	int w = worst_of(r, a->nkern);
 	print_json_open(j, path, p, &r[w]);
-	bg_json_key(j, "kernels");
-	bg_json_obj_begin(j);
+	cli_json_key(j, "kernels");
+	cli_json_obj_begin(j);
 	for (int k = 0; k < a->nkern; k++)
 		json_kernel(j, kname(a, k), &r[k]);
-	bg_json_obj_end(j);
-	bg_json_obj_end(j);
+	cli_json_obj_end(j);
+	cli_json_obj_end(j);
 }
 
 static int check_object(struct check_args *a, const char *path, struct sink *out)
@@ -647,7 +645,7 @@ static int check_object(struct check_args *a, const char *path, struct sink *out
 		int nk = 0, e = 0;
 		for (; nk < a->nkern; nk++) {
 			struct bg_verify_opts vo = { .sz = sizeof(vo),
-						     .profile = a->kern[nk] ? a->kern[nk]->name : NULL,
+						     .profile = a->kern[nk] ? bg_kernel_profile__name(a->kern[nk]) : NULL,
 						     .unprivileged = a->unpriv,
 						     .trace = a->verbose ? out->trace : NULL,
 						     .max_steps = a->max_steps };
@@ -678,7 +676,7 @@ static int check_object(struct check_args *a, const char *path, struct sink *out
 		struct bg_assert_result *as = NULL;
 		int nas = 0, abad = 0;
 		if (bg_object__has_asserts(obj) &&
-		    (nas = check_asserts_eval(p, a->kern[0] ? a->kern[0]->name : NULL, a->unpriv,
+		    (nas = check_asserts_eval(p, a->kern[0] ? bg_kernel_profile__name(a->kern[0]) : NULL, a->unpriv,
 					      a->max_steps, &as, &abad)) < 0) {
 			cli_error("check", "%s: %s: assertions: %s", path, bg_program__name(p), strerror(-nas));
 			rc = EXIT_BAD;
@@ -720,69 +718,69 @@ static int check_object(struct check_args *a, const char *path, struct sink *out
 
 /* The project has no web home: informationUri (an absolute URI) names the
  * documentation `make install` puts under PREFIX (docs/ARCHITECTURE.md). */
-static void json_info_uri(struct bg_json *j)
+static void json_info_uri(struct cli_json *j)
 {
 	char u[1024] = "file://";
 
-	bg_uri_path_encode(u + 7, sizeof(u) - 7, BG_DOC_DIR "/README.md");
-	bg_json_kstr(j, "informationUri", u);
+	cli_uri_path_encode(u + 7, sizeof(u) - 7, BG_DOC_DIR "/README.md");
+	cli_json_kstr(j, "informationUri", u);
 }
 
-static void sarif_begin(struct bg_json *j)
+static void sarif_begin(struct cli_json *j)
 {
-	bg_json_obj_begin(j);
-	bg_json_kstr(j, "$schema", "https://json.schemastore.org/sarif-2.1.0.json");
-	bg_json_kstr(j, "version", "2.1.0");
-	bg_json_key(j, "runs");
-	bg_json_arr_begin(j);
-	bg_json_obj_begin(j);
-	bg_json_key(j, "tool");
-	bg_json_obj_begin(j);
-	bg_json_key(j, "driver");
-	bg_json_obj_begin(j);
-	bg_json_kstr(j, "name", "bpfgate check");
-	bg_json_kstr(j, "version", BPFGATE_VERSION);
+	cli_json_obj_begin(j);
+	cli_json_kstr(j, "$schema", "https://json.schemastore.org/sarif-2.1.0.json");
+	cli_json_kstr(j, "version", "2.1.0");
+	cli_json_key(j, "runs");
+	cli_json_arr_begin(j);
+	cli_json_obj_begin(j);
+	cli_json_key(j, "tool");
+	cli_json_obj_begin(j);
+	cli_json_key(j, "driver");
+	cli_json_obj_begin(j);
+	cli_json_kstr(j, "name", "bpfgate check");
+	cli_json_kstr(j, "version", BPFGATE_VERSION);
 	json_info_uri(j);
-	bg_json_obj_end(j);
-	bg_json_obj_end(j);
-	bg_json_key(j, "results");
-	bg_json_arr_begin(j);
+	cli_json_obj_end(j);
+	cli_json_obj_end(j);
+	cli_json_key(j, "results");
+	cli_json_arr_begin(j);
 }
 
 /* invocations[0]: executionSuccessful is false when an input could not be
  * read or judged, one error notification per reported error, so a
  * code-scanning upload does not show an unreadable object as clean. */
-static void sarif_invocation(struct bg_json *j)
+static void sarif_invocation(struct cli_json *j)
 {
-	bg_json_key(j, "invocations");
-	bg_json_arr_begin(j);
-	bg_json_obj_begin(j);
-	bg_json_kbool(j, "executionSuccessful", cli_error_cnt() == 0);
-	bg_json_key(j, "toolExecutionNotifications");
-	bg_json_arr_begin(j);
+	cli_json_key(j, "invocations");
+	cli_json_arr_begin(j);
+	cli_json_obj_begin(j);
+	cli_json_kbool(j, "executionSuccessful", cli_error_cnt() == 0);
+	cli_json_key(j, "toolExecutionNotifications");
+	cli_json_arr_begin(j);
 	for (size_t i = 0; i < cli_error_cnt(); i++) {
 		char *file;
 		const char *msg = cli_error_msg(i, &file);
-		bg_json_obj_begin(j);
-		bg_json_kstr(j, "level", "error");
+		cli_json_obj_begin(j);
+		cli_json_kstr(j, "level", "error");
 		cli_sarif_message(j, msg);
 		if (file)
 			cli_sarif_locations(j, file, 0, 0);
-		bg_json_obj_end(j);
+		cli_json_obj_end(j);
 		free(file);
 	}
-	bg_json_arr_end(j);
-	bg_json_obj_end(j);
-	bg_json_arr_end(j);
+	cli_json_arr_end(j);
+	cli_json_obj_end(j);
+	cli_json_arr_end(j);
 }
 
-static void sarif_end(struct bg_json *j)
+static void sarif_end(struct cli_json *j)
 {
-	bg_json_arr_end(j);
+	cli_json_arr_end(j);
 	sarif_invocation(j);
-	bg_json_obj_end(j);
-	bg_json_arr_end(j);
-	bg_json_obj_end(j);
+	cli_json_obj_end(j);
+	cli_json_arr_end(j);
+	cli_json_obj_end(j);
 }
 
 int cmd_check(int argc, char **argv)
@@ -805,9 +803,9 @@ int cmd_check(int argc, char **argv)
 		fprintf(out.dot, "digraph bpfgate {\n");
 	}
 	if (a.json || a.sarif) {
-		bg_json_init(&out.j, stdout, true);
+		cli_json_init(&out.j, stdout, true);
 		if (a.json) {
-			bg_json_arr_begin(&out.j);
+			cli_json_arr_begin(&out.j);
 			cli_json_sink(&out.j);
 		} else
 			sarif_begin(&out.j);
@@ -829,7 +827,7 @@ int cmd_check(int argc, char **argv)
 		}
 	if (a.json) {
 		cli_json_sink(NULL);
-		bg_json_arr_end(&out.j);
+		cli_json_arr_end(&out.j);
 		printf("\n");
 	} else if (a.sarif) {
 		sarif_end(&out.j);

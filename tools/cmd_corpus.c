@@ -28,9 +28,9 @@
 #include <bpfgate/kern.h>
 #include <bpfgate/object.h>
 #include <bpfgate/verifier.h>
-#include "core/json.h"
-#include "platform/profiles.h"
-#include "kvm/kvm.h"
+#include <bpfgate/profile.h>
+#include "cli_json.h"
+#include <bpfgate/kvm.h>
 #include "cli.h"
 
 /* bpfgate's verifier may not be linked yet: a weak reference resolves to
@@ -394,88 +394,86 @@ static void run_kvm(const struct verifier *v, size_t idx, const struct bg_progra
 		return;
 	}
 	for (size_t k = v->first[idx]; k < v->first[idx + 1]; k++) {
-		const struct bg_kvm_prog *g = &run->progs[k];
+		const struct bg_kvm_prog *g = bg_kvm_run__prog(run, k);
+		const struct bg_kload_result *res = bg_kvm_prog__result(g);
 
-		if (g->obj_error) {
-			r->msg = first_line(g->obj_error);
+		if (bg_kvm_prog__obj_error(g)) {
+			r->msg = first_line(bg_kvm_prog__obj_error(g));
 			return;
 		}
-		if (strcmp(g->prog, bg_program__name(p)))
+		if (strcmp(bg_kvm_prog__name(g), bg_program__name(p)))
 			continue;
-		r->verdict = g->r.verdict;
-		if (g->r.verdict == BG_VERDICT_REJECTED)
-			r->msg = first_line(g->message ? g->message : g->r.reason);
+		r->verdict = res->verdict;
+		if (res->verdict == BG_VERDICT_REJECTED)
+			r->msg = first_line(bg_kvm_prog__message(g) ? bg_kvm_prog__message(g) : res->reason);
 		else
-			r->msg = first_line(g->r.verdict == BG_VERDICT_ACCEPTED ? "" : g->r.reason);
-		r->insns = g->r.insns_processed;
-		r->vtime_us = g->r.verif_time_usec;
-		r->secs = g->r.verif_time_usec >= 0 ? (double)g->r.verif_time_usec / 1e6 : 0;
+			r->msg = first_line(res->verdict == BG_VERDICT_ACCEPTED ? "" : res->reason);
+		r->insns = res->insns_processed;
+		r->vtime_us = res->verif_time_usec;
+		r->secs = res->verif_time_usec >= 0 ? (double)res->verif_time_usec / 1e6 : 0;
 		return;
 	}
-	r->msg = first_line(run->error ? run->error : "no verdict from the guest for this program");
+	r->msg = first_line(bg_kvm_run__error(run) ? bg_kvm_run__error(run)
+						  : "no verdict from the guest for this program");
 }
 
 /* Boot every kernel@VER verifier's kernel once with all objects (jobs
  * guests at once) before the per-object work. */
 static int judge_kernels(struct opts *o)
 {
-	struct bg_kimage ks[MAX_VERIFIERS];
-	struct bg_kvm_run *runs;
+	const struct bg_kimage *ks[MAX_VERIFIERS];
+	struct bg_kvm_run *runs[MAX_VERIFIERS];
 	int idx[MAX_VERIFIERS], nk = 0, e;
 	struct bg_kvm_opts ko = {.sz = sizeof(ko)};
-	char root[4096];
+	struct bg_kcache *c = NULL;
 
-	cli_kvm_opts(&ko, root, sizeof(root));
-
+	cli_kvm_opts(&ko);
 	for (int vi = 0; vi < o->nv; vi++) {
 		if (o->v[vi].kind != V_KVM)
 			continue;
-		if (bg_kcache_get(ko.cache_dir, o->v[vi].ver, &ks[nk]))
+		if (!c && !(c = cli_kcache_open("corpus")))
+			return EXIT_BAD;
+		if (!(ks[nk] = bg_kcache__find(c, o->v[vi].ver))) {
+			bg_kcache__free(c);
 			return cli_error("corpus", "kernel %s is not in the cache (bpfgate kernels fetch %s)",
 					 o->v[vi].ver, o->v[vi].ver);
+		}
 		idx[nk++] = vi;
 	}
 	if (!nk)
 		return 0;
-	runs = calloc((size_t)nk, sizeof(*runs));
-	if (!runs)
-		return cli_error("corpus", "out of memory");
-	e = bg_kvm_judge(ks, (size_t)nk, (const char *const *)o->objs, o->nobj, &ko, runs);
-	if (e) {
-		free(runs);
+	e = bg_kcache__judge(c, ks, (size_t)nk, (const char *const *)o->objs, o->nobj, &ko, runs);
+	bg_kcache__free(c);
+	if (e)
 		return cli_error("corpus", "cannot boot kernels: %s", strerror(-e));
-	}
 	for (int k = 0; k < nk; k++) {
 		struct verifier *v = &o->v[idx[k]];
-		size_t j = 0;
+		size_t j = 0, n = bg_kvm_run__prog_cnt(runs[k]);
 
-		v->run = &runs[k];
+		v->run = runs[k];
 		v->first = xrealloc(NULL, (o->nobj + 1) * sizeof(size_t));
 		for (size_t i = 0; i <= o->nobj; i++) {
-			while (j < runs[k].n && runs[k].progs[j].obj < i)
+			while (j < n && bg_kvm_prog__obj(bg_kvm_run__prog(runs[k], j)) < i)
 				j++;
 			v->first[i] = j;
 		}
-		if (runs[k].error)
+		if (bg_kvm_run__error(runs[k]))
 			fprintf(stderr, "bpfgate corpus: %s\n--- last lines of the guest console ---\n%s\n---\n",
-				runs[k].error, runs[k].console_tail ? runs[k].console_tail : "");
+				bg_kvm_run__error(runs[k]),
+				bg_kvm_run__console_tail(runs[k]) ? bg_kvm_run__console_tail(runs[k]) : "");
 	}
 	return 0;
 }
 
 static void free_kernels(struct opts *o)
 {
-	struct bg_kvm_run *base = NULL;
-
 	for (int vi = 0; vi < o->nv; vi++) {
 		if (o->v[vi].kind != V_KVM || !o->v[vi].run)
 			continue;
-		if (!base)
-			base = o->v[vi].run;
-		bg_kvm_run__fini(o->v[vi].run);
+		bg_kvm_run__free(o->v[vi].run);
+		o->v[vi].run = NULL;
 		free(o->v[vi].first);
 	}
-	free(base);
 }
 
 /* Append s to the growing buffer, single-quoted for /bin/sh. */
@@ -1026,30 +1024,31 @@ static void fmt_time(char *b, size_t n, double s)
 /* How a kernel@VER guest ran: the figures for boot-and-judge time and memory. */
 static void print_boot(const struct bg_kvm_run *r)
 {
-	if (r->error) {
-		printf("  booted: FAILED: %s\n", r->error);
+	if (bg_kvm_run__error(r)) {
+		printf("  booted: FAILED: %s\n", bg_kvm_run__error(r));
 		return;
 	}
 	printf("  booted: %s (Debian %s) under qemu %s, %d MiB guest; boot %.1f s and judging "
 	       "%.1f s of guest time, wall %.1f s, qemu peak rss %ld MiB\n",
-	       r->release, r->k.pkgver, r->accel, r->mem_mb, r->boot_s, r->judge_s, r->wall_s,
-	       r->host_rss_kb / 1024);
+	       bg_kvm_run__release(r), bg_kimage__package_version(bg_kvm_run__image(r)), bg_kvm_run__accel(r),
+	       bg_kvm_run__mem_mb(r), bg_kvm_run__boot_seconds(r), bg_kvm_run__judge_seconds(r),
+	       bg_kvm_run__wall_seconds(r), bg_kvm_run__qemu_rss_kb(r) / 1024);
 }
 
-static void json_boot(struct bg_json *j, const struct bg_kvm_run *r)
+static void json_boot(struct cli_json *j, const struct bg_kvm_run *r)
 {
-	bg_json_key(j, "boot");
-	bg_json_obj_begin(j);
-	bg_json_kstr(j, "release", r->release[0] ? r->release : r->k.release);
-	bg_json_kstr(j, "debian_version", r->k.pkgver);
-	bg_json_kstr(j, "accel", r->accel);
-	bg_json_kint(j, "mem_mib", r->mem_mb);
-	bg_json_kdouble(j, "boot_seconds", r->boot_s);
-	bg_json_kdouble(j, "judge_seconds", r->judge_s);
-	bg_json_kdouble(j, "wall_seconds", r->wall_s);
-	bg_json_kint(j, "qemu_peak_rss_kib", r->host_rss_kb);
-	bg_json_kstr(j, "error", r->error);
-	bg_json_obj_end(j);
+	cli_json_key(j, "boot");
+	cli_json_obj_begin(j);
+	cli_json_kstr(j, "release", bg_kvm_run__release(r));
+	cli_json_kstr(j, "debian_version", bg_kimage__package_version(bg_kvm_run__image(r)));
+	cli_json_kstr(j, "accel", bg_kvm_run__accel(r));
+	cli_json_kint(j, "mem_mib", bg_kvm_run__mem_mb(r));
+	cli_json_kdouble(j, "boot_seconds", bg_kvm_run__boot_seconds(r));
+	cli_json_kdouble(j, "judge_seconds", bg_kvm_run__judge_seconds(r));
+	cli_json_kdouble(j, "wall_seconds", bg_kvm_run__wall_seconds(r));
+	cli_json_kint(j, "qemu_peak_rss_kib", bg_kvm_run__qemu_rss_kb(r));
+	cli_json_kstr(j, "error", bg_kvm_run__error(r));
+	cli_json_obj_end(j);
 }
 
 static void print_text(const struct opts *o, const struct recs *rs, int kvi, double wall)
@@ -1123,78 +1122,78 @@ static void print_text(const struct opts *o, const struct recs *rs, int kvi, dou
 
 static void print_json(const struct opts *o, const struct recs *rs, double wall)
 {
-	struct bg_json j;
+	struct cli_json j;
 
-	bg_json_init(&j, stdout, false);
-	bg_json_obj_begin(&j);
-	bg_json_key(&j, "records");
-	bg_json_arr_begin(&j);
+	cli_json_init(&j, stdout, false);
+	cli_json_obj_begin(&j);
+	cli_json_key(&j, "records");
+	cli_json_arr_begin(&j);
 	for (size_t i = 0; i < rs->n; i++) {
 		const struct rec *r = &rs->r[i], *k = kernel_of(rs, i, o->v[r->vi].ref);
 		const char *kind = k && r->vi != k->vi ? disagreement_kind(o, r, k) : NULL;
 
-		bg_json_obj_begin(&j);
-		bg_json_kstr(&j, "object", r->obj);
-		bg_json_kstr(&j, "program", r->prog);
-		bg_json_kstr(&j, "section", r->sec);
-		bg_json_kstr(&j, "type", r->type);
-		bg_json_kstr(&j, "verifier", o->v[r->vi].name);
-		bg_json_kstr(&j, "verdict", bg_verdict_name(r->verdict));
-		bg_json_kstr(&j, "message", r->msg);
-		bg_json_kdouble(&j, "seconds", r->secs);
-		bg_json_kint(&j, "insns", r->size);
+		cli_json_obj_begin(&j);
+		cli_json_kstr(&j, "object", r->obj);
+		cli_json_kstr(&j, "program", r->prog);
+		cli_json_kstr(&j, "section", r->sec);
+		cli_json_kstr(&j, "type", r->type);
+		cli_json_kstr(&j, "verifier", o->v[r->vi].name);
+		cli_json_kstr(&j, "verdict", bg_verdict_name(r->verdict));
+		cli_json_kstr(&j, "message", r->msg);
+		cli_json_kdouble(&j, "seconds", r->secs);
+		cli_json_kint(&j, "insns", r->size);
 		if (r->insns >= 0)
-			bg_json_kint(&j,
+			cli_json_kint(&j,
 				     o->v[r->vi].kind == V_KERNEL || o->v[r->vi].kind == V_KVM
 					 ? "insns_processed"
 					 : "steps",
 				     r->insns);
 		if (r->peak_kb >= 0)
-			bg_json_kint(&j, "peak_kib", r->peak_kb);
+			cli_json_kint(&j, "peak_kib", r->peak_kb);
 		if (r->vtime_us >= 0)
-			bg_json_kint(&j, "verif_usec", r->vtime_us);
+			cli_json_kint(&j, "verif_usec", r->vtime_us);
 		if (kind)
-			bg_json_kstr(&j, "disagreement", kind);
-		bg_json_obj_end(&j);
+			cli_json_kstr(&j, "disagreement", kind);
+		cli_json_obj_end(&j);
 	}
-	bg_json_arr_end(&j);
-	bg_json_key(&j, "summary");
-	bg_json_arr_begin(&j);
+	cli_json_arr_end(&j);
+	cli_json_key(&j, "summary");
+	cli_json_arr_begin(&j);
 	for (int vi = 0; vi < o->nv; vi++) {
 		struct vstats s;
 
 		compute_stats(rs, vi, o->v[vi].ref, &s);
-		bg_json_obj_begin(&j);
-		bg_json_kstr(&j, "verifier", o->v[vi].name);
-		bg_json_kuint(&j, "accepted", s.cnt[0]);
-		bg_json_kuint(&j, "rejected", s.cnt[1]);
-		bg_json_kuint(&j, "unavailable", s.cnt[2]);
+		cli_json_obj_begin(&j);
+		cli_json_kstr(&j, "verifier", o->v[vi].name);
+		cli_json_kuint(&j, "accepted", s.cnt[0]);
+		cli_json_kuint(&j, "rejected", s.cnt[1]);
+		cli_json_kuint(&j, "unavailable", s.cnt[2]);
 		if (o->v[vi].run)
 			json_boot(&j, o->v[vi].run);
 		if (o->v[vi].kind != V_KERNEL) {
-			bg_json_kstr(&j, "compared_with", o->v[o->v[vi].ref].name);
+			cli_json_kstr(&j, "compared_with", o->v[o->v[vi].ref].name);
 			size_t dec = s.m[0][0] + s.m[0][1] + s.m[1][0] + s.m[1][1];
-			bg_json_kuint(&j, "acc_acc", s.m[0][0]);
-			bg_json_kuint(&j, "acc_rej", s.m[0][1]);
-			bg_json_kuint(&j, "rej_acc", s.m[1][0]);
-			bg_json_kuint(&j, "rej_rej", s.m[1][1]);
-			bg_json_kuint(&j, "unavailable_verifier", s.unavail_v);
-			bg_json_kuint(&j, "unavailable_kernel", s.unavail_k);
+			cli_json_kuint(&j, "acc_acc", s.m[0][0]);
+			cli_json_kuint(&j, "acc_rej", s.m[0][1]);
+			cli_json_kuint(&j, "rej_acc", s.m[1][0]);
+			cli_json_kuint(&j, "rej_rej", s.m[1][1]);
+			cli_json_kuint(&j, "unavailable_verifier", s.unavail_v);
+			cli_json_kuint(&j, "unavailable_kernel", s.unavail_k);
 			if (dec)
-				bg_json_kdouble(&j, "agreement", (double)(s.m[0][0] + s.m[1][1]) / (double)dec);
+				cli_json_kdouble(&j, "agreement", (double)(s.m[0][0] + s.m[1][1]) / (double)dec);
 		}
-		bg_json_kdouble(&j, "median_seconds", s.med);
-		bg_json_kdouble(&j, "p90_seconds", s.p90);
-		bg_json_kdouble(&j, "max_seconds", s.max);
-		bg_json_kdouble(&j, "sum_seconds", s.sum);
+		cli_json_kdouble(&j, "median_seconds", s.med);
+		cli_json_kdouble(&j, "p90_seconds", s.p90);
+		cli_json_kdouble(&j, "max_seconds", s.max);
+		cli_json_kdouble(&j, "sum_seconds", s.sum);
 		if (s.peak_kb >= 0)
-			bg_json_kint(&j, "peak_kib", s.peak_kb);
-		bg_json_obj_end(&j);
+			cli_json_kint(&j, "peak_kib", s.peak_kb);
+		cli_json_obj_end(&j);
 	}
-	bg_json_arr_end(&j);
-	bg_json_kuint(&j, "objects", o->nobj);
-	bg_json_kdouble(&j, "wall_seconds", wall);
-	bg_json_obj_end(&j);
+	cli_json_arr_end(&j);
+	cli_json_kuint(&j, "objects", o->nobj);
+	cli_json_kdouble(&j, "wall_seconds", wall);
+	cli_json_obj_end(&j);
 	fputc('\n', stdout);
 }
 
@@ -1283,7 +1282,7 @@ static int parse_verifiers(struct opts *o, const char *list)
 			rc = add_verifier(o, "bpfgate", V_BPFGATE, NULL);
 		else if (!strncmp(t, "kernel@", 7) && bg_kcache_valid_ver(t + 7))
 			rc = add_verifier(o, t, V_KVM, NULL);
-		else if (!strncmp(t, "bpfgate@", 8) && bg_profile_by_name(t + 8))
+		else if (!strncmp(t, "bpfgate@", 8) && bg_kernel_profile__by_name(t + 8))
 			rc = add_verifier(o, t, V_BPFGATE, NULL);
 		else if (!strncmp(t, "bpfgate@", 8))
 			rc = cli_error("corpus", "bpfgate has no kernel profile '%s' (bpfgate check "

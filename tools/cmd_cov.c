@@ -15,8 +15,7 @@
 #include <bpfgate/bpfgate.h>
 #include <bpfgate/cov.h>
 #include "cli.h"
-#include "core/json.h"
-#include "core/pcap.h"
+#include "cli_json.h"
 #include "cov_cli.h"
 
 static void usage(void)

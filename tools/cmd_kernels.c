@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
-#include "kvm/kvm.h"
+#include <bpfgate/kvm.h>
 #include "cli.h"
 
 static void usage(FILE *f)
@@ -22,56 +22,58 @@ static void usage(FILE *f)
 
 static int list(void)
 {
-	struct bg_kimage *ks;
 	const char *force = cli_kvm_accel_force(), *why, *accel = bg_kvm_accel(force, &why);
 	char root[4096] = "?";
-	size_t n;
-
+	struct bg_kcache_opts o = {.sz = sizeof(o)};
 	const char *r = cli_kcache_root(root, sizeof(root));
-	bg_kcache_list(r, &ks, &n);
+	struct bg_kcache *c = r ? bg_kcache__open(r, &o) : NULL;
+	size_t n = bg_kcache__image_cnt(c);
+
 	if (!r)
 		snprintf(root, sizeof(root), "? (set XDG_CACHE_HOME or HOME)");
 	printf("cache: %s\nqemu accelerator: %s (%s%s)\n", root, accel,
 	       force && !strcmp(force, accel) ? "BG_KVM_ACCEL=" : "", force && !strcmp(force, accel) ? force : why);
 	if (!n)
 		printf("no kernel fetched (bpfgate kernels fetch 5.10 6.1 6.12 7.2)\n");
-	for (size_t i = 0; i < n; i++)
-		printf("%-6s %-28s %-40s %s\n", ks[i].ver, ks[i].release, ks[i].package,
-		       ks[i].pkgver);
-	free(ks);
+	for (size_t i = 0; i < n; i++) {
+		const struct bg_kimage *k = bg_kcache__image(c, i);
+
+		printf("%-6s %-28s %-40s %s\n", bg_kimage__version(k), bg_kimage__release(k),
+		       bg_kimage__package(k), bg_kimage__package_version(k));
+	}
+	bg_kcache__free(c);
 	return EXIT_OK;
 }
 
 static int fetch(int argc, char **argv)
 {
+	struct bg_kcache *c = cli_kcache_open("kernels");
 	int rc = EXIT_OK;
 
-	for (int i = 2; i < argc; i++) {
-		struct bg_kimage k;
+	for (int i = 2; c && i < argc; i++) {
+		const struct bg_kimage *k;
 		char err[1024];
-		char root[4096];
-		int e = bg_kcache_fetch(cli_kcache_root(root, sizeof(root)), cli_kcache_mirror(), argv[i],
-					&k, err, sizeof(err));
+		int e = bg_kcache__fetch(c, argv[i], &k, err, sizeof(err));
 
 		if (e) {
-			rc = cli_error("kernels", "fetch %s: %s", argv[i],
-				       *err ? err : strerror(-e));
-			if (e == BG_KCACHE_UNREACHABLE)
+			rc = cli_error("kernels", "fetch %s: %s", argv[i], *err ? err : bg_strerror(e));
+			if (e == -BG_ERR_UNREACHABLE)
 				break;
 			continue;
 		}
-		printf("%-6s %-28s %s\n", k.ver, k.release, k.vmlinuz);
+		printf("%-6s %-28s %s\n", bg_kimage__version(k), bg_kimage__release(k), bg_kimage__path(k));
 	}
-	return rc;
+	bg_kcache__free(c);
+	return c ? rc : EXIT_BAD;
 }
 
 static int remove_(int argc, char **argv)
 {
+	struct bg_kcache *c = cli_kcache_open("kernels");
 	int rc = EXIT_OK;
 
-	for (int i = 2; i < argc; i++) {
-		char root[4096];
-		int e = bg_kcache_remove(cli_kcache_root(root, sizeof(root)), argv[i]);
+	for (int i = 2; c && i < argc; i++) {
+		int e = bg_kcache__remove(c, argv[i]);
 
 		if (e == -ENOENT)
 			rc = cli_error("kernels", "remove %s: not in the cache", argv[i]);
@@ -80,7 +82,8 @@ static int remove_(int argc, char **argv)
 		else
 			printf("removed %s\n", argv[i]);
 	}
-	return rc;
+	bg_kcache__free(c);
+	return c ? rc : EXIT_BAD;
 }
 
 int cmd_kernels(int argc, char **argv)

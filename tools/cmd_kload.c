@@ -7,8 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <bpfgate/bpfgate.h>
-#include "core/json.h"
-#include "kvm/kvm.h"
+#include "cli_json.h"
+#include <bpfgate/kvm.h>
 #include "cli.h"
 
 #define MAX_SELECT 64
@@ -163,44 +163,45 @@ static void print_text(const struct pview *p, const struct bg_kload_result *r, b
 }
 
 /* run: the guest a --kernel verdict came from (NULL: the running kernel). */
-static void print_json(struct bg_json *j, const char *path, const struct pview *p,
+static void print_json(struct cli_json *j, const char *path, const struct pview *p,
 		       const struct bg_kload_result *r, bool log, const struct bg_kvm_run *run)
 {
-	bg_json_obj_begin(j);
-	bg_json_kstr(j, "object", path);
-	bg_json_kstr(j, "program", p->name);
-	bg_json_kstr(j, "section", p->section);
-	bg_json_kstr(j, "type", p->type);
+	cli_json_obj_begin(j);
+	cli_json_kstr(j, "object", path);
+	cli_json_kstr(j, "program", p->name);
+	cli_json_kstr(j, "section", p->section);
+	cli_json_kstr(j, "type", p->type);
 	if (run) {
 		char boot[96];
 
-		snprintf(boot, sizeof(boot), "qemu %s, %d MiB, 1 cpu", run->accel, run->mem_mb);
-		bg_json_kstr(j, "kernel", run->k.ver);
-		bg_json_kstr(j, "kernel_release", run->release);
-		bg_json_kstr(j, "booted", boot);
+		snprintf(boot, sizeof(boot), "qemu %s, %d MiB, 1 cpu", bg_kvm_run__accel(run),
+			 bg_kvm_run__mem_mb(run));
+		cli_json_kstr(j, "kernel", bg_kimage__version(bg_kvm_run__image(run)));
+		cli_json_kstr(j, "kernel_release", bg_kvm_run__release(run));
+		cli_json_kstr(j, "booted", boot);
 	}
-	bg_json_kstr(j, "verdict", bg_verdict_name(r->verdict));
-	bg_json_kuint(j, "insns", p->insns);
-	bg_json_kint(j, "processed", r->insns_processed);
-	bg_json_kint(j, "verif_time_us", r->verif_time_usec);
-	bg_json_kint(j, "errno", -r->err);
-	bg_json_kstr(j, "message", r->verdict == BG_VERDICT_ACCEPTED ? NULL : r->reason);
+	cli_json_kstr(j, "verdict", bg_verdict_name(r->verdict));
+	cli_json_kuint(j, "insns", p->insns);
+	cli_json_kint(j, "processed", r->insns_processed);
+	cli_json_kint(j, "verif_time_us", r->verif_time_usec);
+	cli_json_kint(j, "errno", -r->err);
+	cli_json_kstr(j, "message", r->verdict == BG_VERDICT_ACCEPTED ? NULL : r->reason);
 	if (r->verdict == BG_VERDICT_REJECTED && (r->fail_insn >= 0 || r->fail_line)) {
-		bg_json_key(j, "location");
-		bg_json_obj_begin(j);
-		bg_json_kint(j, "insn", r->fail_insn);
-		bg_json_kstr(j, "file", r->fail_file);
-		bg_json_kuint(j, "line", r->fail_line);
-		bg_json_kstr(j, "source", r->fail_source);
-		bg_json_obj_end(j);
+		cli_json_key(j, "location");
+		cli_json_obj_begin(j);
+		cli_json_kint(j, "insn", r->fail_insn);
+		cli_json_kstr(j, "file", r->fail_file);
+		cli_json_kuint(j, "line", r->fail_line);
+		cli_json_kstr(j, "source", r->fail_source);
+		cli_json_obj_end(j);
 	}
 	if (log)
-		bg_json_kstr(j, "log", r->log);
-	bg_json_obj_end(j);
+		cli_json_kstr(j, "log", r->log);
+	cli_json_obj_end(j);
 }
 
 /* Load the selected programs of one object. Returns the worst exit code. */
-static int kload_object(const struct kload_args *a, const char *path, struct bg_json *j, bool *hit)
+static int kload_object(const struct kload_args *a, const char *path, struct cli_json *j, bool *hit)
 {
 	struct bg_open_opts oo = {.sz = sizeof(oo), .btf_path = a->btf};
 	struct bg_kload_opts ko = {.sz = sizeof(ko), .log_level = a->log_level};
@@ -322,66 +323,76 @@ static int kload_records(const struct kload_args *a)
 
 static void print_run_header(const struct bg_kvm_run *r, size_t nprogs)
 {
+	const struct bg_kimage *k = bg_kvm_run__image(r);
+
 	printf("== kernel %s (%s, Debian %s): qemu %s, %d MiB, boot %.1f s, %zu programs judged "
 	       "in %.1f s, wall %.1f s, qemu peak rss %ld MiB\n",
-	       r->k.ver, r->release[0] ? r->release : r->k.release, r->k.pkgver, r->accel,
-	       r->mem_mb, r->boot_s, nprogs, r->judge_s, r->wall_s, r->host_rss_kb / 1024);
+	       bg_kimage__version(k), bg_kvm_run__release(r), bg_kimage__package_version(k),
+	       bg_kvm_run__accel(r), bg_kvm_run__mem_mb(r), bg_kvm_run__boot_seconds(r), nprogs,
+	       bg_kvm_run__judge_seconds(r), bg_kvm_run__wall_seconds(r), bg_kvm_run__qemu_rss_kb(r) / 1024);
 }
 
 /* Print one guest's verdicts (selected programs only); returns the exit code. */
-static int print_run(const struct kload_args *a, const struct bg_kvm_run *r, struct bg_json *j,
+static int print_run(const struct kload_args *a, const struct bg_kvm_run *r, struct cli_json *j,
 		     bool *hit)
 {
+	const char *ver = bg_kimage__version(bg_kvm_run__image(r));
 	int rc = EXIT_OK;
 	size_t n = 0;
 
-	for (size_t i = 0; i < r->n; i++)
-		n += r->progs[i].obj_error == NULL;
-	if (!j && (n || !r->error))
+	for (size_t i = 0; i < bg_kvm_run__prog_cnt(r); i++)
+		n += bg_kvm_prog__obj_error(bg_kvm_run__prog(r, i)) == NULL;
+	if (!j && (n || !bg_kvm_run__error(r)))
 		print_run_header(r, n);
-	for (size_t i = 0; i < r->n; i++) {
-		const struct bg_kvm_prog *g = &r->progs[i];
-		struct pview v = {g->prog, g->section, g->type, g->insns};
-		const char *path = g->obj < a->obj_cnt ? a->objs[g->obj] : "?";
+	for (size_t i = 0; i < bg_kvm_run__prog_cnt(r); i++) {
+		const struct bg_kvm_prog *g = bg_kvm_run__prog(r, i);
+		const struct bg_kload_result *res = bg_kvm_prog__result(g);
+		struct pview v = {bg_kvm_prog__name(g), bg_kvm_prog__section(g), bg_kvm_prog__type(g),
+				  bg_kvm_prog__insns(g)};
+		const char *path = bg_kvm_prog__obj(g) < a->obj_cnt ? a->objs[bg_kvm_prog__obj(g)] : "?";
 
-		if (g->obj_error) {
-			rc = cli_error("kload", "kernel %s: %s: %s", r->k.ver, path, g->obj_error);
+		if (bg_kvm_prog__obj_error(g)) {
+			rc = cli_error("kload", "kernel %s: %s: %s", ver, path, bg_kvm_prog__obj_error(g));
 			continue;
 		}
-		if (!selected(a, g->prog, hit))
+		if (!selected(a, v.name, hit))
 			continue;
 		if (j)
-			print_json(j, path, &v, &g->r, a->log, r);
+			print_json(j, path, &v, res, a->log, r);
 		else
-			print_text(&v, &g->r, a->log);
-		if (g->r.verdict == BG_VERDICT_REJECTED && rc == EXIT_OK)
+			print_text(&v, res, a->log);
+		if (res->verdict == BG_VERDICT_REJECTED && rc == EXIT_OK)
 			rc = EXIT_REJECTED;
 	}
 	return rc;
 }
 
 /* --kernel: boot each listed kernel once with every object. */
-static int kload_kernels(const struct kload_args *a, struct bg_json *j, bool *hit)
+static int kload_kernels(const struct kload_args *a, struct cli_json *j, bool *hit)
 {
-	struct bg_kimage ks[MAX_KERNELS];
-	struct bg_kvm_run runs[MAX_KERNELS];
+	const struct bg_kimage *ks[MAX_KERNELS];
+	struct bg_kvm_run *runs[MAX_KERNELS];
 	struct bg_kvm_opts o = {.sz = sizeof(o), .timeout_s = a->timeout_s, .jobs = a->jobs,
 				.log = a->log, .log_level = a->log_level};
-	char list[256], *save = NULL, root[4096];
+	char list[256], *save = NULL;
+	struct bg_kcache *c;
 	size_t nk = 0;
 	int rc = EXIT_OK, e;
 
-	cli_kvm_opts(&o, root, sizeof(root));
-
+	cli_kvm_opts(&o);
+	if (!(c = cli_kcache_open("kload")))
+		return EXIT_BAD;
 	snprintf(list, sizeof(list), "%s", a->kernels);
 	for (char *t = strtok_r(list, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
 		if (nk == MAX_KERNELS)
-			return cli_error("kload", "too many kernels (max %d)", MAX_KERNELS);
-		if (!bg_kcache_valid_ver(t))
-			return cli_error("kload", "--kernel: '%s' is not a kernel series (like 6.1)", t);
-		if (bg_kcache_get(o.cache_dir, t, &ks[nk]))
-			return cli_error("kload", "kernel %s is not in the cache (bpfgate kernels fetch %s)",
-					 t, t);
+			rc = cli_error("kload", "too many kernels (max %d)", MAX_KERNELS);
+		else if (!bg_kcache_valid_ver(t))
+			rc = cli_error("kload", "--kernel: '%s' is not a kernel series (like 6.1)", t);
+		else if (!(ks[nk] = bg_kcache__find(c, t)))
+			rc = cli_error("kload", "kernel %s is not in the cache (bpfgate kernels fetch %s)",
+				       t, t);
+		if (rc)
+			goto out;
 		nk++;
 	}
 	for (size_t i = 0; i < a->obj_cnt; i++) {
@@ -389,26 +400,32 @@ static int kload_kernels(const struct kload_args *a, struct bg_json *j, bool *hi
 		struct bg_open_opts oo = {.sz = sizeof(oo), .keep_malformed = 1};
 		struct bg_object *obj = bg_object__open(a->objs[i], &oo, err, sizeof(err));
 
-		if (!obj)
-			return cli_error("kload", "%s", *err ? err : a->objs[i]);
+		if (!obj) {
+			rc = cli_error("kload", "%s", *err ? err : a->objs[i]);
+			goto out;
+		}
 		bg_object__free(obj);
 	}
-	e = bg_kvm_judge(ks, nk, a->objs, a->obj_cnt, &o, runs);
-	if (e)
-		return cli_error("kload", "cannot boot kernels: %s", strerror(-e));
+	e = bg_kcache__judge(c, ks, nk, a->objs, a->obj_cnt, &o, runs);
+	if (e) {
+		rc = cli_error("kload", "cannot boot kernels: %s", strerror(-e));
+		goto out;
+	}
 	for (size_t k = 0; k < nk; k++) {
-		e = print_run(a, &runs[k], j, hit);
+		e = print_run(a, runs[k], j, hit);
 		if (e > rc)
 			rc = e;
-		if (runs[k].error) {
+		if (bg_kvm_run__error(runs[k])) {
 			cli_error("kload", "%s (%zu program verdicts before it stopped)",
-				  runs[k].error, runs[k].n);
+				  bg_kvm_run__error(runs[k]), bg_kvm_run__prog_cnt(runs[k]));
 			fprintf(stderr, "--- last lines of the guest console ---\n%s\n---\n",
-				runs[k].console_tail ? runs[k].console_tail : "");
+				bg_kvm_run__console_tail(runs[k]) ? bg_kvm_run__console_tail(runs[k]) : "");
 			rc = EXIT_BAD;
 		}
-		bg_kvm_run__fini(&runs[k]);
+		bg_kvm_run__free(runs[k]);
 	}
+out:
+	bg_kcache__free(c);
 	return rc;
 }
 
@@ -427,7 +444,7 @@ static int probe(void)
 int cmd_kload(int argc, char **argv)
 {
 	struct kload_args a = {0};
-	struct bg_json j;
+	struct cli_json j;
 	bool hit[MAX_SELECT] = {0};
 	int rc = EXIT_OK, e;
 
@@ -449,8 +466,8 @@ int cmd_kload(int argc, char **argv)
 		return rc;
 	}
 	if (a.json) {
-		bg_json_init(&j, stdout, true);
-		bg_json_arr_begin(&j);
+		cli_json_init(&j, stdout, true);
+		cli_json_arr_begin(&j);
 		cli_json_sink(&j);
 	}
 	if (a.kernels)
@@ -466,7 +483,7 @@ int cmd_kload(int argc, char **argv)
 				       a.progs[i]);
 	if (a.json) {
 		cli_json_sink(NULL);
-		bg_json_arr_end(&j);
+		cli_json_arr_end(&j);
 		fputc('\n', stdout);
 	}
 	free(a.objs);

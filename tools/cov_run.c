@@ -8,8 +8,8 @@
 #include <bpfgate/bpfgate.h>
 #include <bpfgate/cov.h>
 #include "cli.h"
-#include "core/json.h"
-#include "core/pcap.h"
+#include "cli_json.h"
+#include <bpfgate/packets.h>
 #include "cov_cli.h"
 #include "cov_attach.h"
 #include "cov_cfg.h"
@@ -20,7 +20,7 @@ struct run_args {
 	int nprogs;
 	int vm, json, command_only;
 	uint32_t repeat;
-	struct bg_packets in;
+	struct bg_packets *in;   /* --input, --input-dir, then --pcap */
 	const char *pcaps[16];   /* read once the programs are known (link type) */
 	int npcaps;
 	char **cmd;              /* after "--" */
@@ -91,9 +91,9 @@ static int parse(int argc, char **argv, struct run_args *a)
 		} else if (!strcmp(s, "--repeat")) {
 			a->repeat = (uint32_t)strtoul(v, NULL, 0);
 		} else if (!strcmp(s, "--input") || !strcmp(s, "--packet")) {
-			rc = bg_packets_file(&a->in, v, err, sizeof(err));
+			rc = bg_packets__add_file(a->in, v, err, sizeof(err));
 		} else if (!strcmp(s, "--input-dir")) {
-			rc = bg_packets_dir(&a->in, v, err, sizeof(err));
+			rc = bg_packets__add_dir(a->in, v, err, sizeof(err));
 		} else if (!strcmp(s, "--pcap")) {
 			if (a->npcaps == 16)
 				return cli_error("cov", "run: at most 16 --pcap options");
@@ -108,7 +108,7 @@ static int parse(int argc, char **argv, struct run_args *a)
 		return cli_error("cov", "run: %s", err);
 	if (!a->obj)
 		return cli_error("cov", "run: no object");
-	if (!a->cmd && !a->in.n && !a->npcaps)
+	if (!a->cmd && !bg_packets__cnt(a->in) && !a->npcaps)
 		return cli_error("cov", "run: no input (--input, --input-dir, --pcap) and no command after --");
 	if (!a->cmd && a->ntargets)
 		return cli_error("cov", "run: --uprobe/--usdt attach while a command runs: add -- COMMAND");
@@ -116,19 +116,19 @@ static int parse(int argc, char **argv, struct run_args *a)
 }
 
 /* Captures become Ethernet frames; raw IP only when every chosen program
- * that takes a packet sees from L3 on (see core/pcap.h). */
+ * that takes a packet sees from L3 on (see bpfgate/packets.h). */
 static int read_pcaps(struct run_args *a, const struct bg_program **progs, size_t n)
 {
-	enum bg_pkt_input want = BG_PKT_ETH_L3;
+	struct bg_packets_opts po = {.sz = sizeof(po), .form = BG_PACKET_ETH_L3};
 	char err[512];
 
 	for (size_t i = 0; i < n; i++) {
 		bool takes;
-		if (cli_packet_input(progs[i], &takes) == BG_PKT_ETH && takes)
-			want = BG_PKT_ETH;
+		if (cli_packet_input(progs[i], &takes) == BG_PACKET_ETH && takes)
+			po.form = BG_PACKET_ETH;
 	}
 	for (int k = 0; k < a->npcaps; k++)
-		if (bg_packets_pcap(&a->in, a->pcaps[k], want, err, sizeof(err)))
+		if (bg_packets__add_capture(a->in, a->pcaps[k], &po, err, sizeof(err)))
 			return cli_error("cov", "run: %s", err);
 	return 0;
 }
@@ -185,19 +185,19 @@ static void report_refused(const char *prog, const int *ierr, size_t n)
 				"the other inputs were counted\n", cli_safe(prog), k, strerror(-ierr[k]));
 }
 
-static void json_refused(struct bg_json *j, const int *ierr, size_t n)
+static void json_refused(struct cli_json *j, const int *ierr, size_t n)
 {
-	bg_json_key(j, "refused_inputs");
-	bg_json_arr_begin(j);
+	cli_json_key(j, "refused_inputs");
+	cli_json_arr_begin(j);
 	for (size_t k = 0; ierr && k < n; k++)
 		if (ierr[k]) {
-			bg_json_obj_begin(j);
-			bg_json_kuint(j, "input", k);
-			bg_json_kint(j, "errno", -ierr[k]);
-			bg_json_kstr(j, "message", strerror(-ierr[k]));
-			bg_json_obj_end(j);
+			cli_json_obj_begin(j);
+			cli_json_kuint(j, "input", k);
+			cli_json_kint(j, "errno", -ierr[k]);
+			cli_json_kstr(j, "message", strerror(-ierr[k]));
+			cli_json_obj_end(j);
 		}
-	bg_json_arr_end(j);
+	cli_json_arr_end(j);
 }
 
 /* Write the tracefile (and profile), then the summary; in --json mode a
@@ -205,7 +205,7 @@ static void json_refused(struct bg_json *j, const int *ierr, size_t n)
 static int print_summary(const struct run_args *a, struct bg_cov **covs, const struct bg_program **progs,
 			 const char **names, const char **errs, int **refused, size_t n)
 {
-	struct bg_json j;
+	struct cli_json j;
 	int rc;
 
 	if (!a->json) {
@@ -227,43 +227,43 @@ static int print_summary(const struct run_args *a, struct bg_cov **covs, const s
 			printf("wrote %s\n", cli_safe(a->out));
 		return rc;
 	}
-	bg_json_init(&j, stdout, true);
-	bg_json_arr_begin(&j);
+	cli_json_init(&j, stdout, true);
+	cli_json_arr_begin(&j);
 	cli_json_sink(&j);
 	rc = write_outputs(a, covs, n);
 	for (size_t i = 0; i < n; i++) {
-		bg_json_obj_begin(&j);
-		bg_json_kstr(&j, "object", a->obj);
-		bg_json_kstr(&j, "program", names[i]);
-		bg_json_kstr(&j, "section", bg_program__section(progs[i]));
-		bg_json_kstr(&j, "type", bg_program__type_name(progs[i]));
-		bg_json_kstr(&j, "verdict", run_verdict(covs[i], errs[i]));
-		bg_json_kstr(&j, "runner", a->vm ? "vm" : "kernel");
-		bg_json_kstr(&j, "error", errs[i]);
-		json_refused(&j, refused[i], a->in.n);
+		cli_json_obj_begin(&j);
+		cli_json_kstr(&j, "object", a->obj);
+		cli_json_kstr(&j, "program", names[i]);
+		cli_json_kstr(&j, "section", bg_program__section(progs[i]));
+		cli_json_kstr(&j, "type", bg_program__type_name(progs[i]));
+		cli_json_kstr(&j, "verdict", run_verdict(covs[i], errs[i]));
+		cli_json_kstr(&j, "runner", a->vm ? "vm" : "kernel");
+		cli_json_kstr(&j, "error", errs[i]);
+		json_refused(&j, refused[i], bg_packets__cnt(a->in));
 		if (covs[i]) {
 			const uint64_t *c = bg_cov__counts(covs[i]);
 
-			bg_json_kuint(&j, "insns_before", bg_cov__insns_before(covs[i]));
-			bg_json_kuint(&j, "insns_after", bg_cov__insns_after(covs[i]));
-			bg_json_key(&j, "counters");
-			bg_json_arr_begin(&j);
+			cli_json_kuint(&j, "insns_before", bg_cov__insns_before(covs[i]));
+			cli_json_kuint(&j, "insns_after", bg_cov__insns_after(covs[i]));
+			cli_json_key(&j, "counters");
+			cli_json_arr_begin(&j);
 			for (size_t k = 0; k < bg_cov__counter_cnt(covs[i]); k++) {
 				const struct bg_cov_counter *ct = bg_cov__counter(covs[i], k);
 
-				bg_json_obj_begin(&j);
-				bg_json_kstr(&j, "kind", ct->kind == BG_COV_BLOCK ? "block" :
+				cli_json_obj_begin(&j);
+				cli_json_kstr(&j, "kind", ct->kind == BG_COV_BLOCK ? "block" :
 						 ct->kind == BG_COV_TAKEN ? "taken" : "not_taken");
-				bg_json_kuint(&j, "insn", ct->insn);
-				bg_json_kuint(&j, "count", c[k]);
-				bg_json_obj_end(&j);
+				cli_json_kuint(&j, "insn", ct->insn);
+				cli_json_kuint(&j, "count", c[k]);
+				cli_json_obj_end(&j);
 			}
-			bg_json_arr_end(&j);
+			cli_json_arr_end(&j);
 		}
-		bg_json_obj_end(&j);
+		cli_json_obj_end(&j);
 	}
 	cli_json_sink(NULL);
-	bg_json_arr_end(&j);
+	cli_json_arr_end(&j);
 	return rc;
 }
 
@@ -278,15 +278,19 @@ int cov_cmd_run(int argc, char **argv)
 	static char errbuf[64][512];
 	char err[512];
 	size_t n = 0;
-	int rc = parse(argc, argv, &a), status = EXIT_OK;
+	int rc, status = EXIT_OK;
+
+	if (!(a.in = bg_packets__new()))
+		return cli_error("cov", "run: %s", strerror(ENOMEM));
+	rc = parse(argc, argv, &a);
 
 	if (rc) {
-		bg_packets_free(&a.in);
+		bg_packets__free(a.in);
 		return rc;
 	}
 	obj = bg_object__open(a.obj, NULL, err, sizeof(err));
 	if (!obj) {
-		bg_packets_free(&a.in);
+		bg_packets__free(a.in);
 		return cli_error("cov", "%s", err);
 	}
 	for (size_t i = 0; i < bg_object__prog_cnt(obj) && n < 64; i++) {
@@ -306,7 +310,7 @@ int cov_cmd_run(int argc, char **argv)
 		for (size_t i = 0; i < n; i++)
 			bg_cov__free(covs[i]);
 		bg_object__free(obj);
-		bg_packets_free(&a.in);
+		bg_packets__free(a.in);
 		return rc;
 	}
 	for (int t = 0; t < a.ntargets; t++) {
@@ -318,7 +322,7 @@ int cov_cmd_run(int argc, char **argv)
 			for (i = 0; i < n; i++)
 				bg_cov__free(covs[i]);
 			bg_object__free(obj);
-			bg_packets_free(&a.in);
+			bg_packets__free(a.in);
 			return cli_error("cov", "run: %s: no selected program '%s'", a.obj, a.tprog[t]);
 		}
 		targets[i] = a.tspec[t];
@@ -326,21 +330,24 @@ int cov_cmd_run(int argc, char **argv)
 	if (a.cmd) {
 		rc = cov_attach_run(covs, n, targets, a.command_only, a.cmd, errbuf, errs);
 	} else {
-		struct bg_cov_input *in = calloc(a.in.n, sizeof(*in));
+		struct bg_cov_input *in = calloc(bg_packets__cnt(a.in), sizeof(*in));
 		struct bg_cov_run_opts ro = {.sz = sizeof(ro), .repeat = a.repeat};
 
-		for (size_t k = 0; in && k < a.in.n; k++)
-			in[k] = (struct bg_cov_input){a.in.p[k].data, a.in.p[k].len};
+		for (size_t k = 0; in && k < bg_packets__cnt(a.in); k++) {
+			uint32_t len;
+			const void *d = bg_packets__data(a.in, k, &len);
+			in[k] = (struct bg_cov_input){d, len};
+		}
 		for (size_t i = 0; i < n; i++) {
 			if (!covs[i])
 				continue;
-			ro.input_errs = a.vm ? NULL : calloc(a.in.n ? a.in.n : 1, sizeof(int));
-			rc = a.vm ? bg_cov__run_vm(covs[i], in, a.in.n, &ro, errbuf[i], sizeof(errbuf[i]))
-				  : bg_cov__run_kernel(covs[i], in, a.in.n, &ro, errbuf[i], sizeof(errbuf[i]));
+			ro.input_errs = a.vm ? NULL : calloc(bg_packets__cnt(a.in) ? bg_packets__cnt(a.in) : 1, sizeof(int));
+			rc = a.vm ? bg_cov__run_vm(covs[i], in, bg_packets__cnt(a.in), &ro, errbuf[i], sizeof(errbuf[i]))
+				  : bg_cov__run_kernel(covs[i], in, bg_packets__cnt(a.in), &ro, errbuf[i], sizeof(errbuf[i]));
 			if (rc < 0 || (rc && a.vm))
 				errs[i] = errbuf[i];
 			if (rc > 0 && !a.vm) { /* some inputs refused: the others counted */
-				report_refused(names[i], ro.input_errs, a.in.n);
+				report_refused(names[i], ro.input_errs, bg_packets__cnt(a.in));
 				refused[i] = ro.input_errs;
 				ro.input_errs = NULL;
 				status = EXIT_REJECTED;
@@ -359,7 +366,7 @@ int cov_cmd_run(int argc, char **argv)
 		free(refused[i]);
 	}
 	bg_object__free(obj);
-	bg_packets_free(&a.in);
+	bg_packets__free(a.in);
 	return n ? status : cli_error("cov", "run: no program selected");
 }
 
@@ -405,7 +412,7 @@ int cov_cmd_stats(int argc, char **argv)
 {
 	int json = 0, status = EXIT_OK;
 	uint32_t bench = 0;
-	struct bg_json j;
+	struct cli_json j;
 
 	for (int i = 1; i < argc; i++) {
 		json |= !strcmp(argv[i], "--json");
@@ -415,8 +422,8 @@ int cov_cmd_stats(int argc, char **argv)
 		}
 	}
 	if (json) {
-		bg_json_init(&j, stdout, true);
-		bg_json_arr_begin(&j);
+		cli_json_init(&j, stdout, true);
+		cli_json_arr_begin(&j);
 		cli_json_sink(&j);
 	}
 	for (int i = 1; i < argc; i++) {
@@ -453,23 +460,23 @@ int cov_cmd_stats(int argc, char **argv)
 			if (c && r1.verdict != BG_VERDICT_ACCEPTED)
 				bg_cov__message(c, r1.reason, msg, sizeof(msg));
 			if (json) {
-				bg_json_obj_begin(&j);
-				bg_json_kstr(&j, "object", argv[i]);
-				bg_json_kstr(&j, "program", bg_program__name(p));
-				bg_json_kstr(&j, "section", bg_program__section(p));
-				bg_json_kstr(&j, "type", bg_program__type_name(p));
-				bg_json_kstr(&j, "verdict", bg_verdict_name(r0.verdict));
-				bg_json_kstr(&j, "instrumented_verdict", c ? bg_verdict_name(r1.verdict) : "not instrumented");
-				bg_json_kstr(&j, "message", c ? (r1.verdict != BG_VERDICT_ACCEPTED ? msg : NULL) : ierr);
-				bg_json_kuint(&j, "insns", before);
-				bg_json_kuint(&j, "insns_instrumented", c ? bg_cov__insns_after(c) : 0);
-				bg_json_kuint(&j, "counters", c ? bg_cov__counter_cnt(c) : 0);
-				bg_json_kuint(&j, "spill_sites", c ? bg_cov__spills(c) : 0);
+				cli_json_obj_begin(&j);
+				cli_json_kstr(&j, "object", argv[i]);
+				cli_json_kstr(&j, "program", bg_program__name(p));
+				cli_json_kstr(&j, "section", bg_program__section(p));
+				cli_json_kstr(&j, "type", bg_program__type_name(p));
+				cli_json_kstr(&j, "verdict", bg_verdict_name(r0.verdict));
+				cli_json_kstr(&j, "instrumented_verdict", c ? bg_verdict_name(r1.verdict) : "not instrumented");
+				cli_json_kstr(&j, "message", c ? (r1.verdict != BG_VERDICT_ACCEPTED ? msg : NULL) : ierr);
+				cli_json_kuint(&j, "insns", before);
+				cli_json_kuint(&j, "insns_instrumented", c ? bg_cov__insns_after(c) : 0);
+				cli_json_kuint(&j, "counters", c ? bg_cov__counter_cnt(c) : 0);
+				cli_json_kuint(&j, "spill_sites", c ? bg_cov__spills(c) : 0);
 				if (bench) {
-					bg_json_kdouble(&j, "run_ns", t_plain);
-					bg_json_kdouble(&j, "run_ns_instrumented", t_cov);
+					cli_json_kdouble(&j, "run_ns", t_plain);
+					cli_json_kdouble(&j, "run_ns_instrumented", t_cov);
 				}
-				bg_json_obj_end(&j);
+				cli_json_obj_end(&j);
 			} else {
 				printf("%-40s %-24s %-11s -> %-11s insns %zu -> %zu%s%s\n", cli_safe(argv[i]),
 				       cli_safe(bg_program__name(p)), bg_verdict_name(r0.verdict),
@@ -487,7 +494,7 @@ int cov_cmd_stats(int argc, char **argv)
 	}
 	if (json) {
 		cli_json_sink(NULL);
-		bg_json_arr_end(&j);
+		cli_json_arr_end(&j);
 	}
 	return status;
 }

@@ -31,6 +31,8 @@ enum bg_error {
 	BG_ERR_FORMAT = BG_ERR_START, /* malformed input (ELF, BTF, relocation, assembly) */
 	BG_ERR_UNSUPPORTED,           /* valid input we do not handle */
 	BG_ERR_LIMIT,                 /* a resource limit was hit ("too complex") */
+	BG_ERR_NOT_FOUND,             /* a registry has no such thing (a kernel version) */
+	BG_ERR_UNREACHABLE,           /* a registry cannot be reached */
 	BG_ERR_END,
 };
 /* Like strerror(), for negative errno or bg_error codes. */

@@ -245,7 +245,7 @@ static void kvm_judge(struct bg_cc_result *s, const char *path, struct kvm_verdi
 			kv->n++;
 		else
 			kvm_failed(j, "kernel %s is not in the cache (bpfgate kernels fetch %s)", t, t);
-	struct bg_kvm_opts ko = {.sz = sizeof(ko), .cache_dir = s->kernel_cache,
+	struct kvm_boot_opts ko = {.sz = sizeof(ko), .cache_dir = s->kernel_cache,
 				 .loader = s->kernel_loader, .timeout_s = s->kernel_timeout_s};
 
 	if (kv->n && (e = bg_kvm_judge(ks, kv->n, objs, 1, &ko, kv->runs))) {

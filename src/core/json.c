@@ -64,44 +64,10 @@ void bg_json_obj_end(struct bg_json *j) { close_(j, '}'); }
 void bg_json_arr_begin(struct bg_json *j) { open(j, '['); }
 void bg_json_arr_end(struct bg_json *j) { close_(j, ']'); }
 
-/* RFC 8259 string: well-formed UTF-8 is copied, except controls (C0, DEL,
- * C1) which become \uXXXX so the output is also terminal-safe; each byte
- * that is not part of well-formed UTF-8 becomes U+FFFD (the replacement
- * character), so the output is always valid UTF-8 JSON. */
-void bg_json_write_string(FILE *f, const char *s)
-{
-	const unsigned char *p = (const unsigned char *)s;
-
-	fputc('"', f);
-	while (*p) {
-		int n = bg_utf8_seq(p);
-		unsigned cp = n ? bg_utf8_decode(p, n) : 0xfffd;
-
-		if (!n)
-			fputs("\\ufffd", f), n = 1;
-		else if (cp == '"')
-			fputs("\\\"", f);
-		else if (cp == '\\')
-			fputs("\\\\", f);
-		else if (cp == '\n')
-			fputs("\\n", f);
-		else if (cp == '\t')
-			fputs("\\t", f);
-		else if (cp == '\r')
-			fputs("\\r", f);
-		else if (bg_is_control(cp))
-			fprintf(f, "\\u%04x", cp);
-		else
-			fwrite(p, 1, (size_t)n, f);
-		p += n;
-	}
-	fputc('"', f);
-}
-
 void bg_json_key(struct bg_json *j, const char *key)
 {
 	pre_value(j);
-	bg_json_write_string(j->f, key);
+	bg_text_write_json(j->f, key);
 	fputc(':', j->f);
 	if (j->pretty)
 		fputc(' ', j->f);
@@ -115,7 +81,7 @@ void bg_json_str(struct bg_json *j, const char *s)
 		return;
 	}
 	pre_value(j);
-	bg_json_write_string(j->f, s);
+	bg_text_write_json(j->f, s);
 }
 
 void bg_json_int(struct bg_json *j, int64_t v) { pre_value(j); fprintf(j->f, "%" PRId64, v); }

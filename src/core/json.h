@@ -33,6 +33,4 @@ void bg_json_kint(struct bg_json *j, const char *key, int64_t v);
 void bg_json_kuint(struct bg_json *j, const char *key, uint64_t v);
 void bg_json_kdouble(struct bg_json *j, const char *key, double v);
 void bg_json_kbool(struct bg_json *j, const char *key, bool v);
-/* Write a JSON string literal for s to f (quotes included). */
-void bg_json_write_string(FILE *f, const char *s);
 #endif

@@ -42,6 +42,8 @@ const char *bg_strerror(int err)
 	case BG_ERR_FORMAT: return "malformed input";
 	case BG_ERR_UNSUPPORTED: return "unsupported input";
 	case BG_ERR_LIMIT: return "resource limit reached (too complex)";
+	case BG_ERR_NOT_FOUND: return "not in the registry";
+	case BG_ERR_UNREACHABLE: return "registry unreachable";
 	default: return strerror(err);
 	}
 }

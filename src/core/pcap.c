@@ -1,4 +1,4 @@
-/* Packet inputs (see pcap.h). Everything is read into memory; a packet is
+/* Packet inputs (bpfgate/packets.h). Everything is read into memory; a packet is
  * at most 256 KiB, a raw file at most 1 GiB. Captures are parsed by libpcap. */
 #include <dirent.h>
 #include <errno.h>
@@ -8,6 +8,7 @@
 #include <string.h>
 #include <pcap/pcap.h>
 #include "core/pcap.h"
+#include "core/opts.h"
 
 #define MAX_PACKET (256u * 1024)
 #define MAX_FILE (1u << 30)
@@ -133,7 +134,7 @@ static int convert(struct bg_packets *ps, int dlt, const uint8_t *d, uint32_t le
 }
 
 /* Can records of this link type become the program's input? */
-static const char *link_refusal(int dlt, enum bg_pkt_input want)
+static const char *link_refusal(int dlt, enum bg_packet_form want)
 {
 	switch (dlt) {
 	case DLT_EN10MB:
@@ -143,7 +144,7 @@ static const char *link_refusal(int dlt, enum bg_pkt_input want)
 	case DLT_RAW:
 	case DLT_IPV4:
 	case DLT_IPV6:
-		return want == BG_PKT_ETH_L3 ? NULL
+		return want == BG_PACKET_ETH_L3 ? NULL
 					     : "raw IP has no link-layer header, and this program "
 					       "reads the Ethernet header";
 	default:
@@ -152,8 +153,8 @@ static const char *link_refusal(int dlt, enum bg_pkt_input want)
 	}
 }
 
-int bg_packets_pcap(struct bg_packets *ps, const char *path, enum bg_pkt_input want,
-		    char *err, size_t errsz)
+static int add_capture(struct bg_packets *ps, const char *path, enum bg_packet_form want,
+		       char *err, size_t errsz)
 {
 	char perr[PCAP_ERRBUF_SIZE] = "";
 	struct pcap_pkthdr *h;
@@ -207,7 +208,7 @@ int bg_packets_pcap(struct bg_packets *ps, const char *path, enum bg_pkt_input w
 	return rc;
 }
 
-int bg_packets_file(struct bg_packets *ps, const char *path, char *err, size_t errsz)
+static int add_file(struct bg_packets *ps, const char *path, char *err, size_t errsz)
 {
 	size_t len;
 	uint8_t *b = slurp(path, &len, err, errsz);
@@ -230,7 +231,7 @@ static int name_cmp(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-int bg_packets_dir(struct bg_packets *ps, const char *path, char *err, size_t errsz)
+static int add_dir(struct bg_packets *ps, const char *path, char *err, size_t errsz)
 {
 	DIR *d = opendir(path);
 	struct dirent *e;
@@ -248,28 +249,97 @@ int bg_packets_dir(struct bg_packets *ps, const char *path, char *err, size_t er
 		if (e->d_name[0] == '.')
 			continue;
 		t = realloc(names, (n + 1) * sizeof(*t));
-		if (!t)
+		if (!t || !(t[n] = strdup(e->d_name))) {
+			names = t ? t : names;
+			rc = -ENOMEM;
+			snprintf(err, errsz, "%s: %s", path, strerror(ENOMEM));
 			break;
+		}
 		names = t;
-		names[n++] = strdup(e->d_name);
+		n++;
 	}
 	closedir(d);
 	qsort(names, n, sizeof(*names), name_cmp);
 	for (size_t i = 0; i < n; i++) {
 		snprintf(full, sizeof(full), "%s/%s", path, names[i]);
 		if (!rc)
-			rc = bg_packets_file(ps, full, err, errsz);
+			rc = add_file(ps, full, err, errsz);
 		free(names[i]);
 	}
 	free(names);
 	return rc;
 }
 
-void bg_packets_free(struct bg_packets *ps)
+/* ---- the public list (bpfgate/packets.h) ---- */
+
+struct bg_packets *bg_packets__new(void)
 {
+	struct bg_packets *ps = calloc(1, sizeof(*ps));
+
+	if (!ps)
+		errno = ENOMEM;
+	return ps;
+}
+
+void bg_packets__free(struct bg_packets *ps)
+{
+	if (!ps)
+		return;
 	for (size_t i = 0; i < ps->n; i++)
 		free(ps->p[i].data);
 	free(ps->p);
-	ps->p = NULL;
-	ps->n = 0;
+	free(ps);
+}
+
+/* err may be NULL: the message goes to a scratch buffer */
+#define ERRBUF(err, errsz, tmp) ((err) && (errsz) ? (err) : (tmp)), ((err) && (errsz) ? (errsz) : sizeof(tmp))
+
+int bg_packets__add_capture(struct bg_packets *ps, const char *path, const struct bg_packets_opts *opts,
+			    char *err, size_t errsz)
+{
+	char tmp[256];
+	enum bg_packet_form form;
+
+	if (!ps || !path || !OPTS_VALID(opts, bg_packets_opts))
+		return -EINVAL;
+	form = OPTS_GET(opts, form, BG_PACKET_ETH);
+	if (form != BG_PACKET_ETH && form != BG_PACKET_ETH_L3)
+		return -EINVAL;
+	return add_capture(ps, path, form, ERRBUF(err, errsz, tmp));
+}
+
+int bg_packets__add_file(struct bg_packets *ps, const char *path, char *err, size_t errsz)
+{
+	char tmp[256];
+
+	return ps && path ? add_file(ps, path, ERRBUF(err, errsz, tmp)) : -EINVAL;
+}
+
+int bg_packets__add_dir(struct bg_packets *ps, const char *path, char *err, size_t errsz)
+{
+	char tmp[256];
+
+	return ps && path ? add_dir(ps, path, ERRBUF(err, errsz, tmp)) : -EINVAL;
+}
+
+size_t bg_packets__cnt(const struct bg_packets *ps)
+{
+	return ps ? ps->n : 0;
+}
+
+const void *bg_packets__data(const struct bg_packets *ps, size_t i, uint32_t *len)
+{
+	if (!ps || i >= ps->n) {
+		if (len)
+			*len = 0;
+		return NULL;
+	}
+	if (len)
+		*len = ps->p[i].len;
+	return ps->p[i].data;
+}
+
+uint64_t bg_packets__offset(const struct bg_packets *ps, size_t i)
+{
+	return ps && i < ps->n ? ps->p[i].off : 0;
 }

@@ -1,5 +1,6 @@
-/* Escaping of untrusted names for terminals (see text.h). The JSON writer
- * uses the same UTF-8 validator, so both outputs agree on what is text. */
+/* Escaping of untrusted names for terminals and JSON (bpfgate/text.h): one
+ * UTF-8 validator, so both outputs agree on what is text. */
+#include <errno.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
@@ -90,26 +91,39 @@ size_t bg_text_escape(char *dst, size_t dsz, const char *s, unsigned flags)
 	return k.at;
 }
 
-size_t bg_uri_path_encode(char *dst, size_t dsz, const char *path)
+/* The JSON twin of bg_text_escape (bpfgate/text.h): same validator, so a
+ * name is text in both or in neither. */
+int bg_text_write_json(FILE *f, const char *s)
 {
-	static const char hex[] = "0123456789ABCDEF";
-	struct sink k = {dst, dsz, 0, 0};
+	const unsigned char *p = (const unsigned char *)s;
 
-	for (const unsigned char *p = (const unsigned char *)path; *p; p++) {
-		char c[3] = {(char)*p};
-		bool plain = (*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
-			     (*p >= '0' && *p <= '9') || strchr("-._~/", *p);
-
-		if (plain) {
-			put(&k, c, 1);
-			continue;
-		}
-		c[0] = '%';
-		c[1] = hex[*p >> 4];
-		c[2] = hex[*p & 15];
-		put(&k, c, 3);
+	if (!s) {
+		fputs("null", f);
+		return ferror(f) ? -EIO : 0;
 	}
-	if (dsz)
-		dst[k.filled] = '\0';
-	return k.at;
+	fputc('"', f);
+	while (*p) {
+		int n = bg_utf8_seq(p);
+		unsigned cp = n ? bg_utf8_decode(p, n) : 0xfffd;
+
+		if (!n)
+			fputs("\\ufffd", f), n = 1;
+		else if (cp == '"')
+			fputs("\\\"", f);
+		else if (cp == '\\')
+			fputs("\\\\", f);
+		else if (cp == '\n')
+			fputs("\\n", f);
+		else if (cp == '\t')
+			fputs("\\t", f);
+		else if (cp == '\r')
+			fputs("\\r", f);
+		else if (bg_is_control(cp))
+			fprintf(f, "\\u%04x", cp);
+		else
+			fwrite(p, 1, (size_t)n, f);
+		p += n;
+	}
+	fputc('"', f);
+	return ferror(f) ? -EIO : 0;
 }

@@ -6,6 +6,7 @@
 #ifndef BG_CORE_TEXT_H
 #define BG_CORE_TEXT_H
 #include <stddef.h>
+#include <bpfgate/text.h>
 
 /* Length (1..4) of the well-formed UTF-8 sequence starting at p (shortest
  * form, no surrogates, <= U+10FFFF), 0 when p does not start one. Reads at
@@ -16,14 +17,5 @@ int bg_is_control(unsigned cp);
 /* The code point of the well-formed sequence at p of length n (from bg_utf8_seq). */
 unsigned bg_utf8_decode(const unsigned char *p, int n);
 
-enum { BG_TEXT_KEEP_TAB = 1 }; /* source lines keep their tabs */
-/* Terminal-safe copy of s: control characters
- * and every byte that is not part of well-formed UTF-8 are written as \xNN
- * (C1 controls as \u0080..\u009f; newline, CR and tab as \n \r \t).
- * Writes at most dsz bytes including the NUL; returns the length the whole
- * escaped text needs (like snprintf), so a caller can size its buffer. */
-size_t bg_text_escape(char *dst, size_t dsz, const char *s, unsigned flags);
-/* A file path as the path of a URI reference (RFC 3986): every byte but
- * unreserved characters and '/' percent-encoded. Same return as above. */
-size_t bg_uri_path_encode(char *dst, size_t dsz, const char *path);
+/* bg_text_escape, bg_text_write_json, BG_TEXT_KEEP_TAB: bpfgate/text.h */
 #endif

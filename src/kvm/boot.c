@@ -8,6 +8,7 @@
  * tail of its console, as is a guest that stops (panic, reboot) before its
  * loader printed BG-END. Nothing here waits without a deadline. */
 #include <errno.h>
+#include <pthread.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <signal.h>
@@ -46,45 +47,49 @@ static int cpu_virt(void)
 	return yes;
 }
 
-const char *bg_kvm_accel(const char *force, const char **why)
+/* The probe's answer, once per process (pthread_once: bg_kvm_accel is
+ * called from any thread). */
+static const char *probed_accel;
+static char probed_reason[160];
+static pthread_once_t probe_once = PTHREAD_ONCE_INIT;
+
+static void probe_accel(void)
 {
-	static const char *accel;
-	static char reason[160];
 	int fd, vm;
 
+	probed_accel = "tcg";
+	if (!cpu_virt()) {
+		snprintf(probed_reason, sizeof(probed_reason), "the CPU has no vmx/svm flag");
+		return;
+	}
+	fd = open("/dev/kvm", O_RDWR | O_CLOEXEC);
+	if (fd < 0) {
+		snprintf(probed_reason, sizeof(probed_reason), "/dev/kvm: %s", strerror(errno));
+		return;
+	}
+	vm = ioctl(fd, KVM_CREATE_VM, 0);
+	if (vm < 0) {
+		snprintf(probed_reason, sizeof(probed_reason), "/dev/kvm cannot create a VM: %s",
+			 strerror(errno));
+	} else {
+		close(vm);
+		snprintf(probed_reason, sizeof(probed_reason), "/dev/kvm creates VMs");
+		probed_accel = "kvm";
+	}
+	close(fd);
+}
+
+const char *bg_kvm_accel(const char *force, const char **why)
+{
 	if (force && (!strcmp(force, "tcg") || !strcmp(force, "kvm"))) {
 		if (why)
 			*why = "chosen by the caller";
 		return !strcmp(force, "tcg") ? "tcg" : "kvm";
 	}
-	if (accel)
-		goto out;
-	if (!cpu_virt()) {
-		snprintf(reason, sizeof(reason), "the CPU has no vmx/svm flag");
-		accel = "tcg";
-		goto out;
-	}
-	fd = open("/dev/kvm", O_RDWR | O_CLOEXEC);
-	if (fd < 0) {
-		snprintf(reason, sizeof(reason), "/dev/kvm: %s", strerror(errno));
-		accel = "tcg";
-		goto out;
-	}
-	vm = ioctl(fd, KVM_CREATE_VM, 0);
-	if (vm < 0) {
-		snprintf(reason, sizeof(reason), "/dev/kvm cannot create a VM: %s",
-			 strerror(errno));
-		accel = "tcg";
-	} else {
-		close(vm);
-		snprintf(reason, sizeof(reason), "/dev/kvm creates VMs");
-		accel = "kvm";
-	}
-	close(fd);
-out:
+	pthread_once(&probe_once, probe_accel);
 	if (why)
-		*why = reason;
-	return accel;
+		*why = probed_reason;
+	return probed_accel;
 }
 
 static double now_s(void)
@@ -109,7 +114,7 @@ struct boot_args {
 	const char *root;
 	const char *const *objs;
 	size_t nobj;
-	const struct bg_kvm_opts *o;
+	const struct kvm_boot_opts *o;
 };
 
 __attribute__((format(printf, 2, 3))) static void set_error(struct bg_kvm_run *r,
@@ -125,7 +130,7 @@ __attribute__((format(printf, 2, 3))) static void set_error(struct bg_kvm_run *r
 	r->error = strdup(buf);
 }
 
-static const char *loader_path(const struct bg_kvm_opts *o, char *buf, size_t n)
+static const char *loader_path(const struct kvm_boot_opts *o, char *buf, size_t n)
 {
 	ssize_t k;
 
@@ -147,7 +152,7 @@ static long file_size(const char *p)
 
 /* Build the initrd and start QEMU; errors go to g->run->error. */
 static void start(struct guest *g, const char *root, int idx, const char *const *objs,
-		  size_t nobj, const struct bg_kvm_opts *o)
+		  size_t nobj, const struct kvm_boot_opts *o)
 {
 	char initrd[PATH_MAX + 16], con[PATH_MAX + 32], out[PATH_MAX + 32], err[512] = "";
 	char lbuf[PATH_MAX], args[64] = "", mem[16], scon[PATH_MAX + 48], sout[PATH_MAX + 48];
@@ -392,9 +397,9 @@ static int reap(struct guest *gs, size_t ng, const struct boot_args *ba)
 }
 
 int bg_kvm_judge(const struct bg_kimage *ks, size_t nk, const char *const *objs, size_t nobj,
-		 const struct bg_kvm_opts *o, struct bg_kvm_run *runs)
+		 const struct kvm_boot_opts *o, struct bg_kvm_run *runs)
 {
-	struct bg_kvm_opts def = {.sz = sizeof(def)};
+	struct kvm_boot_opts def = {.sz = sizeof(def)};
 	struct guest *gs = calloc(nk ? nk : 1, sizeof(*gs));
 	char root[PATH_MAX], tmp[PATH_MAX + 8];
 	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);

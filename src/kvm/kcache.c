@@ -39,7 +39,7 @@ static const struct {
 #define LISTS_MAX_AGE (24 * 3600)
 #define APT_TIMEOUT 600
 
-int bg_kcache_root(const char *x, const char *home, char *buf, size_t n)
+int bg_kcache_default_root(const char *x, const char *home, char *buf, size_t n)
 {
 	int k;
 
@@ -52,7 +52,7 @@ int bg_kcache_root(const char *x, const char *home, char *buf, size_t n)
 	return k < 0 || (size_t)k >= n ? -ENAMETOOLONG : 0;
 }
 
-int bg_kcache_valid_ver(const char *v)
+bool bg_kcache_valid_ver(const char *v)
 {
 	int dots = 0;
 

@@ -13,9 +13,10 @@
  *   limit per boot, results read back from the second serial port.
  * records.c: the guest->host record line format (escaped TSV), written by
  *   `bpfgate kload --records` in the guest and parsed by the host.
- * Internal to the library; the CLI (kernels, kload --kernel, corpus) and the
- * compile driver use it. Reads no environment variable: the cache root, the
- * mirror and the boot knobs are arguments and bg_kvm_opts fields (the CLI
+ * The public face is bpfgate/kvm.h (opaque cache, images, runs; api.c);
+ * this header is the library's own view, used by api.c and the compile
+ * driver (src/cc/judge.c). Reads no environment variable: the cache root, the
+ * mirror and the boot knobs are arguments and kvm_boot_opts fields (the CLI
  * fills them from XDG_CACHE_HOME, HOME, BPFGATE_DEBIAN_MIRROR, BG_KVM_*). */
 #ifndef BG_KVM_KVM_H
 #define BG_KVM_KVM_H
@@ -23,6 +24,7 @@
 #include <stdio.h>
 #include <bpfgate/kern.h>
 #include <bpfgate/object.h>
+#include <bpfgate/kvm.h>
 
 /* ---- image cache (kcache.c) ---- */
 struct bg_kimage {
@@ -34,12 +36,10 @@ struct bg_kimage {
 };
 
 /* errors of fetch besides -errno */
-#define BG_KCACHE_NO_VERSION (-10001)  /* the registry has no such kernel */
-#define BG_KCACHE_UNREACHABLE (-10002) /* the registry cannot be reached */
+#define BG_KCACHE_NO_VERSION (-BG_ERR_NOT_FOUND)    /* the registry has no such kernel */
+#define BG_KCACHE_UNREACHABLE (-BG_ERR_UNREACHABLE) /* the registry cannot be reached */
 
-/* The conventional cache root into buf (not created): xdg_cache_home/bpfgate
- * when set and not empty, else home/.cache/bpfgate; -ENOENT when neither. */
-int bg_kcache_root(const char *xdg_cache_home, const char *home, char *buf, size_t n);
+/* bg_kcache_default_root, bg_kcache_valid_ver: bpfgate/kvm.h */
 /* The cached image of ver under root; -ENOENT when not fetched. */
 int bg_kcache_get(const char *root, const char *ver, struct bg_kimage *out);
 /* Every cached image, sorted by version; *out malloc'd. */
@@ -51,8 +51,6 @@ int bg_kcache_fetch(const char *root, const char *mirror, const char *ver, struc
 		    char *err, size_t errlen);
 /* Remove a cached image; -ENOENT when absent. */
 int bg_kcache_remove(const char *root, const char *ver);
-/* Is ver a plausible series name ("5.10", "7.2")? */
-int bg_kcache_valid_ver(const char *ver);
 
 /* ---- guest records (records.c) ---- */
 struct bg_kvm_prog {
@@ -64,18 +62,15 @@ struct bg_kvm_prog {
 	char *obj_error;           /* the object could not be opened in the guest
 				      (prog is "-" then) */
 };
-/* Guest side: one line for a judged program / an object that did not open. */
-void bg_kvm_record_prog(FILE *f, size_t obj, const struct bg_program *p,
-			const struct bg_kload_result *r, int with_log);
-void bg_kvm_record_obj_error(FILE *f, size_t obj, const char *msg);
+/* Guest side: bg_kvm_record_prog, bg_kvm_record_obj_error (bpfgate/kvm.h). */
 /* Host side: parse one line (NUL-terminated, no newline). Returns 1 when a
  * record was filled, 0 when the line is not a record. */
 int bg_kvm_record_parse(char *line, struct bg_kvm_prog *out);
 void bg_kvm_prog__fini(struct bg_kvm_prog *p);
 
 /* ---- booting (boot.c) ---- */
-struct bg_kvm_opts {
-	size_t sz;               /* sizeof(struct bg_kvm_opts) */
+struct kvm_boot_opts {
+	size_t sz;               /* sizeof(struct kvm_boot_opts) */
 	const char *loader;      /* bpfgate binary run in the guest (default: this one) */
 	int timeout_s;           /* wall-clock limit per boot (0: 120 s + 2 s per object) */
 	int mem_mb;              /* guest memory (0: 256 MiB + 3x the initrd) */
@@ -105,13 +100,11 @@ struct bg_kvm_run {
 				    holds what it judged before it stopped */
 	char *console_tail;      /* last lines of the guest console on error */
 };
-/* The accelerator QEMU will use here ("kvm"/"tcg"), and why: force when it is
- * "kvm" or "tcg", else probed once. */
-const char *bg_kvm_accel(const char *force, const char **why);
+/* bg_kvm_accel: bpfgate/kvm.h */
 /* Boot each kernel (jobs at a time) and judge every program of objs in it.
  * runs[i] gets kernel i's results; a guest that fails sets runs[i].error.
  * Returns 0, or a negative errno when nothing could be started. */
 int bg_kvm_judge(const struct bg_kimage *ks, size_t nk, const char *const *objs, size_t nobj,
-		 const struct bg_kvm_opts *opts, struct bg_kvm_run *runs);
+		 const struct kvm_boot_opts *opts, struct bg_kvm_run *runs);
 void bg_kvm_run__fini(struct bg_kvm_run *r);
 #endif

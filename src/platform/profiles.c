@@ -2,6 +2,7 @@
  * every feature introduced at or before its version (FEAT_SINCE). */
 #include "platform/profiles.h"
 
+#include <errno.h>
 #include <pthread.h>
 #include <linux/bpf.h>
 #include <stddef.h>
@@ -308,4 +309,107 @@ int bg_profile_parse_list(const char *spec, const struct bg_kernel_profile **out
 	if (!n && bad_buf)
 		snprintf(bad_buf, 64, "%s", "(empty list)");
 	return n ? n : -1;
+}
+
+/* ---- the public API (bpfgate/profile.h): the same table, opaque ---- */
+
+_Static_assert(sizeof(feat_names) / sizeof(feat_names[0]) == BG_KFEAT__CNT,
+	       "one name per public feature");
+
+size_t bg_kernel_profile__cnt(void)
+{
+	return NPROFILES;
+}
+
+const struct bg_kernel_profile *bg_kernel_profile__at(size_t i)
+{
+	init_profiles();
+	return i < NPROFILES ? &profiles[i] : NULL;
+}
+
+const struct bg_kernel_profile *bg_kernel_profile__by_name(const char *name)
+{
+	const struct bg_kernel_profile *p = bg_profile_by_name(name);
+
+	if (!p)
+		errno = ENOENT;
+	return p;
+}
+
+const struct bg_kernel_profile *bg_kernel_profile__by_version(uint32_t kver)
+{
+	return bg_profile_by_version(kver);
+}
+
+const struct bg_kernel_profile *bg_kernel_profile__default(void)
+{
+	return bg_profile_default();
+}
+
+int bg_kernel_profile__parse_list(const char *spec, const struct bg_kernel_profile **out, size_t max,
+				  char *bad, size_t bad_sz)
+{
+	char b[64] = "";
+	int n = bg_profile_parse_list(spec, out, max > UINT32_MAX ? UINT32_MAX : (unsigned)max, b);
+
+	if (n < 0 && bad && bad_sz)
+		snprintf(bad, bad_sz, "%s", b);
+	return n < 0 ? -ENOENT : n;
+}
+
+const char *bg_kernel_profile__name(const struct bg_kernel_profile *p)
+{
+	return p ? p->name : NULL;
+}
+
+uint32_t bg_kernel_profile__version(const struct bg_kernel_profile *p)
+{
+	return p ? p->version : 0;
+}
+
+bool bg_kernel_profile__has(const struct bg_kernel_profile *p, enum bg_kernel_feature f)
+{
+	return (unsigned)f < BG_KFEAT__CNT && bg_profile_has(p, 1ull << f);
+}
+
+uint32_t bg_kernel_profile__max_prog_insns(const struct bg_kernel_profile *p)
+{
+	return p ? p->max_prog_insns : 0;
+}
+
+uint32_t bg_kernel_profile__max_processed_insns(const struct bg_kernel_profile *p)
+{
+	return p ? p->max_processed_insns : 0;
+}
+
+uint32_t bg_kernel_profile__max_call_depth(const struct bg_kernel_profile *p)
+{
+	return p ? p->max_call_depth : 0;
+}
+
+uint32_t bg_kernel_profile__stack_size(const struct bg_kernel_profile *p)
+{
+	return p ? p->stack_size : 0;
+}
+
+uint32_t bg_kernel_profile__max_tail_calls(const struct bg_kernel_profile *p)
+{
+	return p ? p->max_tail_calls : 0;
+}
+
+const char *bg_kernel_feature__name(enum bg_kernel_feature f)
+{
+	return (unsigned)f < BG_KFEAT__CNT ? feat_names[f] : NULL;
+}
+
+uint32_t bg_kernel_feature__since(enum bg_kernel_feature f)
+{
+	return (unsigned)f < BG_KFEAT__CNT ? bg_feature_since(1ull << f) : 0;
+}
+
+int bg_kernel_version__str(uint32_t kver, char *buf, size_t n)
+{
+	if (!buf && n)
+		return -EINVAL;
+	return snprintf(buf, n, "%u.%u", (kver >> 16) & 0xffff, (kver >> 8) & 0xff);
 }

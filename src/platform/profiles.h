@@ -10,48 +10,50 @@
 #define BG_PLATFORM_PROFILES_H
 #include <stdbool.h>
 #include <stdint.h>
+#include <bpfgate/profile.h>
 
-/* feature bits (the first kernel release that has each is in profiles.c) */
+/* feature bits: masks of the public bit numbers (bpfgate/profile.h; the first
+ * kernel release that has each is in profiles.c) */
 enum bg_kfeat {
-	BG_KF_BPF2BPF_CALLS = 1ull << 0,   /* 4.16 */
-	BG_KF_JMP32 = 1ull << 1,           /* 5.1: ISA v3 (jmp32, alu32 idioms) */
-	BG_KF_SPIN_LOCK = 1ull << 2,       /* 5.1 */
-	BG_KF_1M_INSNS = 1ull << 3,        /* 5.2: 1M processed insns, 1M insns per program */
-	BG_KF_BOUNDED_LOOPS = 1ull << 4,   /* 5.3 */
-	BG_KF_GLOBAL_FUNCS = 1ull << 5,    /* 5.6: global functions verified independently */
-	BG_KF_RINGBUF = 1ull << 6,         /* 5.8 */
-	BG_KF_TAILCALL_SUBPROG = 1ull << 7,/* 5.10: tail calls mixed with bpf2bpf calls (x86) */
-	BG_KF_ATOMICS = 1ull << 8,         /* 5.12: fetch add/and/or/xor, xchg, cmpxchg */
-	BG_KF_KFUNCS = 1ull << 9,          /* 5.13: calls to kernel functions (BTF) */
-	BG_KF_TIMER = 1ull << 10,          /* 5.15 */
-	BG_KF_BPF_LOOP = 1ull << 11,       /* 5.17 */
-	BG_KF_DYNPTR = 1ull << 12,         /* 5.19 */
-	BG_KF_KPTR = 1ull << 13,           /* 5.19 */
-	BG_KF_LOCAL_OBJ = 1ull << 14,      /* 6.2: bpf_obj_new, lists, rcu_read_lock kfuncs */
-	BG_KF_ITERATORS = 1ull << 15,      /* 6.4: open-coded iterators (bpf_iter_num_*) */
-	BG_KF_ISA_V4 = 1ull << 16,         /* 6.6: sdiv/smod, movsx, ldsx, bswap, gotol */
-	BG_KF_EXCEPTIONS = 1ull << 17,     /* 6.7: bpf_throw */
-	BG_KF_MAY_GOTO = 1ull << 18,       /* 6.9 */
-	BG_KF_ARENA = 1ull << 19,          /* 6.9: arena maps, addr_space_cast */
-	BG_KF_LOAD_ACQ_STORE_REL = 1ull << 20, /* 6.15: load-acquire / store-release */
+	BG_KF_BPF2BPF_CALLS = 1ull << BG_KFEAT_BPF2BPF_CALLS,   /* 4.16 */
+	BG_KF_JMP32 = 1ull << BG_KFEAT_JMP32,           /* 5.1: ISA v3 (jmp32, alu32 idioms) */
+	BG_KF_SPIN_LOCK = 1ull << BG_KFEAT_SPIN_LOCK,       /* 5.1 */
+	BG_KF_1M_INSNS = 1ull << BG_KFEAT_1M_INSNS,        /* 5.2: 1M processed insns, 1M insns per program */
+	BG_KF_BOUNDED_LOOPS = 1ull << BG_KFEAT_BOUNDED_LOOPS,   /* 5.3 */
+	BG_KF_GLOBAL_FUNCS = 1ull << BG_KFEAT_GLOBAL_FUNCS,    /* 5.6: global functions verified independently */
+	BG_KF_RINGBUF = 1ull << BG_KFEAT_RINGBUF,         /* 5.8 */
+	BG_KF_TAILCALL_SUBPROG = 1ull << BG_KFEAT_TAILCALL_SUBPROG,/* 5.10: tail calls mixed with bpf2bpf calls (x86) */
+	BG_KF_ATOMICS = 1ull << BG_KFEAT_ATOMICS,         /* 5.12: fetch add/and/or/xor, xchg, cmpxchg */
+	BG_KF_KFUNCS = 1ull << BG_KFEAT_KFUNCS,          /* 5.13: calls to kernel functions (BTF) */
+	BG_KF_TIMER = 1ull << BG_KFEAT_TIMER,          /* 5.15 */
+	BG_KF_BPF_LOOP = 1ull << BG_KFEAT_BPF_LOOP,       /* 5.17 */
+	BG_KF_DYNPTR = 1ull << BG_KFEAT_DYNPTR,         /* 5.19 */
+	BG_KF_KPTR = 1ull << BG_KFEAT_KPTR,           /* 5.19 */
+	BG_KF_LOCAL_OBJ = 1ull << BG_KFEAT_LOCAL_OBJ,      /* 6.2: bpf_obj_new, lists, rcu_read_lock kfuncs */
+	BG_KF_ITERATORS = 1ull << BG_KFEAT_ITERATORS,      /* 6.4: open-coded iterators (bpf_iter_num_*) */
+	BG_KF_ISA_V4 = 1ull << BG_KFEAT_ISA_V4,         /* 6.6: sdiv/smod, movsx, ldsx, bswap, gotol */
+	BG_KF_EXCEPTIONS = 1ull << BG_KFEAT_EXCEPTIONS,     /* 6.7: bpf_throw */
+	BG_KF_MAY_GOTO = 1ull << BG_KFEAT_MAY_GOTO,       /* 6.9 */
+	BG_KF_ARENA = 1ull << BG_KFEAT_ARENA,          /* 6.9: arena maps, addr_space_cast */
+	BG_KF_LOAD_ACQ_STORE_REL = 1ull << BG_KFEAT_LOAD_ACQ_STORE_REL, /* 6.15: load-acquire / store-release */
 	/* added by s2prof (multi-kernel check) */
-	BG_KF_GLOBAL_DATA = 1ull << 21,    /* 5.2: ld_imm64 of a map value (.data/.rodata/.bss) */
-	BG_KF_BTF_KSYM = 1ull << 22,       /* 5.10: ld_imm64 of a kernel symbol by BTF id */
-	BG_KF_PSEUDO_FUNC = 1ull << 23,    /* 5.13: ld_imm64 of a BPF function (callbacks) */
-	BG_KF_CONST_KEY_LOOKUP = 1ull << 24, /* 6.14: array lookup with a constant in-range key */
+	BG_KF_GLOBAL_DATA = 1ull << BG_KFEAT_GLOBAL_DATA,    /* 5.2: ld_imm64 of a map value (.data/.rodata/.bss) */
+	BG_KF_BTF_KSYM = 1ull << BG_KFEAT_BTF_KSYM,       /* 5.10: ld_imm64 of a kernel symbol by BTF id */
+	BG_KF_PSEUDO_FUNC = 1ull << BG_KFEAT_PSEUDO_FUNC,    /* 5.13: ld_imm64 of a BPF function (callbacks) */
+	BG_KF_CONST_KEY_LOOKUP = 1ull << BG_KFEAT_CONST_KEY_LOOKUP, /* 6.14: array lookup with a constant in-range key */
 					     /* is not NULL (no NULL check needed) */
-	BG_KF_UNINIT_STACK_READ = 1ull << 25, /* 5.12: privileged programs may read uninitialized
+	BG_KF_UNINIT_STACK_READ = 1ull << BG_KFEAT_UNINIT_STACK_READ, /* 5.12: privileged programs may read uninitialized
 					       * stack (directly and through helper arguments);
 					       * QEMU: 5.10 rejects, 6.1 accepts */
-	BG_KF_VAR_STACK_ACCESS = 1ull << 26,  /* 5.12 upstream, in the 5.10 LTS as Debian ships
+	BG_KF_VAR_STACK_ACCESS = 1ull << BG_KFEAT_VAR_STACK_ACCESS,  /* 5.12 upstream, in the 5.10 LTS as Debian ships
 					       * it (QEMU: 5.10.262 accepts privileged variable-
 					       * offset stack loads and stores): 5.10 here */
-	BG_KF_GLOBAL_PTR_ARGS = 1ull << 27,   /* 5.12: global functions take pointers to memory
+	BG_KF_GLOBAL_PTR_ARGS = 1ull << BG_KFEAT_GLOBAL_PTR_ARGS,   /* 5.12: global functions take pointers to memory
 					       * (nullable: a maybe-NULL pointer may be passed);
 					       * before, only ctx and scalars ("Arg#0 type PTR in
 					       * f() is not supported yet"); QEMU: 5.10 rejects,
 					       * 6.1 and 6.12 accept */
-	BG_KF_ST_CTX = 1ull << 28,            /* 6.3: BPF_ST (store immediate) into ctx ("BPF_ST
+	BG_KF_ST_CTX = 1ull << BG_KFEAT_ST_CTX,            /* 6.3: BPF_ST (store immediate) into ctx ("BPF_ST
 					       * stores into R1 ctx is not allowed" before);
 					       * QEMU: 5.10 and 6.1 refuse, 6.12 accepts */
 };

@@ -1,0 +1,102 @@
+/* bpfgate/profile.h - kernel version profiles: what a kernel release's
+ * verifier offers (features such as bounded loops, kfuncs, ISA v4) and its
+ * limits (program size, processed instructions, frames, stack, tail calls).
+ * bg_verify_opts.profile names one; an older profile gates what that kernel
+ * lacks (docs/ARCHITECTURE.md, "kernel profiles").
+ *
+ * Profiles are constant tables owned by the library: a profile pointer stays
+ * valid for the life of the process and is never freed. Versions use the
+ * kernel's KERNEL_VERSION encoding (BG_KERNEL_VERSION below).
+ *
+ * Thread safety: every function may be called from any thread at any time
+ * (the tables are filled once, under pthread_once). */
+#ifndef BPFGATE_PROFILE_H
+#define BPFGATE_PROFILE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <bpfgate/types.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* The kernel's KERNEL_VERSION(a, b, 0): BG_KERNEL_VERSION(5, 10) == 0x050a00. */
+#define BG_KERNEL_VERSION(a, b) ((((uint32_t)(a)) << 16) | (((uint32_t)(b)) << 8))
+
+/* Verifier features a profile has or lacks (each with a first release). */
+enum bg_kernel_feature {
+	BG_KFEAT_BPF2BPF_CALLS = 0,    /* 4.16 */
+	BG_KFEAT_JMP32,                /* 5.1: ISA v3 */
+	BG_KFEAT_SPIN_LOCK,            /* 5.1 */
+	BG_KFEAT_1M_INSNS,             /* 5.2: 1M processed instructions */
+	BG_KFEAT_BOUNDED_LOOPS,        /* 5.3 */
+	BG_KFEAT_GLOBAL_FUNCS,         /* 5.6 */
+	BG_KFEAT_RINGBUF,              /* 5.8 */
+	BG_KFEAT_TAILCALL_SUBPROG,     /* 5.10 */
+	BG_KFEAT_ATOMICS,              /* 5.12 */
+	BG_KFEAT_KFUNCS,               /* 5.13 */
+	BG_KFEAT_TIMER,                /* 5.15 */
+	BG_KFEAT_BPF_LOOP,             /* 5.17 */
+	BG_KFEAT_DYNPTR,               /* 5.19 */
+	BG_KFEAT_KPTR,                 /* 5.19 */
+	BG_KFEAT_LOCAL_OBJ,            /* 6.2 */
+	BG_KFEAT_ITERATORS,            /* 6.4 */
+	BG_KFEAT_ISA_V4,               /* 6.6 */
+	BG_KFEAT_EXCEPTIONS,           /* 6.7 */
+	BG_KFEAT_MAY_GOTO,             /* 6.9 */
+	BG_KFEAT_ARENA,                /* 6.9 */
+	BG_KFEAT_LOAD_ACQ_STORE_REL,   /* 6.15 */
+	BG_KFEAT_GLOBAL_DATA,          /* 5.2 */
+	BG_KFEAT_BTF_KSYM,             /* 5.10 */
+	BG_KFEAT_PSEUDO_FUNC,          /* 5.13 */
+	BG_KFEAT_CONST_KEY_LOOKUP,     /* 6.14 */
+	BG_KFEAT_UNINIT_STACK_READ,    /* 5.12 */
+	BG_KFEAT_VAR_STACK_ACCESS,     /* 5.10 (as Debian's 5.10 LTS ships it) */
+	BG_KFEAT_GLOBAL_PTR_ARGS,      /* 5.12 */
+	BG_KFEAT_ST_CTX,               /* 6.3 */
+	BG_KFEAT__CNT,
+};
+
+struct bg_kernel_profile; /* opaque, owned by the library */
+
+/* All profiles, newest first: i in [0, bg_kernel_profile__cnt()); NULL past the end. */
+BG_API size_t bg_kernel_profile__cnt(void);
+BG_API const struct bg_kernel_profile *bg_kernel_profile__at(size_t i);
+/* "7.2", "6.18", "6.12", "6.6", "6.1", "5.15", "5.10", "5.4", "4.19", also
+ * "default" / "running"; NULL (errno ENOENT) when unknown. */
+BG_API const struct bg_kernel_profile *bg_kernel_profile__by_name(const char *name);
+/* The newest profile not newer than kver (never NULL: at worst the oldest). */
+BG_API const struct bg_kernel_profile *bg_kernel_profile__by_version(uint32_t kver);
+/* The profile bg_verify uses when none is named (the running machine's, 6.18). */
+BG_API const struct bg_kernel_profile *bg_kernel_profile__default(void);
+/* A comma-separated list of names ("5.10,6.1", "all": every profile, newest
+ * first), duplicates dropped, into out[max]. Returns the count, or -ENOENT
+ * with the first unknown name (or "(empty list)") copied into bad[bad_sz]. */
+BG_API int bg_kernel_profile__parse_list(const char *spec, const struct bg_kernel_profile **out,
+					 size_t max, char *bad, size_t bad_sz);
+
+BG_API const char *bg_kernel_profile__name(const struct bg_kernel_profile *p);
+BG_API uint32_t bg_kernel_profile__version(const struct bg_kernel_profile *p);
+BG_API bool bg_kernel_profile__has(const struct bg_kernel_profile *p, enum bg_kernel_feature f);
+/* Limits (privileged loading): instructions per program, processed
+ * instructions, bpf-to-bpf frames, stack bytes per frame, tail calls. */
+BG_API uint32_t bg_kernel_profile__max_prog_insns(const struct bg_kernel_profile *p);
+BG_API uint32_t bg_kernel_profile__max_processed_insns(const struct bg_kernel_profile *p);
+BG_API uint32_t bg_kernel_profile__max_call_depth(const struct bg_kernel_profile *p);
+BG_API uint32_t bg_kernel_profile__stack_size(const struct bg_kernel_profile *p);
+BG_API uint32_t bg_kernel_profile__max_tail_calls(const struct bg_kernel_profile *p);
+
+/* A feature's name for messages ("bounded loops") and first release; NULL / 0
+ * for a value outside the enum. */
+BG_API const char *bg_kernel_feature__name(enum bg_kernel_feature f);
+BG_API uint32_t bg_kernel_feature__since(enum bg_kernel_feature f);
+/* "5.17" for BG_KERNEL_VERSION(5, 17) into buf[n]; returns the length
+ * snprintf would, or -EINVAL without a buffer. */
+BG_API int bg_kernel_version__str(uint32_t kver, char *buf, size_t n);
+
+#ifdef __cplusplus
+}
+#endif
+#endif
