@@ -223,7 +223,7 @@ static int rule_helper_type(struct vctx *v, struct as_state *s, size_t pc, const
 
 /* Loaded with BPF_F_SLEEPABLE: a ".s" section ("fentry.s/...", "lsm.s/...")
  * or one libbpf always loads sleepable ("syscall"). */
-static bool prog_sleepable(struct vctx *v)
+bool prog_sleepable(struct vctx *v)
 {
 	const char *sec = bg_program__section(v->prog);
 	if (!sec)

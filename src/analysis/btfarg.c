@@ -521,6 +521,11 @@ struct stops_arg {
 struct stops_write {
 	const char *ops, *ptr, *holder, *field;
 };
+struct stops_member {
+	const char *ops, *member;
+};
+#define STOPS_UNSUPPORTED(o, m)
+#define STOPS_SLEEPABLE(o, m)
 static const struct stops_arg stops_args[] = {
 #define STOPS_ARG(o, f, t) {o, f, t},
 #define STOPS_WRITE(o, p, h, f)
@@ -535,6 +540,51 @@ static const struct stops_write stops_writes[] = {
 #undef STOPS_ARG
 #undef STOPS_WRITE
 };
+#undef STOPS_UNSUPPORTED
+#undef STOPS_SLEEPABLE
+#define STOPS_ARG(o, f, t)
+#define STOPS_WRITE(o, p, h, f)
+static const struct stops_member stops_unsupported[] = {
+#define STOPS_UNSUPPORTED(o, m) {o, m},
+#define STOPS_SLEEPABLE(o, m)
+#include "platform/stops.def"
+#undef STOPS_UNSUPPORTED
+#undef STOPS_SLEEPABLE
+};
+static const struct stops_member stops_sleepable[] = {
+#define STOPS_UNSUPPORTED(o, m)
+#define STOPS_SLEEPABLE(o, m) {o, m},
+#include "platform/stops.def"
+#undef STOPS_UNSUPPORTED
+#undef STOPS_SLEEPABLE
+};
+#undef STOPS_ARG
+#undef STOPS_WRITE
+
+bool btf_stops_member_ok(const struct bg_program *prog, bool sleepable)
+{
+	const char *t = bg_program__attach_target(prog);
+	const char *colon = t ? strchr(t, ':') : NULL;
+	if (bg_program__type(prog) != BPF_PROG_TYPE_STRUCT_OPS || !colon)
+		return true;
+	size_t n = (size_t)(colon - t);
+	const char *m = colon + 1;
+	for (size_t i = 0; i < sizeof(stops_unsupported) / sizeof(stops_unsupported[0]); i++)
+		if (strlen(stops_unsupported[i].ops) == n && !strncmp(stops_unsupported[i].ops, t, n) &&
+		    !strcmp(stops_unsupported[i].member, m))
+			return false;
+	if (!sleepable)
+		return true;
+	bool listed = false;
+	for (size_t i = 0; i < sizeof(stops_sleepable) / sizeof(stops_sleepable[0]); i++) {
+		if (strlen(stops_sleepable[i].ops) != n || strncmp(stops_sleepable[i].ops, t, n))
+			continue;
+		listed = true;
+		if (!strcmp(stops_sleepable[i].member, m))
+			return true;
+	}
+	return !listed;
+}
 
 /* The struct_ops type a program implements ("tcp_congestion_ops:init" -> its
  * first part, compared without copying). */

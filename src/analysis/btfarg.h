@@ -46,6 +46,11 @@ const char *btf_stops_promote(const struct bg_program *prog, const char *name);
  * then does not read r0 at exit.) */
 bool btf_stops_void_ret(const struct bg_program *prog);
 bool btf_stops_writable(const struct bg_program *prog, const char *ptr, int64_t off, int size);
+/* May the program implement the struct_ops member it is bound to (its
+ * attach target "STRUCT:MEMBER"), loaded sleepable or not? False: the
+ * kernel refuses "attach to unsupported member" (stops.def). True for
+ * programs of other types. */
+bool btf_stops_member_ok(const struct bg_program *prog, bool sleepable);
 /* Is the argument at ctx offset off of a struct_ops program NULL-able (its
  * parameter in the ops' stub function "STRUCT__MEMBER" ends in __nullable)? */
 bool btf_stops_arg_nullable(const struct bg_program *prog, int off);

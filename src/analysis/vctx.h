@@ -155,6 +155,9 @@ int verr(struct vctx *v, const struct as_state *s, size_t pc, const char *check,
 int vnomem(struct vctx *v);
 /* The object's license is GPL-compatible as the kernel counts it (assert.c). */
 bool prog_license_gpl(struct vctx *v);
+/* The program is loaded sleepable (BPF_F_SLEEPABLE: a ".s" section, or one
+ * libbpf always loads sleepable) (assert.c). */
+bool prog_sleepable(struct vctx *v);
 /* A fresh id (state.h) for a value created at insn pc (the message's place
  * when the counter runs out; salt is unused: ids are never derived from the
  * place, so two values never share one). */
