@@ -140,6 +140,13 @@ BG_API const char *bg_program__type_name(const struct bg_program *prog); /* "xdp
 BG_API const char *bg_program__attach_type_name(const struct bg_program *prog); /* "cgroup_inet_ingress", ... or NULL */
 /* The program's context is a packet (xdp_md or __sk_buff): 1, else 0. */
 BG_API int bg_program__takes_packet(const struct bg_program *prog);
+/* The exception callback the entry function names with its BTF decl tag
+ * "exception_callback:NAME" (NULL: none; the last one when there are
+ * several), which the loader appended to the program as libbpf does: *insn
+ * (may be NULL) gets its first instruction, SIZE_MAX when the object has no
+ * function of that name; *ntags (may be NULL) how many such tags the entry
+ * has (the kernel refuses more than one). */
+BG_API const char *bg_program__exception_cb(const struct bg_program *prog, size_t *insn, int *ntags);
 BG_API const struct bg_object *bg_program__object(const struct bg_program *prog);
 /* BPF_PROG_LOAD prog_flags the section implies (BPF_F_SLEEPABLE for "fentry.s/",
  * BPF_F_XDP_HAS_FRAGS for "xdp.frags"), 0 otherwise. */

@@ -391,6 +391,21 @@ int btf_global_params(const struct bg_program *prog, size_t insn, struct gparam 
 	return n;
 }
 
+int btf_func_ret_scalar(const struct bg_program *prog, size_t insn)
+{
+	const struct btf *b = bg_object__btf(bg_program__object(prog));
+	uint32_t tid = 0;
+	for (size_t i = 0; i < bg_program__func_cnt(prog); i++)
+		if (bg_program__func(prog, i)->insn == insn)
+			tid = bg_program__func(prog, i)->btf_type_id;
+	const struct btf_type *f = b && tid ? btf__type_by_id(b, tid) : NULL;
+	const struct btf_type *fp = f ? btf__type_by_id(b, f->type) : NULL;
+	if (!fp || !btf_is_func_proto(fp))
+		return -1;
+	const struct btf_type *rt = skip_mods(b, fp->type, NULL);
+	return rt && ((btf_is_int(rt) && rt->size <= 8) || btf_is_any_enum(rt));
+}
+
 /* ------------------------------------------------------------ kptr fields */
 
 /* typedefs, const, volatile, restrict: not type tags (they carry "kptr") */

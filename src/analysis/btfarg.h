@@ -38,6 +38,9 @@ struct gparam {
  * refuses the prototype (*why: its message). Static functions are not typed
  * by their prototype: only call it for a global one. */
 int btf_global_params(const struct bg_program *prog, size_t insn, struct gparam *out, const char **why);
+/* Does the function starting at insn return a small integer or an enum by
+ * its BTF prototype? 1 yes, 0 no, -1 no prototype. */
+int btf_func_ret_scalar(const struct bg_program *prog, size_t insn);
 /* struct_ops (src/platform/stops.def): the type an argument of BTF struct
  * `name` gets in this program (promotion, else name); may the program write
  * size bytes at off through a trusted pointer to struct ptr? */

@@ -11,7 +11,7 @@
  * The loader appends the callback to the program (as libbpf does); the
  * analysis takes it as a second root (reachability, as check_cfg does, and
  * a verification of its own with an unknown scalar in r1).
- * Cost: O(insns + BTF types). */
+ * Cost: O(insns + BTF types); the loader finds the tags once. */
 #include <string.h>
 #include <bpf/btf.h>
 #include <bpfgate/object.h>
@@ -19,30 +19,6 @@
 #include "analysis/vctx.h"
 
 #define MAX_DEPTH 8
-
-static const char tag_pfx[] = "exception_callback:";
-
-/* The exception callback named by the main FUNC's tags (NULL: none);
- * *n: how many tags there are. */
-static const char *exception_cb(const struct btf *b, const char *main_name, int *n)
-{
-	const char *name = NULL;
-	*n = 0;
-	int fid = main_name ? btf__find_by_name_kind(b, main_name, BTF_KIND_FUNC) : -1;
-	if (fid <= 0)
-		return NULL;
-	for (uint32_t i = 1; i < btf__type_cnt(b); i++) {
-		const struct btf_type *t = btf__type_by_id(b, i);
-		if (!btf_is_decl_tag(t) || t->type != (uint32_t)fid || btf_decl_tag(t)->component_idx != -1)
-			continue;
-		const char *v = btf__name_by_offset(b, t->name_off);
-		if (v && !strncmp(v, tag_pfx, sizeof(tag_pfx) - 1)) {
-			name = v + sizeof(tag_pfx) - 1;
-			(*n)++;
-		}
-	}
-	return name;
-}
 
 static bool is_scalar_type(const struct btf *b, uint32_t id)
 {
@@ -68,12 +44,14 @@ static int cb_proto(struct vctx *v, const struct btf *b, const char *cb)
 	return 0;
 }
 
-static int func_at(const struct vctx *v, uint32_t start)
+/* The function starting at insn t, or -1 (cfg_func_of finds the one
+ * containing it). */
+static int func_at(const struct vctx *v, uint32_t t)
 {
-	for (uint32_t i = 0; i < v->g.nfuncs; i++)
-		if (v->g.funcs[i].start == start)
-			return (int)i;
-	return -1;
+	if (t >= v->n)
+		return -1;
+	uint32_t f = cfg_func_of(&v->g, t);
+	return v->g.funcs[f].start == t ? (int)f : -1;
 }
 
 /* bpf_throw in function f or what it calls or takes the address of. */
@@ -99,20 +77,18 @@ static int no_throw(struct vctx *v, int f, int cb, int depth)
 
 int except_cb_func(const struct vctx *v)
 {
-	const struct btf *b = bg_object__btf(v->obj);
-	int ntags = 0;
-	const char *cb = b && v->g.nfuncs ? exception_cb(b, v->g.funcs[0].name, &ntags) : NULL;
-	for (uint32_t i = 1; cb && i < v->g.nfuncs; i++)
-		if (v->g.funcs[i].name && !strcmp(v->g.funcs[i].name, cb))
-			return (int)i;
-	return -1;
+	size_t insn;
+	if (!bg_program__exception_cb(v->prog, &insn, NULL) || insn == SIZE_MAX)
+		return -1;
+	int f = func_at(v, (uint32_t)insn);
+	return f > 0 ? f : -1;
 }
 
 int except_check(struct vctx *v)
 {
 	const struct btf *b = bg_object__btf(v->obj);
 	int ntags = 0;
-	const char *cb = b && v->g.nfuncs ? exception_cb(b, v->g.funcs[0].name, &ntags) : NULL;
+	const char *cb = b ? bg_program__exception_cb(v->prog, NULL, &ntags) : NULL;
 	if (ntags > 1)
 		return verr(v, NULL, 0, "exception_cb", "multiple exception callback tags for main subprog");
 	if (cb && cb_proto(v, b, cb))

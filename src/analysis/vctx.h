@@ -105,6 +105,7 @@ struct vctx {
 	uint32_t demote;         /* loop index + 1: a `!=`-counted loop whose bound check failed (restart unrolled) */
 	const uint8_t *demoted;  /* per loop: analysed unrolled after a failed bound check */
 	uint8_t *oneway;         /* per function: no loop, no call returning into it */
+	uint8_t *pkt_changing;   /* per function: changes packet data (verify.c), or NULL until asked */
 	bool nomem;          /* an allocation failed: bg_verify returns -ENOMEM */
 	struct bg_diag diag;
 	char msg[1024];

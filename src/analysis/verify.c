@@ -821,6 +821,44 @@ static int global_arg(struct vctx *v, struct as_state *s, size_t pc, int i, cons
 	}
 }
 
+/* Does function f change packet data (the kernel's changes_pkt_data, set
+ * by check_cfg): a helper that does, a tail call, or a function it calls or
+ * takes the address of that does. Computed once for every function. */
+static bool func_changes_pkt(struct vctx *v, uint32_t f)
+{
+	if (!v->pkt_changing) {
+		v->pkt_changing = calloc(v->g.nfuncs ? v->g.nfuncs : 1, 1);
+		if (!v->pkt_changing)
+			return true; /* the safe side: packet pointers are dropped */
+		for (uint32_t g = 0; g < v->g.nfuncs; g++)
+			for (uint32_t i = v->g.funcs[g].start; i < v->g.funcs[g].end; i++) {
+				const struct bg_insn *in = &v->insns[i];
+				if (in->kind != BG_K_CALL || in->pseudo != BG_CALL_HELPER)
+					continue;
+				const struct bg_helper_proto *p = bg_helper_by_id((uint32_t)in->imm);
+				if (in->imm == BPF_FUNC_tail_call || (p && (p->flags & BG_HF_PKT_CHANGING)))
+					v->pkt_changing[g] = 1;
+			}
+		for (bool changed = true; changed;) {
+			changed = false;
+			for (uint32_t g = 0; g < v->g.nfuncs; g++)
+				for (uint32_t i = v->g.funcs[g].start; !v->pkt_changing[g] && i < v->g.funcs[g].end; i++) {
+					const struct bg_insn *in = &v->insns[i];
+					int64_t t = -1;
+					if (in->kind == BG_K_CALL && in->pseudo == BG_CALL_LOCAL)
+						t = in->target;
+					else if (in->kind == BG_K_LD_IMM64 && in->pseudo == BG_PSEUDO_FUNC)
+						t = (int64_t)i + 1 + in->imm;
+					if (t >= 0 && (size_t)t < v->n && v->pkt_changing[cfg_func_of(&v->g, (size_t)t)]) {
+						v->pkt_changing[g] = 1;
+						changed = true;
+					}
+				}
+		}
+	}
+	return v->pkt_changing[f];
+}
+
 /* A global function is verified once, on its own, with arguments typed by
  * its BTF prototype and `arg:` tags (as the kernel does); a call checks the
  * arguments against that prototype and continues with an unknown scalar in
@@ -854,6 +892,8 @@ static int call_global(struct vctx *v, uint32_t ctx, const struct as_state *at, 
 			goto fail;
 		}
 	}
+	if (func_changes_pkt(v, func)) /* the caller's packet pointers are stale */
+		invalidate_pkt(&s);
 	if (s.lock != AS_LOCK_NONE) { /* it is verified without the caller's lock */
 		verr(v, &s, pc, "lock", "global function calls are not allowed while holding a lock, use static function instead");
 		goto fail;
@@ -1065,6 +1105,8 @@ static bool cnt_guard(struct vctx *v, const struct cfg_block *b, struct as_state
 	return true;
 }
 
+static int ld_abs_exit(struct vctx *v, uint32_t ctx, const struct as_state *s, size_t pc);
+
 static int terminator(struct vctx *v, uint32_t ctx, uint32_t block, struct as_state *s, size_t pc)
 {
 	const struct bg_insn *in = &v->insns[pc];
@@ -1140,7 +1182,7 @@ static int terminator(struct vctx *v, uint32_t ctx, uint32_t block, struct as_st
 			return edge_local(v, ctx, b, v->g.block_of[b->end], &o, pc);
 		}
 	default: {
-		if (xfer_insn(v, s, pc))
+		if (xfer_insn(v, s, pc) || ld_abs_exit(v, ctx, s, pc))
 			return -1;
 		struct as_state o;
 		if (as_state_copy(&o, s))
@@ -1148,6 +1190,24 @@ static int terminator(struct vctx *v, uint32_t ctx, uint32_t block, struct as_st
 		return edge_local(v, ctx, b, v->g.block_of[b->end], &o, pc);
 	}
 	}
+}
+
+/* bpf_gen_ld_abs: a legacy packet load that fails returns 0 from the
+ * function (a hidden exit); the kernel follows that path from a subprogram's
+ * frame (check_ld_abs with curframe > 0; a global function is verified in
+ * frame 0, where the exit ends the program as r0 = 0 would). */
+static int ld_abs_exit(struct vctx *v, uint32_t ctx, const struct as_state *s, size_t pc)
+{
+	const struct bg_insn *in = &v->insns[pc];
+	if ((in->kind != BG_K_LD_ABS && in->kind != BG_K_LD_IND) || s->nframes < 2)
+		return 0;
+	struct as_state o;
+	if (as_state_copy(&o, s))
+		return vnomem(v);
+	as_reg_const(&as_cur(&o)->r[0], 0);
+	int r = return_from(v, ctx, &o, pc);
+	as_state_fini(&o);
+	return r;
 }
 
 /* Is ctx, or a context it was called from, a global function's? */
@@ -1189,7 +1249,7 @@ static int process_state(struct vctx *v, uint32_t ctx, uint32_t block, struct as
 			if (!r && call_throws(v, pc))
 				break; /* bpf_throw: the program ends here */
 		} else {
-			r = xfer_insn(v, &s, pc);
+			r = xfer_insn(v, &s, pc) || ld_abs_exit(v, ctx, &s, pc) ? -1 : 0;
 		}
 	}
 	as_state_fini(&s);
@@ -1299,6 +1359,39 @@ static int check_ksym_addrs(struct vctx *v)
 		if (f->insn < v->n && v->insns[f->insn].kind == BG_K_LD_IMM64 &&
 		    v->insns[f->insn].pseudo == BG_PSEUDO_BTF_ID)
 			return verr(v, NULL, f->insn, "ksym", "%s", f->reason);
+	}
+	return 0;
+}
+
+static bool func_has(const struct vctx *v, uint32_t f, bool ld_abs)
+{
+	for (uint32_t i = v->g.funcs[f].start; i < v->g.funcs[f].end; i++) {
+		const struct bg_insn *in = &v->insns[i];
+		if (ld_abs ? in->kind == BG_K_LD_ABS || in->kind == BG_K_LD_IND
+			   : in->kind == BG_K_CALL && in->pseudo == BG_CALL_HELPER && in->imm == BPF_FUNC_tail_call)
+			return true;
+	}
+	return false;
+}
+
+/* At load (check_btf_func, check_abnormal_return): a subprogram with a
+ * legacy packet load or a tail call, whose hidden or real exits return an
+ * integer, must be declared to return one, and must have BTF at all. */
+static int check_abnormal_return(struct vctx *v)
+{
+	for (uint32_t f = 1; f < v->g.nfuncs; f++) {
+		for (int k = 0; k < 2; k++) {
+			const char *what = k ? "tail_call" : "LD_ABS";
+			if (!func_has(v, f, !k))
+				continue;
+			int sc = btf_func_ret_scalar(v->prog, v->g.funcs[f].start);
+			if (sc < 0 && !bg_program__func_cnt(v->prog))
+				return verr(v, NULL, v->g.funcs[f].start, "abnormal_return", "%s is not allowed in subprogs without BTF",
+					    what);
+			if (sc == 0)
+				return verr(v, NULL, v->g.funcs[f].start, "abnormal_return",
+					    "%s is only allowed in functions that return 'int'.", what);
+		}
 	}
 	return 0;
 }
@@ -1560,6 +1653,8 @@ static void free_all(struct vctx *v)
 	free(v->paths);
 	free(v->thr);
 	free(v->oneway);
+	free(v->pkt_changing);
+	v->pkt_changing = NULL;
 	free(v->obj_type_at);
 	v->obj_type_at = NULL;
 	cfg_free(&v->g);
@@ -1744,7 +1839,7 @@ static int setup(struct vctx *v, const struct bg_program *prog, const struct bg_
 	if (kgate_program(v))
 		return -1;
 	v->kc = kcost_new(v); /* NULL: no estimate */
-	if (check_ksym_addrs(v))
+	if (check_ksym_addrs(v) || check_abnormal_return(v))
 		return -1;
 	return check_reachable(v);
 }

@@ -148,6 +148,9 @@ struct bg_program {
 	char *decode_error;         /* with opts.keep_malformed: why insns is NULL */
 	struct bg_assert_site *asserts; /* asserts.c: markers in this program */
 	size_t nasserts;
+	const char *exc_cb_name;    /* link.c: "exception_callback:NAME" of the entry (BTF string) or NULL */
+	size_t exc_cb_insn;         /* its first slot, SIZE_MAX when not appended */
+	int exc_cb_tags;            /* how many such tags the entry has */
 };
 
 struct bg_object {

@@ -409,7 +409,7 @@ static int decode(struct bg_object *obj, struct bg_program *prog)
 	return err;
 }
 
-static int exception_cb(const struct bg_object *obj, const struct obj_func *f);
+static const char *exception_cb(const struct bg_object *obj, const struct obj_func *f, int *ntags);
 
 static int build_prog(struct bg_object *obj, int entry)
 {
@@ -443,10 +443,17 @@ static int build_prog(struct bg_object *obj, int entry)
 	/* the exception callback named by the entry's BTF decl tag
 	 * "exception_callback:NAME" is appended after the called subprograms,
 	 * as libbpf does: the kernel finds it through func_info */
-	int cb = exception_cb(obj, f);
+	int cb = -1;
+	prog->exc_cb_name = exception_cb(obj, f, &prog->exc_cb_tags);
+	prog->exc_cb_insn = SIZE_MAX;
+	for (size_t i = 0; prog->exc_cb_name && i < obj->nfuncs; i++)
+		if (!strcmp(obj->funcs[i].name, prog->exc_cb_name))
+			cb = (int)i;
 	if (cb >= 0 && piece_of(prog, cb) < 0 &&
 	    ((err = add_piece(obj, prog, cb, &total)) || (err = collect_pieces(obj, prog, cb, &total))))
 		return err;
+	if (cb >= 0)
+		prog->exc_cb_insn = prog->pieces[piece_of(prog, cb)].at;
 	prog->n = total;
 	prog->raw = calloc(total, sizeof(*prog->raw));
 	if (!prog->raw)
@@ -463,14 +470,17 @@ static int build_prog(struct bg_object *obj, int entry)
 	return decode(obj, prog);
 }
 
-/* The function an entry's "exception_callback:NAME" decl tag names, or -1. */
-static int exception_cb(const struct bg_object *obj, const struct obj_func *f)
+/* The callback an entry's "exception_callback:NAME" decl tags name (the
+ * last one; *ntags: how many there are), or NULL. */
+static const char *exception_cb(const struct bg_object *obj, const struct obj_func *f, int *ntags)
 {
 	static const char tag[] = "exception_callback:";
 	const struct btf *btf = obj->btf;
+	const char *name = NULL;
 
+	*ntags = 0;
 	if (!btf || !f->btf_id)
-		return -1;
+		return NULL;
 	for (uint32_t id = 1, n = btf__type_cnt(btf); id < n; id++) {
 		const struct btf_type *t = btf__type_by_id(btf, id);
 		const char *v;
@@ -480,11 +490,10 @@ static int exception_cb(const struct bg_object *obj, const struct obj_func *f)
 		v = btf__name_by_offset(btf, t->name_off);
 		if (!v || strncmp(v, tag, sizeof(tag) - 1))
 			continue;
-		for (size_t i = 0; i < obj->nfuncs; i++)
-			if (!strcmp(obj->funcs[i].name, v + sizeof(tag) - 1))
-				return (int)i;
+		name = v + sizeof(tag) - 1;
+		(*ntags)++;
 	}
-	return -1;
+	return name;
 }
 
 int obj_progs_build(struct bg_object *obj)

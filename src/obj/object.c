@@ -417,6 +417,15 @@ int bg_program__takes_packet(const struct bg_program *p)
 	return st && (!strcmp(st, "xdp_md") || !strcmp(st, "__sk_buff"));
 }
 
+const char *bg_program__exception_cb(const struct bg_program *p, size_t *insn, int *ntags)
+{
+	if (insn)
+		*insn = p ? p->exc_cb_insn : SIZE_MAX;
+	if (ntags)
+		*ntags = p ? p->exc_cb_tags : 0;
+	return p ? p->exc_cb_name : NULL;
+}
+
 const struct bg_raw_insn *bg_program__raw(const struct bg_program *p, size_t *n)
 {
 	if (n)

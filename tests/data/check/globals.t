@@ -10,7 +10,12 @@
 # the named struct, and `struct bpf_dynptr *` an initialized dynptr.
 # Global functions count in the kernel's walk of the call graph
 # (check_max_stack_depth) like static ones: at most 8 frames and 512 bytes of
-# stack (16-byte rounded) along any chain of calls.
+# stack (16-byte rounded) along any chain of calls. A global function that
+# changes packet data (a helper that does, a tail call, or a function it
+# calls that does: check_cfg's changes_pkt_data) leaves the caller's packet
+# pointers stale. A legacy packet load (LD_ABS/LD_IND) that fails returns 0
+# from a subprogram (bpf_gen_ld_abs's hidden exit), so such a subprogram
+# must be declared to return an integer.
 # prog-type: tc
 # c: const volatile int ro_val = 1;
 # c: __attribute__((noinline)) int g_skb(struct __sk_buff *skb) { return skb->len; }
@@ -31,6 +36,11 @@
 # c: __attribute__((noinline)) int gd7(int x) { return gd6(x) + 7; }
 # c: __attribute__((noinline)) int gd8(int x) { return gd7(x) + 8; }
 # c: __attribute__((noinline)) int g_big(int x) { volatile char buf[300] = {}; return buf[299] + x; }
+# c: __attribute__((noinline)) int g_pull(struct __sk_buff *skb) { return bpf_skb_pull_data(skb, 0); }
+# c: struct { __uint(type, BPF_MAP_TYPE_PROG_ARRAY); __uint(max_entries, 1); __uint(key_size, 4); __uint(value_size, 4); } g_jt SEC(".maps");
+# c: __attribute__((noinline)) int g_tail(struct __sk_buff *skb) { bpf_tail_call(skb, &g_jt, 0); return 0; }
+# c: static __attribute__((naked, used, noinline)) int ldabs_int(void) { asm volatile("r6 = r1\n r0 = *(u32 *)skb[0]\n r0 = 1\n exit\n" ::: "memory"); }
+# c: static __attribute__((naked, used, noinline)) void ldabs_void(void) { asm volatile("r6 = r1\n r0 = *(u32 *)skb[0]\n r0 = 1\n exit\n" ::: "memory"); }
 # c: __attribute__((noinline)) int g_task(struct task_struct *t __attribute__((btf_decl_tag("arg:trusted")))) { return t->pid; }
 
 # case: ctx_struct_arg
@@ -203,4 +213,77 @@ r1 = 0
 *(u64 *)(r10 - 256) = r1
 r1 = 1
 call g_big
+exit
+
+# case: global_pull_data_stale_pkt
+# expect: reject
+# message: R7 invalid mem access
+r6 = r1
+r7 = *(u32 *)(r6 + 76)
+r8 = *(u32 *)(r6 + 80)
+r2 = r7
+r2 += 8
+if r2 > r8 goto out
+r1 = r6
+call g_pull
+r0 = *(u8 *)(r7 + 0)
+out:
+r0 = 0
+exit
+
+# case: global_tail_call_stale_pkt
+# expect: reject
+# message: R7 invalid mem access
+r6 = r1
+r7 = *(u32 *)(r6 + 76)
+r8 = *(u32 *)(r6 + 80)
+r2 = r7
+r2 += 8
+if r2 > r8 goto out
+r1 = r6
+call g_tail
+r0 = *(u8 *)(r7 + 0)
+out:
+r0 = 0
+exit
+
+# case: global_no_pull_pkt_kept
+# expect: accept
+r6 = r1
+r7 = *(u32 *)(r6 + 76)
+r8 = *(u32 *)(r6 + 80)
+r2 = r7
+r2 += 8
+if r2 > r8 goto out
+r1 = r6
+call g_skb
+r0 = *(u8 *)(r7 + 0)
+out:
+r0 = 0
+exit
+
+# case: ld_abs_subprog_hidden_exit
+# section: socket
+# expect: reject
+# message: R9
+call ldabs_int
+if r0 != 0 goto out
+r0 = r9
+out:
+r0 = 0
+exit
+
+# case: ld_abs_subprog_both_paths
+# section: socket
+# expect: accept
+call ldabs_int
+r0 = 0
+exit
+
+# case: ld_abs_void_subprog
+# section: socket
+# expect: reject
+# message: LD_ABS is only allowed in functions that return 'int'
+call ldabs_void
+r0 = 0
 exit
