@@ -146,6 +146,88 @@ static int walk(const struct btf *b, uint32_t sid, uint32_t off, uint32_t size, 
 	return -1;
 }
 
+/* btf_struct_walk's refusals of an access of size bytes at off of struct
+ * sid: 1 a scalar member (or array of scalars) read past its end, 2 a
+ * pointer member read partially; 0 neither, or a case not modelled (holes,
+ * bitfields, offsets past the struct). */
+static int walk_check(const struct btf *b, uint32_t sid, uint32_t off, uint32_t size, char *why, size_t n,
+		      int depth)
+{
+	const struct btf_type *t = skip_mods(b, sid, &sid);
+	if (!t || !btf_is_composite(t) || depth > 16)
+		return 0;
+	const char *tname = btf__name_by_offset(b, t->name_off);
+	const struct btf_member *m = btf_members(t);
+	for (uint16_t i = 0; i < btf_vlen(t); i++, m++) {
+		uint32_t moff = btf_member_bit_offset(t, i) / 8, mid;
+		if (off + size <= moff)
+			break;
+		if (btf_member_bitfield_size(t, i)) {
+			/* covered whole: a scalar; else another member (as the kernel) */
+			uint32_t end_bit = btf_member_bit_offset(t, i) + btf_member_bitfield_size(t, i);
+			if (off <= moff && (end_bit + 7) / 8 <= off + size)
+				return 0;
+			continue;
+		}
+		if (off < moff)
+			break;
+		const struct btf_type *mt = skip_mods(b, m->type, &mid);
+		int64_t msz = mt ? btf__resolve_size(b, mid) : -1;
+		if (msz < 0)
+			return 0;
+		uint32_t end = moff + (uint32_t)msz;
+		if (off >= end)
+			continue;
+		if (btf_is_array(mt)) {
+			/* linearised: the element the access starts in, the
+			 * member's true end kept (an int array is scratch space) */
+			if (moff == end)
+				continue;
+			uint32_t eid = mid;
+			const struct btf_type *et = mt;
+			for (int d = 0; et && btf_is_array(et) && d < 8; d++)
+				et = skip_mods(b, btf_array(et)->type, &eid);
+			int64_t esz = et ? btf__resolve_size(b, eid) : -1;
+			if (esz <= 0)
+				return 0;
+			moff += (off - moff) / (uint32_t)esz * (uint32_t)esz;
+			mt = et, mid = eid, msz = esz;
+		}
+		if (btf_is_composite(mt))
+			return off == moff ? walk_check(b, mid, 0, size, why, n, depth + 1)
+					   : walk_check(b, mid, off - moff, size, why, n, depth + 1);
+		const char *mname = btf__name_by_offset(b, m->name_off);
+		if (btf_is_ptr(mt)) {
+			if ((uint32_t)msz == size && off == moff)
+				return 0;
+			snprintf(why, n, "cannot access ptr member %s with moff %u in struct %s with off %u size %u",
+				 mname ? mname : "", moff, tname ? tname : "", off, size);
+			return 2;
+		}
+		if (off + size > end) {
+			snprintf(why, n, "access beyond the end of member %s (mend:%u) in struct %s with off %u size %u",
+				 mname ? mname : "", end, tname ? tname : "", off, size);
+			return 1;
+		}
+		return 0;
+	}
+	return 0;
+}
+
+int btf_field_check(const struct bg_program *prog, const char *sname, int off, int size, char *why, size_t n)
+{
+	const struct bg_object *o = bg_program__object(prog);
+	const struct btf *b = bg_object__target_btf(o);
+	if (!b || !sname || off < 0 || size <= 0)
+		return 0;
+	int id = obj_target_lookup(o, sname, BTF_KIND_STRUCT);
+	if (id <= 0)
+		id = obj_target_lookup(o, sname, BTF_KIND_UNION);
+	if (id <= 0)
+		return 0;
+	return walk_check(b, (uint32_t)id, (uint32_t)off, (uint32_t)size, why, n, 0);
+}
+
 bool btf_field_load(const struct bg_program *prog, const char *sname, int off, int size,
 		    const char **name, bool *is_ptr)
 {

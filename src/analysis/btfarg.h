@@ -8,6 +8,11 @@ struct bg_program;
 /* Type of the ctx argument at byte offset off: *is_ptr and the pointed
  * struct name (NULL for a non-struct pointer). False when unknown. */
 bool btf_ctx_arg(const struct bg_program *prog, int off, const char **name, bool *is_ptr);
+/* btf_struct_walk's refusals of an access of size bytes at off of struct
+ * sname: 1 a scalar member read past its end, 2 a pointer member read
+ * partially (why gets the kernel's message); 0 none or not known. */
+int btf_field_check(const struct bg_program *prog, const char *sname, int off, int size, char *why,
+		    size_t n);
 /* Type of the field of struct sname loaded at off with size bytes. */
 bool btf_field_load(const struct bg_program *prog, const char *sname, int off, int size,
 		    const char **name, bool *is_ptr);

@@ -275,7 +275,7 @@ static int type_mismatch(struct vctx *v, struct as_state *s, size_t pc, int reg,
 }
 
 static int arg_mem(struct vctx *v, struct as_state *s, size_t pc, int reg, int size_reg, bool write,
-		   bool or_null, bool zero_ok)
+		   bool or_null, bool zero_ok, const char *helper)
 {
 	struct as_reg *r = R(s, reg);
 	if (or_null && is_null_const(r))
@@ -296,8 +296,18 @@ static int arg_mem(struct vctx *v, struct as_state *s, size_t pc, int reg, int s
 	if (sz->v.smin < 0 && sz->v.smax >= 0 && sz->v.umax >= (1ull << 29))
 		return verr(v, s, pc, "helper_arg",
 			    "R%d min value is negative, either use unsigned or 'var &= const'", size_reg);
-	if (r->type == T_BTF_ID)
-		return 0;
+	if (r->type == T_BTF_ID) {
+		if (!helper)
+			return 0; /* kfunc memory arguments through BTF pointers: not modelled */
+		/* check_reg_type: a helper may not write through a BTF pointer;
+		 * check_helper_mem_access: the read is one BTF access of the size */
+		if (write)
+			return verr(v, s, pc, "helper_arg", "%s() may write into memory pointed by R%d type=%s%s",
+				    helper, reg, as_type_name(r->type, r->flags), r->btf ? r->btf : "");
+		if (sz->v.umax == 0 || sz->v.umax >= (1u << 29) || (sz->v.umin == 0 && !zero_ok))
+			return check_mem_range(v, s, pc, reg, &sz->v, false, zero_ok, "helper memory argument");
+		return check_mem(v, s, pc, reg, 0, (int)sz->v.umax, false, NULL, NULL, false);
+	}
 	return check_mem_range(v, s, pc, reg, &sz->v, write, zero_ok, "helper memory argument");
 }
 
@@ -466,7 +476,7 @@ static int arg_check(struct vctx *v, struct as_state *s, size_t pc, int i, struc
 		if (check_reg_init(v, s, pc, reg + 1))
 			return -1;
 		return arg_mem(v, s, pc, reg, reg + 1, at == BG_ARG_UNINIT_MEM, at == BG_ARG_MEM_OR_NULL,
-			       zero_ok);
+			       zero_ok, (ci->p->flags & BG_HF_KFUNC) ? NULL : ci->p->name);
 	}
 	case BG_ARG_CONST_SIZE:
 	case BG_ARG_CONST_SIZE_OR_ZERO:

@@ -846,11 +846,19 @@ static int access_btf(struct vctx *v, struct as_state *s, size_t pc, int reg, co
 	if (p->v.smin + off < 0)
 		return verr(v, s, pc, "btf_bounds", "R%d is ptr_%s invalid negative access: off=%" PRId64,
 			    reg, p->btf ? p->btf : "?", p->v.smin + off);
+	uint64_t c;
+	char why[240];
+	int wc = p->btf && bg_scalar_is_const(&p->v, &c)
+		     ? btf_field_check(v->prog, p->btf, (int)(c + (uint64_t)(int64_t)off), size, why, sizeof(why))
+		     : 0;
+	/* btf_struct_walk: a partial read of a pointer member always, a read
+	 * past a scalar member's end unless the pointer is PTR_UNTRUSTED */
+	if (wc == 2 || (wc == 1 && !(p->flags & RF_UNTRUSTED)))
+		return verr(v, s, pc, "btf_bounds", "%s", why);
 	if (!out)
 		return 0;
 	const char *tn = NULL;
 	bool isp = false;
-	uint64_t c;
 	bool known = p->btf && bg_scalar_is_const(&p->v, &c) &&
 		     btf_field_load(v->prog, p->btf, (int)(c + (uint64_t)(int64_t)off), size, &tn, &isp);
 	if (known && !isp) {

@@ -159,6 +159,24 @@ void bg_object__free(struct bg_object *obj)
 	free(obj);
 }
 
+/* Programs typed by kernel BTF (tp_btf, fentry, lsm, iter, ...) need the
+ * target BTF even where no CO-RE relocation or extern loaded it (an
+ * assembly-only object): their ctx arguments are typed from it. */
+static int obj_btf_target_progs(struct bg_object *obj)
+{
+	for (size_t i = 0; i < obj->nprogs && !obj->target && !obj->target_tried; i++) {
+		const struct btf *tb = NULL;
+		const char *why = NULL;
+		int err;
+
+		if (!obj->progs[i]->def || !obj->progs[i]->def->btf_target)
+			continue;
+		err = obj_target_btf(obj, &tb, &why);
+		return err == -ENOENT ? 0 : err; /* no kernel BTF here: untyped, as before */
+	}
+	return 0;
+}
+
 static int obj_prepare(struct bg_object *obj)
 {
 	int err;
@@ -166,7 +184,8 @@ static int obj_prepare(struct bg_object *obj)
 	if ((err = obj_elf_parse(obj)) || (err = obj_btf_parse(obj)) ||
 	    (err = obj_funcs_collect(obj)) || (err = obj_maps_collect(obj)) ||
 	    (err = obj_relos_collect(obj)) || (err = obj_externs_resolve(obj)) ||
-	    (err = obj_progs_build(obj)) || (err = obj_struct_ops_bind(obj)) ||
+	    (err = obj_progs_build(obj)) || (err = obj_btf_target_progs(obj)) ||
+	    (err = obj_struct_ops_bind(obj)) ||
 	    (err = obj_map_inits(obj)) ||
 	    (err = obj_asserts_collect(obj)))
 		return err;
