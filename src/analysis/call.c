@@ -212,7 +212,7 @@ static int type_mismatch(struct vctx *v, struct as_state *s, size_t pc, int reg,
 static int want_ptr_nonnull(struct vctx *v, struct as_state *s, size_t pc, int reg, const char *exp);
 
 static int arg_mem_of_map(struct vctx *v, struct as_state *s, size_t pc, int reg, uint32_t size,
-			  const char *what, struct call_info *ci)
+			  const char *what, struct call_info *ci, bool write)
 {
 	if (!ci->map)
 		return verr(v, s, pc, "helper_arg", "invalid map_ptr to access map->%s", what);
@@ -221,8 +221,10 @@ static int arg_mem_of_map(struct vctx *v, struct as_state *s, size_t pc, int reg
 	if (want_ptr_nonnull(v, s, pc, reg, what))
 		return -1;
 	struct bg_scalar sz = bg_scalar_const(size);
-	if (check_mem_range(v, s, pc, reg, &sz, false, false, what))
+	if (check_mem_range(v, s, pc, reg, &sz, write, false, what))
 		return -1;
+	if (write)
+		return 0;
 	/* constant key on the stack? (array lookups with it cannot fail) */
 	struct as_reg *r = R(s, reg);
 	uint64_t off;
@@ -450,12 +452,16 @@ static int arg_check(struct vctx *v, struct as_state *s, size_t pc, int i, struc
 			return -1;
 		return 0;
 	case BG_ARG_MAP_KEY:
-		return arg_mem_of_map(v, s, pc, reg, ci->map ? ci->map->key_size : 0, "key", ci);
+		return arg_mem_of_map(v, s, pc, reg, ci->map ? ci->map->key_size : 0, "key", ci, false);
 	case BG_ARG_MAP_VALUE_OR_NULL:
 		/* local storage's initial value: NULL or value_size bytes */
 		if (is_null_const(r))
 			return 0;
-		return arg_mem_of_map(v, s, pc, reg, ci->map ? ci->map->value_size : 0, "value", ci);
+		return arg_mem_of_map(v, s, pc, reg, ci->map ? ci->map->value_size : 0, "value", ci, false);
+	case BG_ARG_UNINIT_MAP_VALUE:
+		/* map_pop_elem / map_peek_elem write value_size bytes (the kernel's
+		 * raw_mode: the stack bytes are initialized after the call) */
+		return arg_mem_of_map(v, s, pc, reg, ci->map ? ci->map->value_size : 0, "value", ci, true);
 	case BG_ARG_MAP_VALUE:
 		/* a sockmap/sockhash stores sockets: the value is a socket pointer
 		 * (the kernel's resolve_map_arg_type) */
@@ -466,7 +472,7 @@ static int arg_check(struct vctx *v, struct as_state *s, size_t pc, int i, struc
 			return want_ptr_nonnull(v, s, pc, reg,
 						"sock_common, sock, tcp_sock, xdp_sock, ptr_, trusted_ptr_");
 		}
-		return arg_mem_of_map(v, s, pc, reg, ci->map ? ci->map->value_size : 0, "value", ci);
+		return arg_mem_of_map(v, s, pc, reg, ci->map ? ci->map->value_size : 0, "value", ci, false);
 	case BG_ARG_MEM:
 	case BG_ARG_MEM_OR_NULL:
 	case BG_ARG_UNINIT_MEM: {

@@ -22,6 +22,7 @@ int kgate_setup(struct vctx *v)
 		return -EINVAL;
 	v->kgate = v->prof != bg_profile_default();
 	v->uninit_stack_ok = v->priv && bg_profile_has(v->prof, BG_KF_UNINIT_STACK_READ);
+	v->uninit_stack_written_ok = v->priv && bg_profile_has(v->prof, BG_KF_UNINIT_STACK_WRITTEN);
 	return 0;
 }
 

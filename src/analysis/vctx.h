@@ -117,7 +117,8 @@ struct vctx {
 	/* kernel profile judged (kgate.c); kgate: older than the running one */
 	const struct bg_kernel_profile *prof;
 	bool kgate;
-	bool uninit_stack_ok; /* reads of uninitialized stack allowed (privileged, 6.3+) */
+	bool uninit_stack_ok; /* reads of uninitialized stack allowed (privileged, 5.12+) */
+	bool uninit_stack_written_ok; /* ... only within the depth already written (5.10) */
 	/* assertion lists (assert.h): those of insn pc are asrt[asrt_at[pc] .. asrt_at[pc+1]) */
 	struct assertion *asrt;
 	uint32_t *asrt_at;

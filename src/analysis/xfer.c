@@ -449,6 +449,20 @@ static int scalar_width(const struct bg_scalar *x)
 	return x->umax ? 64 - __builtin_clzll(x->umax) : 0;
 }
 
+/* May the bytes [lo, hi) of frame f be read uninitialized? Privileged from
+ * 5.12 anywhere; on 5.10 (kernel profile BG_KF_UNINIT_STACK_WRITTEN) only
+ * within the depth this path has written: the kernel's allocated_stack, which
+ * grows on writes only (the deepest slot here; joins keep the slots both
+ * sides have, so the depth never exceeds either path's). */
+static bool uninit_read_ok(const struct vctx *v, const struct as_frame *f, int64_t lo)
+{
+	if (v->uninit_stack_ok)
+		return true;
+	if (!v->uninit_stack_written_ok || !f->nslots)
+		return false;
+	return (int)((-lo - 1) / 8) <= (int)f->slots[f->nslots - 1].idx;
+}
+
 static int stack_read(struct vctx *v, struct as_state *s, size_t pc, int reg,
 		      const struct as_reg *p, int64_t lo, int64_t hi, int size, struct as_reg *out,
 		      bool sign)
@@ -505,7 +519,7 @@ static int stack_read(struct vctx *v, struct as_state *s, size_t pc, int reg,
 		if (!(zero & (1u << byte)))
 			all_zero = false;
 	}
-	if (!all_init && !v->uninit_stack_ok)
+	if (!all_init && !uninit_read_ok(v, f, lo))
 		return verr(v, s, pc, "stack_uninit",
 			    "invalid read from stack R%d off %" PRId64 "+0 size %d: bytes not initialized", reg,
 			    lo, size);
@@ -1059,7 +1073,7 @@ int check_mem_range(struct vctx *v, struct as_state *s, size_t pc, int reg, cons
 					return -1;
 			return 0;
 		}
-		if (!v->uninit_stack_ok) {
+		if (!uninit_read_ok(v, f, lo)) {
 			for (int64_t o = lo; o < hi; o++) {
 				struct as_slot *sl = as_slot_get(f, (int)((-o - 1) / 8), false);
 				int byte = (int)(o + 8 * ((-o - 1) / 8 + 1));

@@ -29,7 +29,7 @@ static const struct {
 	{ BG_KF_BTF_KSYM, BG_KVER(5, 10) },       { BG_KF_PSEUDO_FUNC, BG_KVER(5, 13) },
 	{ BG_KF_CONST_KEY_LOOKUP, BG_KVER(6, 14) }, { BG_KF_UNINIT_STACK_READ, BG_KVER(5, 12) },
 	{ BG_KF_VAR_STACK_ACCESS, BG_KVER(5, 10) },  { BG_KF_GLOBAL_PTR_ARGS, BG_KVER(5, 12) },
-	{ BG_KF_ST_CTX, BG_KVER(6, 3) },
+	{ BG_KF_ST_CTX, BG_KVER(6, 3) },          { BG_KF_UNINIT_STACK_WRITTEN, BG_KVER(5, 10) },
 };
 
 static const char *const feat_names[] = {
@@ -41,6 +41,7 @@ static const char *const feat_names[] = {
 	"callback functions (ld_imm64 func)", "non-NULL array lookups with a constant key",
 	"privileged reads of uninitialized stack", "variable-offset stack access",
 	"pointer arguments of global functions", "BPF_ST into ctx",
+	"privileged reads of uninitialized stack within the written depth",
 };
 
 /* features of a version, as a constant expression is not possible from the

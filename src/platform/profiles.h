@@ -56,6 +56,13 @@ enum bg_kfeat {
 	BG_KF_ST_CTX = 1ull << BG_KFEAT_ST_CTX,            /* 6.3: BPF_ST (store immediate) into ctx ("BPF_ST
 					       * stores into R1 ctx is not allowed" before);
 					       * QEMU: 5.10 and 6.1 refuse, 6.12 accepts */
+	BG_KF_UNINIT_STACK_WRITTEN = 1ull << 29, /* privileged reads of uninitialized stack
+						  * within the depth the path has already
+						  * written (the kernel's allocated_stack);
+						  * beyond it "invalid read from stack".
+						  * Measured: Debian's 5.10 LTS (stable
+						  * backports) accepts, 5.10 here; from 5.12
+						  * (BG_KF_UNINIT_STACK_READ) any depth */
 };
 
 struct bg_kernel_profile {

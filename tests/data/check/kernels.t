@@ -8,6 +8,7 @@
 # prog-type: socket
 # map: rb ringbuf entries=4096
 # map: arr array key=4 value=8 entries=4
+# map: q queue value=4 entries=4
 # c: static __attribute__((noinline)) int loop_cb(__u32 i, void *ctx) { return 0; }
 # c: const volatile int cfg = 1;
 # c: extern int bpf_iter_num_new(struct bpf_iter_num *it, int start, int end) __ksym;
@@ -279,6 +280,59 @@ r1 = %[arr] ll
 r2 = r10
 r2 += -8
 call bpf_map_lookup_elem
+r0 = 0
+exit
+
+# case: read_uninit_stack_within_depth
+# expect: accept
+# profile: 7.2 accept
+# profile: 6.12 accept
+# profile: 6.1 accept
+# profile: 5.10 accept
+# profile: 5.4 reject invalid read from stack
+r1 = 0
+*(u64 *)(r10 - 16) = r1
+r0 = *(u64 *)(r10 - 8)
+r0 = 0
+exit
+
+# case: read_uninit_stack_beyond_depth
+# expect: accept
+# profile: 7.2 accept
+# profile: 6.1 accept
+# profile: 5.10 reject invalid read from stack
+r1 = 0
+*(u64 *)(r10 - 8) = r1
+r0 = *(u64 *)(r10 - 16)
+r0 = 0
+exit
+
+# case: helper_reads_uninit_stack_within_depth
+# expect: accept
+# profile: 7.2 accept
+# profile: 6.1 accept
+# profile: 5.10 accept
+r1 = 0
+*(u64 *)(r10 - 16) = r1
+r1 = %[arr] ll
+r2 = r10
+r2 += -8
+call bpf_map_lookup_elem
+r0 = 0
+exit
+
+# case: map_pop_writes_the_stack
+# expect: accept
+# profile: 7.2 accept
+# profile: 6.1 accept
+# profile: 5.10 accept
+r1 = %[q] ll
+r2 = r10
+r2 += -4
+call bpf_map_pop_elem
+if r0 != 0 goto out
+r0 = *(u32 *)(r10 - 4)
+out:
 r0 = 0
 exit
 
