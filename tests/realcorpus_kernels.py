@@ -5,13 +5,18 @@ each of them (issue 13).
 
   1. `bpfgate kernels fetch` 5.10 6.1 6.12 7.2 (cached; an unreachable registry
      SKIPs, and FAILs under CI=true);
-  2. one `bpfgate corpus $RC/obj --verifier kernel@5.10,...` run: every object
-     in one boot per kernel, two guests at a time, a wall-clock limit per boot
-     ($BG_KVM_TIMEOUT, default 7200 s here) and 20 s of guest time per program
-     (longer: unavailable); the running kernel judges too (bpfgate's loader, the
-     same as in the guests). Its JSON is kept in $RC/kernels.json: with
-     BG_REAL_KVM_JSON=FILE the boots are skipped and FILE's verdicts are used
-     (iterating on bpfgate without booting);
+  2. the kernels' verdicts. By default they come from the tracked cache
+     tests/data/realcorpus/guests/kernel-V.tsv (one file per kernel, plus
+     loader-running.tsv: the running kernel through bpfgate's loader), so the
+     comparison takes minutes and boots nothing. With BG_REAL_BOOT=1 (`make
+     realcorpus-kernels-boot`): one `bpfgate corpus $RC/obj --verifier
+     kernel@5.10,...` run, every object in one boot per kernel, two guests at a
+     time, a wall-clock limit per boot ($BG_KVM_TIMEOUT, default 7200 s here)
+     and 20 s of guest time per program (longer: unavailable); the running
+     kernel judges too (bpfgate's loader, the same as in the guests). Its JSON
+     is kept in $BG_REAL_OUT/kernels.json; `--save-guests` rewrites the cache
+     from it (regenerate when the loader's rules change what is decided).
+     BG_REAL_KVM_JSON=FILE uses a kept JSON instead of booting;
   3. `bpfgate check --kernel 5.10,6.1,6.12,7.2 --json` per object (CPU limit
      8 s per kernel and object, as tests/realcorpus.py);
   4. per kernel V, on the programs V decides (accepted or rejected): agreement
@@ -53,6 +58,10 @@ CI = rcm.CI
 RUNNING = os.environ.get("BG_REAL_RUNNING_PROFILE", "6.18")  # bpfgate's default profile
 GUEST_LIMIT = 20.0  # guest seconds per program load (src/kvm/boot.c's default prog_limit)
 OUT = os.environ.get("BG_REAL_OUT") or RC  # where kernels.json and kernels-matrix.tsv go
+GUESTS = os.environ.get("BG_REAL_GUESTS") or os.path.join(ROOT, "tests/data/realcorpus/guests")
+GUEST_COLS = ["object", "program", "verdict", "seconds", "insns_processed", "message"]
+BOOT_KEYS = ["release", "debian_version", "accel", "mem_mib", "boot_seconds", "judge_seconds",
+             "wall_seconds", "qemu_peak_rss_kib", "error"]
 
 
 def out(status, name, why=""):
@@ -147,6 +156,85 @@ def check_all(objs):
     return ours, errs, t
 
 
+def guest_file(verifier):
+    return os.path.join(GUESTS, "loader-running.tsv" if verifier == "kernel" else
+                        "kernel-%s.tsv" % verifier.split("@", 1)[1])
+
+
+def clean(x, n=200):
+    return re.sub(r"\s+", " ", str(x if x is not None else ""))[:n]
+
+
+def save_guests(d, source):
+    """The kernels' verdicts of a boot run (d: `bpfgate corpus --json`) as one
+    TSV per kernel: a header of `# key: value` lines (the boot's figures), then
+    object (relative to the corpus), program, verdict, guest seconds, processed
+    instructions, the message (rejected: the kernel's; unavailable: why)."""
+    os.makedirs(GUESTS, exist_ok=True)
+    summ = {s["verifier"]: s for s in d["summary"]}
+    written = []
+    for ver in sorted(summ):
+        if ver != "kernel" and not ver.startswith("kernel@"):
+            continue
+        recs = sorted((r for r in d["records"] if r["verifier"] == ver),
+                      key=lambda r: (rel(r["object"]), r["program"]))
+        with open(guest_file(ver), "w") as f:
+            f.write("# %s verdicts of the real corpus (tests/realcorpus_kernels.py --save-guests)\n" % ver)
+            f.write("# source: %s\n" % source)
+            f.write("# loader: bpfgate's own (kload --records in the guest; the running kernel: kload)\n")
+            for k in BOOT_KEYS:
+                if (summ[ver].get("boot") or {}).get(k) is not None:
+                    f.write("# boot.%s: %s\n" % (k, summ[ver]["boot"][k]))
+            for k in ("wall_seconds", "max_rss_kib_children"):
+                if (d.get("host") or {}).get(k) is not None:
+                    f.write("# host.%s: %s\n" % (k, d["host"][k]))
+            f.write("# " + "\t".join(GUEST_COLS) + "\n")
+            for r in recs:
+                f.write("\t".join([rel(r["object"]), r["program"], r["verdict"],
+                                   "%.6g" % (r.get("seconds") or 0), str(r.get("insns_processed", "")),
+                                   clean(r.get("message"))]) + "\n")
+        written.append(guest_file(ver))
+    return written
+
+
+def load_guests():
+    """The cached verdicts as `bpfgate corpus --json` would give them (records
+    and summary with each boot's figures); None when the cache is missing."""
+    vers = ["kernel@" + v for v in VERS] + ["kernel"]
+    if not all(os.path.exists(guest_file(v)) for v in vers):
+        return None
+    d = {"records": [], "summary": [], "host": {}, "source": GUESTS}
+    for ver in vers:
+        boot, host, n = {}, {}, {"accepted": 0, "rejected": 0, "unavailable": 0}
+        for line in open(guest_file(ver)):
+            line = line.rstrip("\n")
+            if line.startswith("# boot.") or line.startswith("# host."):
+                k, v = line[2:].split(": ", 1)
+                try:
+                    v = float(v) if "." in v or k.endswith(("_kib", "mem_mib")) else v
+                except ValueError:
+                    pass
+                (boot if k.startswith("boot.") else host)[k.split(".", 1)[1]] = None if v == "None" else v
+                continue
+            if line.startswith("#") or not line:
+                continue
+            f = line.split("\t")
+            if len(f) != len(GUEST_COLS):
+                raise SystemExit("%s: bad row (%d fields, want %d): %s" % (guest_file(ver), len(f),
+                                                                          len(GUEST_COLS), line[:120]))
+            r = {"object": os.path.join(RC, "obj", f[0]), "program": f[1], "verifier": ver,
+                 "verdict": f[2], "seconds": float(f[3]), "message": f[5]}
+            if f[4]:
+                r["insns_processed"] = int(f[4])
+            n[f[2]] = n.get(f[2], 0) + 1
+            d["records"].append(r)
+        if "mem_mib" in boot:
+            boot["mem_mib"] = int(boot["mem_mib"])
+        d["summary"].append(dict(n, verifier=ver, boot=boot or None))
+        d["host"] = d["host"] or host
+    return d
+
+
 def objects():
     o = os.path.join(RC, "obj")
     return sorted(os.path.join(o, d, f) for d in (os.listdir(o) if os.path.isdir(o) else [])
@@ -191,9 +279,18 @@ def main():
         skip_or_fail("corpus", "no real corpus in %s (make realcorpus)" % RC)
         return 0
     cached = os.environ.get("BG_REAL_KVM_JSON")
+    d = None
     if cached:
         d = json.load(open(cached))
+    elif os.environ.get("BG_REAL_BOOT") != "1":
+        d = load_guests()
+        if d is None:
+            skip_or_fail("guests", "no cached guest verdicts in %s (make realcorpus-kernels-boot)" % GUESTS)
+            return 0
+        cached = "the tracked guest verdicts in " + os.path.relpath(GUESTS, ROOT)
+    if d is not None:
         wall, rss = d.get("host", {}).get("wall_seconds", -1), d.get("host", {}).get("max_rss_kib_children", -1)
+        wall, rss = float(wall), int(float(rss))
     else:
         if subprocess.run(["sh", "-c", "command -v qemu-system-x86_64 && test -x /bin/busybox"],
                           capture_output=True).returncode:
@@ -204,8 +301,17 @@ def main():
         d, wall, rss = boot_and_judge()
         if d is None:
             return 0
+    if "--save-guests" in sys.argv[1:]:
+        for p in save_guests(d, cached or "a boot run of %s" % time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())):
+            print("# realcorpus_kernels: wrote %s" % p)
     failed = 0
     summ = {s["verifier"]: s for s in d["summary"]}
+    judged = {rel(r["object"]) for r in d["records"]}
+    missing = sorted(rel(o) for o in objs if rel(o) not in judged)
+    if missing:
+        out("FAIL", "guests", "%d objects of the corpus have no kernel verdicts (%s...): the cache is stale, "
+            "make realcorpus-kernels-boot" % (len(missing), ", ".join(missing[:3])))
+        failed += 1
     kv = {}  # (key, verifier) -> record
     late = 0
     for r in d["records"]:
@@ -375,7 +481,123 @@ def main():
     with open(os.environ.get("BG_REAL_REPORT") or os.path.join(OUT, "kernels-report.json"), "w") as f:
         json.dump({"kernels": report, "check_seconds": tcheck, "qemu_wall_seconds": wall,
                    "boots": {v: (summ.get("kernel@" + v) or {}).get("boot") for v in VERS}}, f, indent=1)
+    if "--summary" in sys.argv[1:]:
+        path = sys.argv[sys.argv.index("--summary") + 1]
+        write_summary(path, d, kv, keys, ours, kj, report, tcheck, cached, wall, rss)
+        print("# realcorpus_kernels: wrote %s" % path)
     return 0
+
+
+def counts(vals):
+    c = {"accepted": 0, "rejected": 0, "unavailable": 0}
+    for x in vals:
+        c[x if x in c else "unavailable"] += 1
+    return c
+
+
+def project_section(path):
+    """The project corpus's matrix from a `corpus --verifier kernel,bpfgate,kernel@V,bpfgate@V...
+    --json` run (tests/kernels.test.sh keeps it in $BG_KERNELS_JSON)."""
+    d = json.load(open(path))
+    summ = {s["verifier"]: s for s in d["summary"]}
+    nprog = len({(r["object"], r["program"]) for r in d["records"]})
+    nobj = len({r["object"] for r in d["records"]})
+    L = ["## The project corpus (%d objects, %d programs: examples, c19, three ISA v4 objects)" % (nobj, nprog), "",
+         "`tests/kernels.test.sh` (in `make test`): one boot per kernel, two guests at a time.", "",
+         "| verifier | accepted | rejected | unavailable | agreement with the kernel (decided by both) "
+         "| guest boot | guest judging | host wall | QEMU peak RSS |", "|---|---|---|---|---|---|---|---|---|"]
+    for v in ["kernel", "bpfgate"] + [x for v in VERS for x in ("kernel@" + v, "bpfgate@" + v)]:
+        s = summ.get(v)
+        if not s:
+            continue
+        b = s.get("boot") or {}
+        dec = sum(s.get(x, 0) for x in ("acc_acc", "acc_rej", "rej_acc", "rej_rej"))
+        ag = "%.1f%% of %d (%s)" % (100 * s["agreement"], dec, "kernel@" + v.split("@")[1]
+                                     if v.startswith("bpfgate@") and "kernel@" + v.split("@")[1] in summ
+                                     else "running kernel") if dec else "-"
+        L.append("| %s%s | %d | %d | %d | %s | %s | %s | %s | %s |" % (
+            v, " (running %s)" % RUNNING if v == "kernel" else "", s.get("accepted", 0), s.get("rejected", 0),
+            s.get("unavailable", 0), ag,
+            "%.1f s" % b["boot_seconds"] if b else "", "%.1f s" % b["judge_seconds"] if b else "",
+            "%.1f s" % b["wall_seconds"] if b else "", "%d MiB" % (b["qemu_peak_rss_kib"] // 1024) if b else ""))
+    L += ["", "Whole run (four boots, two at a time, plus the running kernel and bpfgate): %.0f s wall." %
+          d.get("wall_seconds", -1), ""]
+    return L
+
+
+def write_summary(path, d, kv, keys, ours, kj, report, tcheck, source, wall, rss):
+    summ = {s["verifier"]: s for s in d["summary"]}
+    rev = subprocess.run(["git", "-C", ROOT, "describe", "--always", "--dirty"], capture_output=True,
+                         text=True).stdout.strip()
+    L = ["# Real verdicts from many kernels: the matrix and check --kernel's agreement", "",
+         "Generated by `tests/realcorpus_kernels.py --summary` (`make realcorpus-kernels`), bpfgate %s, %s." % (
+             rev, time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())),
+         "Kernels: Debian's images booted under QEMU (%s), judging with bpfgate's own loader in the guest; "
+         "the kernels' verdicts of the real corpus from %s. Per program: "
+         "tests/data/realcorpus/guests/kernel-V.tsv." % (
+             (summ.get("kernel@" + VERS[0]) or {}).get("boot", {}).get("accel", "?"), source or "this boot run"), ""]
+    L += ["## The real corpus (%d objects, %d programs: the kernel's BPF selftests and samples)" % (
+        len(objects()), len(keys)), "",
+          "| verifier | accepted | rejected | unavailable | guest boot | guest judging | host wall | QEMU peak RSS |",
+          "|---|---|---|---|---|---|---|---|"]
+    for v in VERS:
+        c = counts((kv.get((k, "kernel@" + v)) or {}).get("verdict", "unavailable") for k in keys)
+        b = (summ.get("kernel@" + v) or {}).get("boot") or {}
+        L.append("| kernel %s (%s) | %d | %d | %d | %.1f s | %.1f s | %.1f s | %d MiB |" % (
+            v, b.get("release", "?"), c["accepted"], c["rejected"], c["unavailable"], b.get("boot_seconds", -1),
+            b.get("judge_seconds", -1), b.get("wall_seconds", -1), b.get("qemu_peak_rss_kib", 0) // 1024))
+    c = counts((kv.get((k, "kernel")) or {}).get("verdict", "unavailable") for k in keys)
+    L.append("| kernel %s, running (bpfgate's loader) | %d | %d | %d | | | | |" % (
+        RUNNING, c["accepted"], c["rejected"], c["unavailable"]))
+    if kj:
+        c = counts(kj.get(k, "unavailable") for k in keys)
+        L.append("| kernel %s, running (kjudge: libbpf) | %d | %d | %d | | | | |" % (
+            RUNNING, c["accepted"], c["rejected"], c["unavailable"]))
+    for v in VERS + [RUNNING]:
+        c = counts((((ours.get(k) or {}).get("kernels") or {}).get(v) or {}).get("verdict", "unavailable")
+                   for k in keys)
+        L.append("| bpfgate check --kernel %s | %d | %d | %d | | | | |" % (
+            v, c["accepted"], c["rejected"], c["unavailable"]))
+    L += ["", "Boots: two guests at a time, nice, under TCG on 2 shared cores; whole boot run %.0f s wall, "
+          "largest child (a QEMU) %d MiB resident; host memory: at most two guests, each ~0.6-0.9 GiB "
+          "(guest memory 256 MiB + 3x the %s initrd). `check --kernel %s` over the corpus: %.0f s (-j%d)." % (
+              wall, rss // 1024, "~150 MB", ",".join(VERS + [RUNNING]), tcheck, JOBS), ""]
+    L += ["## check --kernel V against kernel V (the programs V decides)", "",
+          "| V | decided | agree | agreement | false alarms | missed | other | as on the running kernel "
+          "| specific to V |", "|---|---|---|---|---|---|---|---|---|"]
+    for v in VERS:
+        st = report[v]["stats"]
+        cl = st["classes"]
+        L.append("| %s | %d | %d | %.1f%% | %d | %d | %d | %d | %d |" % (
+            v, st["decided"], st["agree"], report[v]["agreement"], cl.get("false-alarm", 0), cl.get("missed", 0),
+            sum(n for k, n in cl.items() if k not in ("false-alarm", "missed")), st["shared"], st["specific"]))
+    L += ["", "Kinds: *as-running*: kernel V and the running kernel agree and so do bpfgate@V and "
+          "bpfgate@%s: the analysis's own disagreement (the 6.18 fidelity work; shared ones are tracked in "
+          "tests/data/realcorpus/disagreements.tsv); *kernel-difference*: kernel V judges the program "
+          "differently from the running kernel (a gap of the V profile); *profile*: the kernels agree but "
+          "bpfgate@V differs from bpfgate@%s; *running-unavailable*: the running kernel cannot judge it. "
+          "Every disagreement not tracked in disagreements.tsv is listed, with its reason, in "
+          "tests/data/realcorpus/kernels.tsv." % (RUNNING, RUNNING), ""]
+    L += ["### Disagreements by kind and class", "", "| V | kind/class | programs |", "|---|---|---|"]
+    for v in VERS:
+        for k, n in sorted(report[v]["stats"]["kinds"].items(), key=lambda x: -x[1]):
+            L.append("| %s | %s | %d |" % (v, k, n))
+    L += ["", "### Kernel-difference and profile disagreements by message class", "",
+          "| V | kind/class/message class | programs | example |", "|---|---|---|---|"]
+    for v in VERS:
+        ex = {}
+        for dd in report[v]["disagreements"]:
+            if dd["kind"] in ("kernel-difference", "profile"):
+                ex.setdefault("%s/%s/%s" % (dd["kind"], dd["class"], dd["msg_class"]), dd)
+        for k, n in sorted(report[v]["stats"]["msg_classes"].items(), key=lambda x: -x[1]):
+            e = ex.get(k) or {}
+            msg = (e.get("kernel") if e.get("class") != "false-alarm" else e.get("bpfgate")) or ""
+            L.append("| %s | %s | %d | %s: %s |" % (v, k, n, e.get("key", ""),
+                                                   clean(msg, 110).replace("|", "\\|")))
+    pj = os.environ.get("BG_REAL_PROJECT_JSON")
+    L += [""] + (project_section(pj) if pj and os.path.exists(pj) else [])
+    with open(path, "w") as f:
+        f.write("\n".join(L).rstrip("\n") + "\n")
 
 
 if __name__ == "__main__":
