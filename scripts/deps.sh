@@ -9,6 +9,8 @@ pkgs=(libelf-dev zlib1g-dev libbpf-dev pkg-config make gcc clang-14 llvm-14 llvm
 pkgs+=(linux-source-6.12)
 # real kernels under QEMU (bpfgate kernels, kload --kernel)
 pkgs+=(qemu-system-x86 busybox-static debian-archive-keyring)
+# the vmlinux BTF of those images (check --kernel V): their compressed vmlinux (xz, zstd)
+pkgs+=(xz-utils zstd)
 [ -n "${BPFGATE_EXTRA_PKGS:-}" ] && read -r -a extra <<<"$BPFGATE_EXTRA_PKGS" && pkgs+=("${extra[@]}")
 missing=()
 for p in "${pkgs[@]}"; do

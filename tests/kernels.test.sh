@@ -64,6 +64,23 @@ for v in $VERS; do
   grep -q "^$v  *$v[.0-9]*[-+]" "$tmp/l" && pass "kernels/list/$v" || fail "kernels/list/$v" "$(cat "$tmp/l")"
 done
 
+# --- each image's vmlinux BTF: check --kernel V relocates CO-RE against kernel V ---
+"$BPFGATE" kernels btf 5.10 6.12 >"$tmp/b" 2>"$tmp/e" && [ -s "$(awk '$1 == "5.10" {print $2}' "$tmp/b")" ] \
+  && pass kernels/btf || fail kernels/btf "$(cat "$tmp/b" "$tmp/e")"
+XDG_CACHE_HOME=$tmp/empty "$BPFGATE" kernels btf 5.10 >/dev/null 2>"$tmp/e"; rc=$?
+[ $rc = 2 ] && grep -q "kernel 5.10 is not in the cache" "$tmp/e" && pass kernels/btf/not-cached \
+  || fail kernels/btf/not-cached "rc=$rc $(cat "$tmp/e")"
+tpo=$BG_CORPUS/c19/accept/tracepoints.o
+if [ -f "$tpo" ]; then
+  # task_struct.__state is 5.14's name (5.10: state): the relocation fails against 5.10's own BTF
+  "$BPFGATE" check --kernel 5.10,6.12 --prog btf_sched_switch "$tpo" >"$tmp/k" 2>&1
+  grep -q "5.10 rejected, 6.12 ok" "$tmp/k" && grep -q "task_struct.__state: no matching field in target BTF" "$tmp/k" \
+    && pass kernels/check/core-against-image || fail kernels/check/core-against-image "$(head -3 "$tmp/k")"
+  XDG_CACHE_HOME=$tmp/empty "$BPFGATE" check --kernel 5.10 --prog btf_sched_switch "$tpo" >"$tmp/k" 2>&1
+  grep -q "5.10 ok" "$tmp/k" && pass kernels/check/core-host-btf-without-image \
+    || fail kernels/check/core-host-btf-without-image "$(head -3 "$tmp/k")"
+fi
+
 # --- failures are errors with the console tail, never hangs ---
 t0=$(date +%s)
 "$BPFGATE" kload --kernel 6.1 --timeout 2 "$BG_EXAMPLES/xdp_count.bpf.o" >/dev/null 2>"$tmp/e"; rc=$?
@@ -89,6 +106,8 @@ t0=$(date +%s)
 "$BPFGATE" corpus "${objs[@]}" --verifier "$vlist" -j2 --quiet --json >"$tmp/c.json" 2>"$tmp/c.err"; rc=$?
 echo "# project corpus (${objs[*]}) on $VERS: $(( $(date +%s) - t0 )) s wall"
 if [ $rc != 0 ]; then fail kernels/corpus "rc=$rc $(head -5 "$tmp/c.err")"; exit 0; fi
+# the run's JSON for docs/kernels-matrix.md (tests/realcorpus_kernels.py, BG_REAL_PROJECT_JSON)
+[ -n "${BG_KERNELS_JSON:-}" ] && cp "$tmp/c.json" "$BG_KERNELS_JSON"
 python3 - "$tmp/c.json" "$VERS" "$BG_ROOT/tests/data/kernels/known.tsv" <<'PY'
 import json, sys
 d = json.load(open(sys.argv[1]))

@@ -24,6 +24,7 @@ BG_COMMANDS(BG_DECLARE_CMD)
 #undef BG_DECLARE_CMD
 
 #include <stdbool.h>
+#include <stdint.h>
 #include <stddef.h>
 #include <stdio.h>
 struct cli_json;
@@ -99,4 +100,12 @@ struct bg_kcache *cli_kcache_open(const char *cmd);
 const char *cli_kcache_root(char *root, size_t n);
 const char *cli_kvm_accel_force(void);
 void cli_kvm_opts(struct bg_kvm_opts *o);
+/* How kernel profile `profile` sees an object (check --kernel V, corpus
+ * bpfgate@V): *btf the vmlinux BTF of its cached image, extracted on first use
+ * (NULL: not cached, the default profile, or btf_given: --btf wins), to free
+ * with btf__free; *kver its version for __kconfig (the image's release when
+ * cached; 0 for the default profile: the running kernel's). */
+struct btf;
+void cli_kernel_view(const char *tool, const char *profile, bool btf_given, struct btf **btf,
+		     uint32_t *kver);
 #endif

@@ -14,6 +14,7 @@
 #include "hints_cli.h"
 #include <bpfgate/text.h>
 #include <bpfgate/profile.h>
+#include <bpf/btf.h>
 
 #define MAX_PROGS 256
 #define MAX_OBJS 256
@@ -34,6 +35,11 @@ struct check_args {
 	int nkern;
 	bool multi;
 	bool list_kernels;
+	/* per judged kernel: the vmlinux BTF of its cached image (NULL: the
+	 * host's or --btf) and its version for __kconfig (0: the running one) */
+	struct btf *kbtf[MAX_KERNELS];
+	uint32_t kver[MAX_KERNELS];
+	bool kviews_done;
 };
 
 static void usage(FILE *f)
@@ -56,10 +62,14 @@ static void usage(FILE *f)
 		"                  An older profile gates what that kernel lacks: helpers, kfuncs,\n"
 		"                  program/attach/map types, instruction set (jmp32, atomics,\n"
 		"                  ISA v4, may_goto...), loops before 5.3, program size,\n"
-		"                  variable-offset stack access before 5.12, uninitialized\n"
-		"                  stack reads before 6.3; an\n"
+		"                  variable-offset stack access before 5.10, uninitialized\n"
+		"                  stack reads before 5.12 (on 5.10 beyond the written depth); an\n"
 		"                  older verifier's weaker range tracking is NOT modelled, so it\n"
-		"                  may still reject a program bpfgate accepts for it.\n"
+		"                  may still reject a program bpfgate accepts for it. A kernel\n"
+		"                  whose image is in the cache (bpfgate kernels fetch V) lends\n"
+		"                  its vmlinux BTF: CO-RE, kfuncs and ksyms resolve against\n"
+		"                  kernel V (without --btf); libbpf's __kconfig facts\n"
+		"                  (LINUX_KERNEL_VERSION, LINUX_HAS_BPF_COOKIE) follow V.\n"
 		"  --list-kernels  the known profiles: limits and what each lacks (with --json)\n"
 		"  --unpriv        model unprivileged loading\n"
 		"  --max-steps N   resource limit; beyond it the verdict is 'too complex'\n"
@@ -623,6 +633,19 @@ static void print_json_multi(const struct check_args *a, struct cli_json *j, con
 	cli_json_obj_end(j);
 }
 
+/* What each listed kernel other than the running one lends the object (its
+ * image's BTF, its version): once per run. */
+static void kernel_views(struct check_args *a)
+{
+	if (a->kviews_done)
+		return;
+	a->kviews_done = true;
+	for (int k = 0; k < a->nkern; k++)
+		if (a->kern[k])
+			cli_kernel_view("check", bg_kernel_profile__name(a->kern[k]), a->btf != NULL, &a->kbtf[k],
+					&a->kver[k]);
+}
+
 static int check_object(struct check_args *a, const char *path, struct sink *out)
 {
 	char err[512] = "";
@@ -635,6 +658,31 @@ static int check_object(struct check_args *a, const char *path, struct sink *out
 		return EXIT_BAD;
 	}
 	cli_object_warnings("check", obj);
+	/* the object as each listed kernel sees it (its BTF, its __kconfig):
+	 * opened again per distinct view; the programs come in the same order */
+	struct bg_object *kobj[MAX_KERNELS] = {0};
+	kernel_views(a);
+	for (int k = 0; k < a->nkern; k++) {
+		if (!a->kbtf[k] && !a->kver[k])
+			continue;
+		for (int j = 0; j < k && !kobj[k]; j++)
+			if (kobj[j] && a->kbtf[j] == a->kbtf[k] && a->kver[j] == a->kver[k])
+				kobj[k] = kobj[j];
+		if (kobj[k])
+			continue;
+		struct bg_open_opts ko = { .sz = sizeof(ko), .btf_path = a->btf, .keep_malformed = 1,
+					   .target_btf = a->kbtf[k], .kernel_version = a->kver[k] };
+		kobj[k] = bg_object__open(path, &ko, err, sizeof(err));
+		if (!kobj[k] || bg_object__prog_cnt(kobj[k]) != bg_object__prog_cnt(obj)) {
+			cli_error("check", "%s: as kernel %s sees it: %s", path, kname(a, k),
+				  err[0] ? err : "a different set of programs");
+			for (int j = 0; j <= k; j++)
+				if (kobj[j] && (j == k || kobj[j] != kobj[k]))
+					bg_object__free(kobj[j]);
+			bg_object__free(obj);
+			return EXIT_BAD;
+		}
+	}
 	int rc = EXIT_OK;
 	for (size_t i = 0; i < bg_object__prog_cnt(obj); i++) {
 		const struct bg_program *p = bg_object__prog(obj, i);
@@ -658,7 +706,7 @@ static int check_object(struct check_args *a, const char *path, struct sink *out
 			if (getenv("BG_CHECK_STATS"))
 				vo.stats = stderr;
 			double c0 = thread_cpu_s();
-			e = bg_verify(p, &vo, &r[nk]);
+			e = bg_verify(kobj[nk] ? bg_object__prog(kobj[nk], i) : p, &vo, &r[nk]);
 			cpu[nk] = thread_cpu_s() - c0;
 			if (e)
 				break;
@@ -711,6 +759,13 @@ static int check_object(struct check_args *a, const char *path, struct sink *out
 				rc = EXIT_TOO_COMPLEX;
 		for (int k = 0; k < nk; k++)
 			bg_verify_result__fini(&r[k]);
+	}
+	for (int k = 0; k < a->nkern; k++) {
+		bool first = kobj[k] != NULL;
+		for (int j = 0; j < k && first; j++)
+			first = kobj[j] != kobj[k];
+		if (first)
+			bg_object__free(kobj[k]);
 	}
 	bg_object__free(obj);
 	return rc;
@@ -820,6 +875,8 @@ int cmd_check(int argc, char **argv)
 	}
 	if (out.trace && out.trace != stderr)
 		fclose(out.trace);
+	for (int k = 0; k < a.nkern; k++)
+		btf__free(a.kbtf[k]);
 	for (int i = 0; i < a.nprogs; i++)
 		if (!a.used_prog[i]) {
 			cli_error("check", "no program named %s", a.progs[i]);

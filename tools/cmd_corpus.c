@@ -31,6 +31,7 @@
 #include <bpfgate/profile.h>
 #include "cli_json.h"
 #include <bpfgate/kvm.h>
+#include <bpf/btf.h>
 #include "cli.h"
 
 /* bpfgate's verifier may not be linked yet: a weak reference resolves to
@@ -52,6 +53,8 @@ struct verifier {
 			    when listed, else the running kernel) */
 	struct bg_kvm_run *run; /* kernel@VER: the guest's verdicts (judged up front) */
 	size_t *first;          /* kernel@VER: first record of object i in run->progs */
+	struct btf *kbtf;       /* bpfgate@VER: the cached image's vmlinux BTF (CO-RE, kfuncs) */
+	uint32_t kver;          /* bpfgate@VER: its version (__kconfig), as check --kernel VER */
 };
 
 struct rec {
@@ -645,6 +648,21 @@ static int process_object(const struct opts *o, size_t idx, emit_fn emit, void *
 		}
 		return 0;
 	}
+	/* bpfgate@VER sees the object as check --kernel VER does: through VER's
+	 * BTF and __kconfig (one more open per such verifier) */
+	struct bg_object *vobj[MAX_VERIFIERS] = {0};
+	for (int vi = 0; vi < o->nv; vi++) {
+		if (o->v[vi].kind != V_BPFGATE || (!o->v[vi].kbtf && !o->v[vi].kver))
+			continue;
+		struct bg_open_opts vo = {.sz = sizeof(vo), .keep_malformed = 1, .target_btf = o->v[vi].kbtf,
+					  .kernel_version = o->v[vi].kver};
+		char verr[256] = "";
+		vobj[vi] = bg_object__open(path, &vo, verr, sizeof(verr));
+		if (vobj[vi] && bg_object__prog_cnt(vobj[vi]) != bg_object__prog_cnt(obj)) {
+			bg_object__free(vobj[vi]);
+			vobj[vi] = NULL;
+		}
+	}
 	for (size_t i = 0; i < bg_object__prog_cnt(obj); i++) {
 		const struct bg_program *p = bg_object__prog(obj, i);
 		size_t nslots = 0;
@@ -661,7 +679,7 @@ static int process_object(const struct opts *o, size_t idx, emit_fn emit, void *
 			if (o->v[vi].kind == V_KERNEL)
 				run_kernel(p, &r);
 			else if (o->v[vi].kind == V_BPFGATE)
-				run_bpfgate(&o->v[vi], p, &r);
+				run_bpfgate(&o->v[vi], vobj[vi] ? bg_object__prog(vobj[vi], i) : p, &r);
 			else if (o->v[vi].kind == V_KVM)
 				run_kvm(&o->v[vi], idx, p, &r);
 			else
@@ -669,6 +687,8 @@ static int process_object(const struct opts *o, size_t idx, emit_fn emit, void *
 			emit(&r, arg);
 		}
 	}
+	for (int vi = 0; vi < o->nv; vi++)
+		bg_object__free(vobj[vi]);
 	bg_object__free(obj);
 	return 0;
 }
@@ -1400,6 +1420,8 @@ int cmd_corpus(int argc, char **argv)
 		for (int k = 0; o.v[vi].kind == V_BPFGATE && o.v[vi].ver[0] && k < o.nv; k++)
 			if (o.v[k].kind == V_KVM && !strcmp(o.v[k].ver, o.v[vi].ver))
 				o.v[vi].ref = k;
+		if (o.v[vi].kind == V_BPFGATE && o.v[vi].ver[0])
+			cli_kernel_view("corpus", o.v[vi].ver, false, &o.v[vi].kbtf, &o.v[vi].kver);
 	}
 	o.progress = !o.quiet && isatty(2);
 	t0 = now_s();
@@ -1420,6 +1442,8 @@ int cmd_corpus(int argc, char **argv)
 		rec_free(&rs.r[i]);
 	free(rs.r);
 	free_kernels(&o);
+	for (int vi = 0; vi < o.nv; vi++)
+		btf__free(o.v[vi].kbtf);
 	for (size_t i = 0; i < o.nobj; i++)
 		free(o.objs[i]);
 	free(o.objs);

@@ -12,11 +12,14 @@ static void usage(FILE *f)
 	fprintf(f,
 		"usage: bpfgate kernels list\n"
 		"       bpfgate kernels fetch VER...     (e.g. 5.10 6.1 6.12 7.2)\n"
-		"       bpfgate kernels remove VER...\n\n"
+		"       bpfgate kernels remove VER...\n"
+		"       bpfgate kernels btf VER...       (the image's vmlinux BTF: its path)\n\n"
 		"Kernel images from Debian's package registry, fetched with a private apt\n"
 		"configuration (nothing is installed on this machine) into the cache\n"
 		"$XDG_CACHE_HOME/bpfgate (default ~/.cache/bpfgate). VER is a series; fetch takes\n"
 		"the newest plain amd64 image of it. QEMU boots them for kload --kernel VER.\n"
+		"fetch also extracts the image's vmlinux BTF (kernels/VER/vmlinux.btf), which\n"
+		"check --kernel VER relocates CO-RE and resolves kfuncs and ksyms against.\n"
 		"exit: 0 done, 2 bad usage, unknown version, or registry unreachable\n");
 }
 
@@ -62,6 +65,27 @@ static int fetch(int argc, char **argv)
 			continue;
 		}
 		printf("%-6s %-28s %s\n", bg_kimage__version(k), bg_kimage__release(k), bg_kimage__path(k));
+		char path[4096 + 64];
+		if (bg_kcache__btf(c, argv[i], path, sizeof(path), err, sizeof(err)))
+			fprintf(stderr, "bpfgate kernels: warning: %s: no vmlinux BTF: %s\n", argv[i], err);
+	}
+	bg_kcache__free(c);
+	return c ? rc : EXIT_BAD;
+}
+
+static int btf(int argc, char **argv)
+{
+	struct bg_kcache *c = cli_kcache_open("kernels");
+	int rc = EXIT_OK;
+
+	for (int i = 2; c && i < argc; i++) {
+		char path[4096 + 64], err[1024] = "";
+		int e = bg_kcache__btf(c, argv[i], path, sizeof(path), err, sizeof(err));
+
+		if (e)
+			rc = cli_error("kernels", "btf %s: %s", argv[i], *err ? err : strerror(-e));
+		else
+			printf("%-6s %s\n", argv[i], path);
 	}
 	bg_kcache__free(c);
 	return c ? rc : EXIT_BAD;
@@ -94,11 +118,13 @@ int cmd_kernels(int argc, char **argv)
 	}
 	if (argc < 2 || !strcmp(argv[1], "list"))
 		return argc > 2 ? cli_error("kernels", "list takes no argument") : list();
-	if ((!strcmp(argv[1], "fetch") || !strcmp(argv[1], "remove")) && argc < 3)
+	if ((!strcmp(argv[1], "fetch") || !strcmp(argv[1], "remove") || !strcmp(argv[1], "btf")) && argc < 3)
 		return cli_error("kernels", "%s needs at least one version (like 6.1)", argv[1]);
 	if (!strcmp(argv[1], "fetch"))
 		return fetch(argc, argv);
 	if (!strcmp(argv[1], "remove"))
 		return remove_(argc, argv);
-	return cli_error("kernels", "unknown action '%s' (list, fetch, remove)", argv[1]);
+	if (!strcmp(argv[1], "btf"))
+		return btf(argc, argv);
+	return cli_error("kernels", "unknown action '%s' (list, fetch, remove, btf)", argv[1]);
 }

@@ -69,6 +69,13 @@ BG_API int bg_kcache__fetch(struct bg_kcache *c, const char *ver, const struct b
 			    char *err, size_t errsz);
 /* Remove a cached image (its pointer becomes invalid); -ENOENT when absent. */
 BG_API int bg_kcache__remove(struct bg_kcache *c, const char *ver);
+/* The raw vmlinux BTF of cached image ver (what its /sys/kernel/btf/vmlinux
+ * holds): kernels/VER/vmlinux.btf, extracted from the image's compressed
+ * vmlinux on first use (the system's xz/zstd/gzip decompresses it). path[n]
+ * gets its name. 0, -ENOENT (not cached) or another negative errno with a
+ * message in err[errsz]. */
+BG_API int bg_kcache__btf(struct bg_kcache *c, const char *ver, char *path, size_t n, char *err,
+			  size_t errsz);
 
 BG_API const char *bg_kimage__version(const struct bg_kimage *k);         /* "5.10" */
 BG_API const char *bg_kimage__release(const struct bg_kimage *k);         /* "5.10.0-46-amd64" */

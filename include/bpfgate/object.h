@@ -46,8 +46,11 @@ struct bg_open_opts {
 				    range, bad opcode, reserved fields) does not fail the open:
 				    it keeps its raw insns, bg_program__insns() returns NULL and
 				    bg_program__decode_error() says why (for the kernel oracle) */
+	uint32_t kernel_version; /* the target kernel as KERNEL_VERSION(a,b,c), for the libbpf
+				    __kconfig facts LINUX_KERNEL_VERSION and LINUX_HAS_BPF_COOKIE
+				    (check --kernel V); 0: the running kernel's (uname) */
 };
-#define bg_open_opts__last_field keep_malformed
+#define bg_open_opts__last_field kernel_version
 
 /* A map the object defines (BTF .maps, legacy maps, or a global data section). */
 struct bg_map_def {

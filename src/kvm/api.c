@@ -4,6 +4,7 @@
  * boot.c, which the compile driver also calls directly. */
 #define _GNU_SOURCE /* strverscmp */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "core/opts.h"
@@ -128,6 +129,19 @@ int bg_kcache__fetch(struct bg_kcache *c, const char *ver, const struct bg_kimag
 		c->ks[i - 1] = t;
 	}
 	return e;
+}
+
+int bg_kcache__btf(struct bg_kcache *c, const char *ver, char *path, size_t n, char *err, size_t errsz)
+{
+	char e[512] = "";
+	int r;
+
+	if (!c || !ver || !path || !n)
+		return -EINVAL;
+	r = bg_kcache_btf(c->root, ver, path, n, e, sizeof(e));
+	if (r && err && errsz)
+		snprintf(err, errsz, "%s", e);
+	return r;
 }
 
 int bg_kcache__remove(struct bg_kcache *c, const char *ver)

@@ -11,6 +11,7 @@
  *   its shared libraries, the objects).
  * boot.c: QEMU (KVM when /dev/kvm can create a VM, else TCG), a wall-clock
  *   limit per boot, results read back from the second serial port.
+ * kimgbtf.c: the vmlinux BTF of a cached image (for check --kernel V).
  * records.c: the guest->host record line format (escaped TSV), written by
  *   `bpfgate kload --records` in the guest and parsed by the host.
  * The public face is bpfgate/kvm.h (opaque cache, images, runs; api.c);
@@ -51,6 +52,10 @@ int bg_kcache_fetch(const char *root, const char *mirror, const char *ver, struc
 		    char *err, size_t errlen);
 /* Remove a cached image; -ENOENT when absent. */
 int bg_kcache_remove(const char *root, const char *ver);
+/* The raw vmlinux BTF of cached image ver (kimgbtf.c): kernels/VER/vmlinux.btf,
+ * extracted from the image on first use (the system's xz/zstd/gzip
+ * decompresses it). path gets its name; err a message on failure. */
+int bg_kcache_btf(const char *root, const char *ver, char *path, size_t n, char *err, size_t errlen);
 
 /* ---- guest records (records.c) ---- */
 struct bg_kvm_prog {

@@ -389,16 +389,18 @@ static void fill_kconfig(struct bg_object *obj)
 	bool want_config = false;
 	gzFile f;
 
+	uint32_t kv = obj->opts.kernel_version ? obj->opts.kernel_version : kernel_version_code();
+
 	for (size_t i = 0; i < obj->nkcfg; i++) {
 		struct kcfg_var *v = &obj->kcfg[i];
 		char num[32];
 
 		if (!strcmp(v->name, "LINUX_KERNEL_VERSION"))
-			snprintf(num, sizeof(num), "%u", kernel_version_code());
+			snprintf(num, sizeof(num), "%u", kv);
 		else if (!strcmp(v->name, "LINUX_HAS_BPF_COOKIE"))
 			/* libbpf probes bpf_get_attach_cookie: 5.15 and later (a
 			 * 5.10 guest gives 0, and the code it guards is dead) */
-			snprintf(num, sizeof(num), "%d", kernel_version_code() >= (5u << 16 | 15u << 8));
+			snprintf(num, sizeof(num), "%d", kv >= (5u << 16 | 15u << 8));
 		else if (!strcmp(v->name, "LINUX_HAS_SYSCALL_WRAPPER"))
 			snprintf(num, sizeof(num), "1");
 		else {
