@@ -215,7 +215,8 @@ static int rule_helper_type(struct vctx *v, struct as_state *s, size_t pc, const
 	const char *why = NULL;
 	/* some types allow a helper only under some expected attach types
 	 * (bpf_get_retval in cgroup/recvmsg4: not) */
-	if (!bg_helper_allowed_attach(id, v->prog_type, bg_program__attach_type(v->prog), 0, &why))
+	if (!bg_helper_allowed_attach(id, v->prog_type, bg_program__attach_type(v->prog),
+				      v->kgate ? v->prof->version : 0, &why))
 		return verr(v, s, pc, "helper_not_allowed", "program of this type cannot use helper %s#%u%s%s",
 			    p->name, id, why ? ": " : "", why ? why : "");
 	return 0;

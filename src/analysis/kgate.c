@@ -115,6 +115,11 @@ static int gate_call(struct vctx *v, const struct as_state *s, size_t pc, const 
 	if (in->pseudo != BG_CALL_HELPER)
 		return 0;
 	const struct bg_helper_proto *p = bg_helper_by_id((uint32_t)in->imm);
+	/* measured on the real kernel: the type's availability check decides
+	 * (call.c, bg_helper_allowed_attach), backports included */
+	if (bg_helper_measured((uint32_t)in->imm, v->prog_type, bg_program__attach_type(v->prog),
+			       v->prof->version) >= 0)
+		return 0;
 	if (!p || !p->since || p->since <= v->prof->version)
 		return 0;
 	/* libbpf turns probe_read_{kernel,user}[_str] into probe_read[_str] on
@@ -206,7 +211,7 @@ static int gate_types(struct vctx *v)
 		return unavailable(v, NULL, 0, since, what);
 	}
 	uint32_t at = bg_program__attach_type(v->prog);
-	since = bg_attach_type_required(t) ? bg_attach_type_since(at) : 0;
+	since = bg_attach_type_required(t, v->prof->version) ? bg_attach_type_since(at) : 0;
 	if (since > v->prof->version) {
 		snprintf(what, sizeof(what), "attach type %s", bg_attach_type_name(at));
 		return unavailable(v, NULL, 0, since, what);

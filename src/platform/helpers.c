@@ -237,9 +237,44 @@ static const struct {
 	{ 0, 0, 0 }, /* end (helper 0 never matches) */
 };
 
+/* (kernel, type, attach) -> the helper ids it allows, measured in the real
+ * kernel's image (generated: helper_kavail.def) */
+static const struct {
+	uint32_t kver;
+	uint8_t type, attach;
+	uint64_t ids[4];
+} kavail[] = {
+#define BG_HELPER_KAVAIL(kv, t, a, w0, w1, w2, w3) { kv, t, a, { w0, w1, w2, w3 } },
+#include "platform/helper_kavail.def"
+#undef BG_HELPER_KAVAIL
+	{ 0, 0, 0, { 0, 0, 0, 0 } }, /* end (version 0 never matches) */
+};
+
+int bg_helper_measured(uint32_t id, uint32_t prog_type, uint32_t attach_type, uint32_t kver)
+{
+	if (!kver || id >= 256)
+		return -1;
+	for (size_t i = 0; i < sizeof(kavail) / sizeof(kavail[0]); i++)
+		if (kavail[i].kver == kver && kavail[i].type == prog_type && kavail[i].attach == attach_type)
+			return (int)((kavail[i].ids[id / 64] >> (id % 64)) & 1);
+	return -1;
+}
+
 bool bg_helper_allowed_attach(uint32_t id, uint32_t prog_type, uint32_t attach_type, uint32_t kver,
 			      const char **why)
 {
+	int m = bg_helper_measured(id, prog_type, attach_type, kver);
+	if (m >= 0) {
+		const struct bg_helper_proto *h = bg_helper_by_id(id);
+		if (!m && why) {
+			snprintf(why_buf, sizeof(why_buf), "unknown func %s#%u (kernel %u.%u, measured)",
+				 h ? h->name : "unknown", id, kver >> 16, (kver >> 8) & 0xff);
+			*why = why_buf;
+		} else if (why) {
+			*why = NULL;
+		}
+		return m == 1;
+	}
 	if (!bg_helper_allowed(id, prog_type, kver, why))
 		return false;
 	for (size_t i = 0; i < sizeof(attach_deny) / sizeof(attach_deny[0]); i++)

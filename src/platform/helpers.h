@@ -161,6 +161,12 @@ const struct bg_helper_proto *bg_kfuncs(unsigned *n);
  * in cgroup/connect4|6, bpf_get_retval in some cgroup hooks...). */
 bool bg_helper_allowed_attach(uint32_t id, uint32_t prog_type, uint32_t attach_type, uint32_t kver,
 			      const char **why);
+/* Helper availability measured on the real kernel of version kver (5.10, 6.1,
+ * 6.12, 7.2: src/platform/helper_kavail.def) for (prog_type, attach_type):
+ * 1 the kernel lets the type call helper id, 0 it does not ("unknown func" /
+ * "program of this type cannot use helper"), -1 not measured (no such kernel
+ * or target). bg_helper_allowed_attach decides by it when it answers. */
+int bg_helper_measured(uint32_t id, uint32_t prog_type, uint32_t attach_type, uint32_t kver);
 /* The prototype of helper id as program type prog_type sees it: some
  * helpers have per-type variants (bpf_get_socket_cookie takes the ctx in
  * tc but a socket pointer in tracing). NULL when id is unknown. */

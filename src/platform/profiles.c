@@ -217,16 +217,21 @@ uint32_t bg_ctx_field_since(uint32_t prog_type, int64_t off, uint32_t size, cons
 	return 0;
 }
 
-bool bg_attach_type_required(uint32_t prog_type)
+bool bg_attach_type_required(uint32_t prog_type, uint32_t kver)
 {
-	/* the kernel checks expected_attach_type at load only for these types
-	 * (libbpf leaves it out for the others when the kernel is older) */
-	static const uint32_t req[] = { 9 /* cgroup_sock */, 18 /* cgroup_sock_addr */,
-					21 /* sk_reuseport */, 25 /* cgroup_sockopt */, 26 /* tracing */,
-					28 /* ext */, 29 /* lsm */, 30 /* sk_lookup */, 32 /* netfilter */ };
+	/* the kernel checks expected_attach_type at load only for these types,
+	 * from the release given (libbpf leaves it out for the others when the
+	 * kernel is older): sk_reuseport's check came with its attach types in
+	 * 5.14 (Debian's 5.10 loads select programs, measured) */
+	static const struct {
+		uint32_t type, since;
+	} req[] = { { 9 /* cgroup_sock */, 0 }, { 18 /* cgroup_sock_addr */, 0 },
+		    { 21 /* sk_reuseport */, BG_KVER(5, 14) }, { 25 /* cgroup_sockopt */, 0 },
+		    { 26 /* tracing */, 0 }, { 28 /* ext */, 0 }, { 29 /* lsm */, 0 },
+		    { 30 /* sk_lookup */, 0 }, { 32 /* netfilter */, 0 } };
 	for (unsigned i = 0; i < NELEM(req); i++)
-		if (req[i] == prog_type)
-			return true;
+		if (req[i].type == prog_type)
+			return !kver || req[i].since <= kver;
 	return false;
 }
 

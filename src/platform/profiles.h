@@ -91,9 +91,10 @@ uint32_t bg_prog_type_since(uint32_t prog_type);     /* enum bpf_prog_type */
 uint32_t bg_attach_type_since(uint32_t attach_type); /* enum bpf_attach_type */
 uint32_t bg_map_type_since(uint32_t map_type);       /* enum bpf_map_type */
 const char *bg_map_type_name(uint32_t map_type);     /* "ringbuf", or NULL */
-/* Does the kernel check the expected attach type of prog_type at load? (For
- * the other types libbpf drops it when the kernel does not know it.) */
-bool bg_attach_type_required(uint32_t prog_type);
+/* Does the kernel of version kver (0: any) check the expected attach type of
+ * prog_type at load? (For the other types libbpf drops it when the kernel
+ * does not know it.) */
+bool bg_attach_type_required(uint32_t prog_type, uint32_t kver);
 /* The ctx field of prog_type's uapi ctx struct (__sk_buff, xdp_md, bpf_sock)
  * that [off, off+size) touches, when it is newer than the oldest profile:
  * returns its first release and sets *name ("__sk_buff.gso_size"); 0 when

@@ -119,8 +119,10 @@ exit
 # case: iter_num_loop
 # expect: accept
 # profile: 6.6 accept
-# profile: 6.1 reject kfunc bpf_iter_num_new is not available before 6.4
-# profile: 5.10 reject kfunc call \(kfunc calls\) is not available before 5.13
+# (with the kernel's image cached, check --kernel V resolves kfuncs against V's
+# own BTF, which has no bpf_iter_num_new before 6.4; without it, the profile gate)
+# profile: 6.1 reject (kfunc bpf_iter_num_new is not available before 6.4|kfunc bpf_iter_num_new not found in target BTF)
+# profile: 5.10 reject (kfunc call \(kfunc calls\) is not available before 5.13|kfunc bpf_iter_num_new not found in target BTF)
 r1 = r10
 r1 += -8
 r2 = 0
@@ -406,8 +408,9 @@ exit
 # expect: accept
 # profile: 7.2 accept
 # profile: 6.1 accept
-# profile: 5.10 reject bpf_get_attach_cookie .*before 5.15
-# real: 5.10 accept the loader gives LINUX_HAS_BPF_COOKIE = 0 on 5.10 (as libbpf's probe does), so the call is dead code there; check --kernel keeps the host's __kconfig values (not modelled per profile)
+# (LINUX_HAS_BPF_COOKIE is 0 before 5.15, as libbpf's probe and the loader give it:
+# check --kernel V takes libbpf's __kconfig facts from V, so the call is dead code)
+# profile: 5.10 accept
 r6 = r1
 r1 = %[LINUX_HAS_BPF_COOKIE] ll
 r1 = *(u32 *)(r1 + 0)
@@ -426,4 +429,33 @@ exit
 # profile: 5.10 reject BPF_ST stores into R1 ctx is not allowed
 *(u32 *)(r1 + 48) = 1
 r0 = 0
+exit
+
+# case: sock_addr_setsockopt
+# (helper availability per program type, measured in each image by
+# scripts/probe_kernel_helpers.py: 5.10's cgroup_sock_addr has no bpf_setsockopt)
+# section: cgroup/bind4
+# expect: accept
+# profile: 7.2 accept
+# profile: 6.1 accept
+# profile: 5.10 reject unknown func bpf_setsockopt#49 \(kernel 5.10, measured\)
+r2 = 0
+*(u64 *)(r10 - 8) = r2
+r2 = 1
+r3 = 12
+r4 = r10
+r4 += -8
+r5 = 4
+call bpf_setsockopt
+r0 = 1
+exit
+
+# case: sk_reuseport_select
+# (5.10 does not check sk_reuseport's expected attach type: that came with the
+# attach types themselves in 5.14; the loader leaves it out)
+# section: sk_reuseport
+# expect: accept
+# profile: 7.2 accept
+# profile: 5.10 accept
+r0 = 1
 exit
