@@ -176,23 +176,40 @@ def save_guests(d, source):
     for ver in sorted(summ):
         if ver != "kernel" and not ver.startswith("kernel@"):
             continue
-        recs = sorted((r for r in d["records"] if r["verifier"] == ver),
-                      key=lambda r: (rel(r["object"]), r["program"]))
+        new = [r for r in d["records"] if r["verifier"] == ver]
+        # a run over part of the corpus (new objects) adds to the cache: the rows of
+        # objects it did not judge stay, with their source line
+        kept, old_src, old_fig = [], [], []
+        if os.path.exists(guest_file(ver)):
+            judged = {rel(r["object"]) for r in new}
+            for line in open(guest_file(ver)):
+                if line.startswith("# source: ") or line.startswith("# also: "):
+                    old_src.append(line.split(": ", 1)[1].rstrip("\n"))
+                elif line.startswith("# boot.") or line.startswith("# host."):
+                    old_fig.append(line)
+                elif not line.startswith("#") and line.strip() and line.split("\t")[0] not in judged:
+                    kept.append(line)
+        recs = sorted(new, key=lambda r: (rel(r["object"]), r["program"]))
+        rows = sorted(kept + ["\t".join([rel(r["object"]), r["program"], r["verdict"],
+                                         "%.6g" % (r.get("seconds") or 0), str(r.get("insns_processed", "")),
+                                         clean(r.get("message"))]) + "\n" for r in recs],
+                      key=lambda l: tuple(l.split("\t")[:2]))
         with open(guest_file(ver), "w") as f:
             f.write("# %s verdicts of the real corpus (tests/realcorpus_kernels.py --save-guests)\n" % ver)
-            f.write("# source: %s\n" % source)
+            for src in old_src if kept else []:
+                f.write("# also: %s\n" % src)
+            f.write("# source: %s%s\n" % (source, " (%d objects)" % len({rel(r["object"]) for r in new})
+                                          if kept else ""))
             f.write("# loader: bpfgate's own (kload --records in the guest; the running kernel: kload)\n")
-            for k in BOOT_KEYS:
+            f.writelines(old_fig if kept else [])  # the figures of the whole-corpus boot
+            for k in (BOOT_KEYS if not kept else []):
                 if (summ[ver].get("boot") or {}).get(k) is not None:
                     f.write("# boot.%s: %s\n" % (k, summ[ver]["boot"][k]))
-            for k in ("wall_seconds", "max_rss_kib_children"):
+            for k in (("wall_seconds", "max_rss_kib_children") if not kept else ()):
                 if (d.get("host") or {}).get(k) is not None:
                     f.write("# host.%s: %s\n" % (k, d["host"][k]))
             f.write("# " + "\t".join(GUEST_COLS) + "\n")
-            for r in recs:
-                f.write("\t".join([rel(r["object"]), r["program"], r["verdict"],
-                                   "%.6g" % (r.get("seconds") or 0), str(r.get("insns_processed", "")),
-                                   clean(r.get("message"))]) + "\n")
+            f.writelines(rows)
         written.append(guest_file(ver))
     return written
 
@@ -304,6 +321,7 @@ def main():
     if "--save-guests" in sys.argv[1:]:
         for p in save_guests(d, cached or "a boot run of %s" % time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())):
             print("# realcorpus_kernels: wrote %s" % p)
+        d = load_guests() or d  # a partial run was merged into the cache: compare the whole
     failed = 0
     summ = {s["verifier"]: s for s in d["summary"]}
     judged = {rel(r["object"]) for r in d["records"]}
