@@ -215,8 +215,13 @@ static int rule_helper_type(struct vctx *v, struct as_state *s, size_t pc, const
 	const char *why = NULL;
 	/* some types allow a helper only under some expected attach types
 	 * (bpf_get_retval in cgroup/recvmsg4: not) */
-	if (!bg_helper_allowed_attach(id, v->prog_type, bg_program__attach_type(v->prog),
-				      v->kgate ? v->prof->version : 0, &why))
+	uint32_t at = bg_program__attach_type(v->prog);
+	/* an older profile: the kernel's own measured table when there is one
+	 * (helper_kavail.def); else the running kernel's per-type availability,
+	 * the helper's first release being kgate's (which knows libbpf's rewrites) */
+	uint32_t kv = v->kgate && bg_helper_measured(id, v->prog_type, at, v->prof->version) >= 0
+			      ? v->prof->version : 0;
+	if (!bg_helper_allowed_attach(id, v->prog_type, at, kv, &why))
 		return verr(v, s, pc, "helper_not_allowed", "program of this type cannot use helper %s#%u%s%s",
 			    p->name, id, why ? ": " : "", why ? why : "");
 	return 0;
