@@ -56,6 +56,7 @@ enum bg_kernel_feature {
 	BG_KFEAT_VAR_STACK_ACCESS,     /* 5.10 (as Debian's 5.10 LTS ships it) */
 	BG_KFEAT_GLOBAL_PTR_ARGS,      /* 5.12 */
 	BG_KFEAT_ST_CTX,               /* 6.3 */
+	BG_KFEAT_UNINIT_STACK_WRITTEN, /* 5.10: uninitialized stack reads within the written depth */
 	BG_KFEAT__CNT,
 };
 
