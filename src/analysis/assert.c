@@ -75,7 +75,8 @@ static int rule_shift_imm(struct vctx *v, struct as_state *s, size_t pc, const s
 
 static int rule_scalar(struct vctx *v, struct as_state *s, size_t pc, const struct assertion *a)
 {
-	if (R(s, a->reg)->type != T_SCALAR)
+	/* privileged, a swapped pointer is an unknown number (check_alu_op) */
+	if (R(s, a->reg)->type != T_SCALAR && !v->priv)
 		return verr(v, s, pc, "ptr_arith", "R%d pointer arithmetic prohibited (byte swap)", a->reg);
 	return 0;
 }

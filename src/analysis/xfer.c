@@ -136,11 +136,49 @@ static int pkt_new_base(struct vctx *v, struct as_state *s, size_t pc, struct as
 	return 0;
 }
 
-static int ptr_arith(struct vctx *v, struct as_state *s, size_t pc, const struct bg_insn *in, int dreg,
-		     struct as_reg *d, const struct bg_scalar *off)
+/* check_reg_sane_offset(): the kernel's limits on the value added to a
+ * pointer (is_ptr false) and on the pointer's own offset (is_ptr true), in its
+ * words and order. bpfgate keeps a pointer's fixed and variable offset as one
+ * range: a constant offset is the kernel's fixed `off`; of a variable one only
+ * the lower bound is checked (the kernel bounds the two parts apart, so a high
+ * sum of two in-range parts is no error there). */
+static int sane_offset(struct vctx *v, struct as_state *s, size_t pc, const struct bg_scalar *x, bool is_ptr,
+		       uint8_t type)
+{
+	uint64_t c;
+	const char *tn = as_type_name(type, 0);
+	if (bg_scalar_is_const(x, &c)) {
+		if ((int64_t)c < MAX_VAR_OFF && (int64_t)c > -MAX_VAR_OFF)
+			return 0;
+		if (is_ptr)
+			return verr(v, s, pc, "ptr_arith", "%s pointer offset %" PRId64 " is not allowed", tn,
+				    (int64_t)c);
+		return verr(v, s, pc, "ptr_arith", "math between %s pointer and %" PRId64 " is not allowed", tn,
+			    (int64_t)c);
+	}
+	if (x->smin == INT64_MIN) {
+		char ob[160];
+		bg_scalar_fmt(x, ob, sizeof(ob));
+		return verr(v, s, pc, "ptr_arith",
+			    "math between %s pointer and register with unbounded min value is not allowed: %s = %s",
+			    tn, is_ptr ? "pointer offset" : "offset", ob);
+	}
+	if (x->smin <= -MAX_VAR_OFF || (!is_ptr && x->smin >= MAX_VAR_OFF))
+		return verr(v, s, pc, "ptr_arith", "value %" PRId64 " makes %s pointer be out of bounds", x->smin, tn);
+	return 0;
+}
+
+/* pointer OP scalar (adjust_ptr_min_max_vals), in the kernel's order of
+ * checks: the operand width, a NULL-able pointer, the region's arithmetic
+ * rule, the sanity of both offsets, then the operator. `swapped`: the
+ * instruction was scalar OP pointer (d is a copy of the source pointer; the
+ * kernel's messages still name the destination register). */
+static int ptr_arith(struct vctx *v, struct as_state *s, size_t pc, const struct bg_insn *in, struct as_reg *d,
+		     const struct bg_scalar *off, bool swapped)
 {
 	char buf[200];
 	uint8_t op = in->op;
+	int dreg = in->dst;
 	if (!in->alu64) {
 		/* 32-bit ALU on a pointer gives a meaningless scalar; privileged only for SUB */
 		if (op == BG_ALU_SUB && v->priv) {
@@ -150,13 +188,8 @@ static int ptr_arith(struct vctx *v, struct as_state *s, size_t pc, const struct
 		}
 		return verr(v, s, pc, "ptr_arith", "R%d 32-bit pointer arithmetic prohibited", dreg);
 	}
-	if (op != BG_ALU_ADD && op != BG_ALU_SUB) {
-		fmt_reg(v, s, dreg, buf, sizeof(buf));
-		return verr(v, s, pc, "ptr_arith", "R%d pointer arithmetic with %s operator prohibited: %s",
-			    dreg, alu_name(op), buf);
-	}
 	if (d->flags & RF_NULL) {
-		fmt_reg(v, s, dreg, buf, sizeof(buf));
+		fmt_reg(v, s, swapped ? in->src : dreg, buf, sizeof(buf));
 		return verr(v, s, pc, "ptr_arith",
 			    "R%d pointer arithmetic on %s prohibited, null-check it first: %s", dreg,
 			    as_type_name(d->type, d->flags), buf);
@@ -167,26 +200,36 @@ static int ptr_arith(struct vctx *v, struct as_state *s, size_t pc, const struct
 	if (d->type == T_MAP_PTR && op == BG_ALU_ADD && bg_scalar_is_const(off, &c0) && c0 == 0)
 		return 0;
 	if (!rg_has(d->type, RG_ARITH)) {
-		fmt_reg(v, s, dreg, buf, sizeof(buf));
+		fmt_reg(v, s, swapped ? in->src : dreg, buf, sizeof(buf));
 		return verr(v, s, pc, "ptr_arith", "R%d pointer arithmetic on %s prohibited: %s", dreg,
 			    as_type_name(d->type, d->flags), buf);
 	}
+	if (sane_offset(v, s, pc, off, false, d->type) || sane_offset(v, s, pc, &d->v, true, d->type))
+		return -1;
+	switch (op) {
+	case BG_ALU_ADD:
+		break;
+	case BG_ALU_SUB:
+		if (swapped)
+			return verr(v, s, pc, "ptr_arith", "R%d tried to subtract pointer from scalar", dreg);
+		/* the kernel allows no subtraction from a stack pointer, not even of a
+		 * constant (JITs may not handle it): clang writes r += -K */
+		if (d->type == T_STACK)
+			return verr(v, s, pc, "ptr_arith", "R%d subtraction from stack pointer prohibited", dreg);
+		break;
+	case BG_ALU_AND:
+	case BG_ALU_OR:
+	case BG_ALU_XOR:
+		fmt_reg(v, s, swapped ? in->src : dreg, buf, sizeof(buf));
+		return verr(v, s, pc, "ptr_arith", "R%d bitwise operator %s on pointer prohibited: %s", dreg,
+			    alu_name(op), buf);
+	default:
+		fmt_reg(v, s, swapped ? in->src : dreg, buf, sizeof(buf));
+		return verr(v, s, pc, "ptr_arith", "R%d pointer arithmetic with %s operator prohibited: %s",
+			    dreg, alu_name(op), buf);
+	}
 	uint64_t c;
 	bool known = bg_scalar_is_const(off, &c);
-	if (known && ((int64_t)c >= MAX_VAR_OFF || (int64_t)c <= -MAX_VAR_OFF))
-		return verr(v, s, pc, "ptr_arith", "value %" PRId64 " makes %s pointer be out of bounds",
-			    (int64_t)c, as_type_name(d->type, 0));
-	if (!known && (off->smin == INT64_MIN || off->smin <= -MAX_VAR_OFF)) {
-		char ob[160];
-		bg_scalar_fmt(off, ob, sizeof(ob));
-		return verr(v, s, pc, "ptr_arith",
-			    "math between %s pointer and register with unbounded min value is not allowed: offset = %s",
-			    as_type_name(d->type, 0), ob);
-	}
-	/* the kernel allows no subtraction from a stack pointer, not even of a
-	 * constant (JITs may not handle it): clang writes r += -K */
-	if (op == BG_ALU_SUB && d->type == T_STACK)
-		return verr(v, s, pc, "ptr_arith", "R%d subtraction from stack pointer prohibited", dreg);
 	d->v = bg_scalar_alu_kernel(op, true, false, 0, &d->v, off);
 	if (rg_has(d->type, RG_PKT_BASE)) {
 		if (known)
@@ -194,10 +237,7 @@ static int ptr_arith(struct vctx *v, struct as_state *s, size_t pc, const struct
 		else
 			pkt_new_base(v, s, pc, d);
 	}
-	if (d->v.smin <= -MAX_VAR_OFF)
-		return verr(v, s, pc, "ptr_arith", "%s pointer offset is not allowed: r%d out of bounds",
-			    as_type_name(d->type, 0), dreg);
-	return 0;
+	return sane_offset(v, s, pc, &d->v, true, d->type);
 }
 
 static int alu_mov(struct vctx *v, struct as_state *s, size_t pc, const struct bg_insn *in)
@@ -256,9 +296,15 @@ static int xfer_alu(struct vctx *v, struct as_state *s, size_t pc, const struct 
 	struct as_reg *d = R(s, in->dst);
 	if (in->op == BG_ALU_NEG) {
 		if (d->type != T_SCALAR) {
+			/* privileged: the negated pointer is an unknown number (the
+			 * kernel's check_alu_op marks the destination unknown) */
+			if (v->priv) {
+				as_reg_unknown(d);
+				return 0;
+			}
 			fmt_reg(v, s, in->dst, buf, sizeof(buf));
-			return verr(v, s, pc, "ptr_arith", "R%d pointer arithmetic with neg prohibited: %s",
-				    in->dst, buf);
+			return verr(v, s, pc, "ptr_arith", "R%d pointer arithmetic prohibited (neg): %s", in->dst,
+				    buf);
 		}
 		struct bg_scalar r = bg_scalar_alu_kernel(BG_ALU_NEG, in->alu64, false, 0, &d->v, &d->v);
 		as_reg_scalar(d, r);
@@ -305,22 +351,22 @@ static int xfer_alu(struct vctx *v, struct as_state *s, size_t pc, const struct 
 		}
 		return 0;
 	}
-	if (d->type != T_SCALAR && srcv.type == T_SCALAR)
-		return ptr_arith(v, s, pc, in, in->dst, d, &srcv.v);
-	if (d->type == T_SCALAR) {
-		/* scalar op pointer: a 32-bit op is judged first (the kernel's
-		 * adjust_ptr_min_max_vals: privileged w = w - ptr is a scalar) */
-		if (!in->alu64)
-			return ptr_arith(v, s, pc, in, in->dst, d, &srcv.v);
-		if (in->op == BG_ALU_ADD) {
-			struct bg_scalar off = d->v;
+	if (d->type == T_ARENA || srcv.type == T_ARENA) {
+		/* any arithmetic on an arena pointer keeps it one (adjust_reg_min_max_vals) */
+		if (d->type != T_ARENA)
 			*d = srcv;
-			return ptr_arith(v, s, pc, in, in->dst, d, &off);
-		}
-		if (in->op == BG_ALU_SUB)
-			return verr(v, s, pc, "ptr_arith", "R%d tried to subtract pointer from scalar",
-				    in->dst);
-		return ptr_arith(v, s, pc, in, in->src, &srcv, &d->v);
+		return 0;
+	}
+	if (d->type != T_SCALAR && srcv.type == T_SCALAR)
+		return ptr_arith(v, s, pc, in, d, &srcv.v, false);
+	if (d->type == T_SCALAR) {
+		/* scalar op pointer: checked as pointer op scalar, roles swapped */
+		struct bg_scalar off = d->v;
+		struct as_reg p = srcv;
+		if (ptr_arith(v, s, pc, in, &p, &off, true))
+			return -1;
+		*d = p;
+		return 0;
 	}
 	/* pointer op pointer */
 	if (in->op == BG_ALU_SUB && v->priv) {
@@ -720,28 +766,50 @@ static bool map_readonly(struct vctx *v, int map)
 	return m && (m->readonly || (m->map_flags & BG_MAP_F_RDONLY_PROG));
 }
 
+/* An access of [off, off+size) through p into a region of `limit` bytes.
+ * Map values and memory regions follow check_mem_region_access(): a possibly
+ * negative variable offset, then the lowest address, then an unbounded
+ * variable offset, then the highest address, each with the kernel's words
+ * (its last line names the bound that failed). `sock`: socket fields, whose
+ * kernel check (check_sock_access) has other words; the same bounds. */
 static int bounded_region(struct vctx *v, struct as_state *s, size_t pc, int reg,
 			  const struct as_reg *p, int off, int size, uint64_t limit, const char *what,
-			  const char *check)
+			  const char *check, bool sock)
 {
 	char buf[200];
-	if (p->v.smin + off < 0) {
+	int64_t lo = p->v.smin + off;
+	if (lo < 0 && p->v.smin != p->v.smax) {
 		fmt_reg(v, s, reg, buf, sizeof(buf));
-		if (p->v.smin != p->v.smax)
-			return verr(v, s, pc, check,
-				    "R%d min value is negative, either use unsigned index or do a if (index >=0) check: %s",
-				    reg, buf);
-		return verr(v, s, pc, check, "invalid access to %s, size=%" PRIu64 " off=%" PRId64 " size=%d: %s",
-			    what, limit, p->v.smin + off, size, buf);
+		return verr(v, s, pc, check,
+			    "R%d min value is negative, either use unsigned index or do a if (index >=0) check: %s",
+			    reg, buf);
 	}
-	if (p->v.umax > (1ull << 40) || (int64_t)p->v.umax + off + size > (int64_t)limit) {
+	if (sock) {
+		if (lo < 0 || p->v.umax > (1ull << 40) || (int64_t)p->v.umax + off + size > (int64_t)limit) {
+			fmt_reg(v, s, reg, buf, sizeof(buf));
+			return verr(v, s, pc, check, "invalid access to %s, size=%" PRIu64 " off=%" PRId64 " size=%d: %s",
+				    what, limit, p->v.smin + off, size, buf);
+		}
+		return 0;
+	}
+	if (lo < 0 || lo + size > (int64_t)limit) {
 		fmt_reg(v, s, reg, buf, sizeof(buf));
-		if (p->v.smin != p->v.smax)
-			return verr(v, s, pc, check,
-				    "invalid access to %s, size=%" PRIu64 " off=%d size=%d: R%d max value is outside of the allowed memory range: %s",
-				    what, limit, off, size, reg, buf);
-		return verr(v, s, pc, check, "invalid access to %s, size=%" PRIu64 " off=%" PRId64 " size=%d: %s",
-			    what, limit, p->v.smin + off, size, buf);
+		return verr(v, s, pc, check,
+			    "invalid access to %s, size=%" PRIu64 " off=%" PRId64
+			    " size=%d: R%d min value is outside of the allowed memory range: %s",
+			    what, limit, lo, size, reg, buf);
+	}
+	if (p->v.umax >= (uint64_t)MAX_VAR_OFF) {
+		fmt_reg(v, s, reg, buf, sizeof(buf));
+		return verr(v, s, pc, check,
+			    "R%d unbounded memory access, make sure to bounds check any such access: %s", reg, buf);
+	}
+	if ((int64_t)p->v.umax + off + size > (int64_t)limit) {
+		fmt_reg(v, s, reg, buf, sizeof(buf));
+		return verr(v, s, pc, check,
+			    "invalid access to %s, size=%" PRIu64 " off=%" PRId64
+			    " size=%d: R%d max value is outside of the allowed memory range: %s",
+			    what, limit, (int64_t)p->v.umax + off, size, reg, buf);
 	}
 	return 0;
 }
@@ -758,7 +826,7 @@ static int access_map(struct vctx *v, struct as_state *s, size_t pc, int reg, co
 	if (!write && (m->map_flags & BG_MAP_F_WRONLY_PROG))
 		return verr(v, s, pc, "map_writeonly", "read from map forbidden, value_size=%u off=%d size=%d (map %s is write-only)",
 			    m->value_size, off, size, m->name ? m->name : "?");
-	if (bounded_region(v, s, pc, reg, p, off, size, m->value_size, "map value", "map_bounds"))
+	if (bounded_region(v, s, pc, reg, p, off, size, m->value_size, "map value", "map_bounds", false))
 		return -1;
 	static const struct {
 		const char *t;
@@ -808,7 +876,7 @@ static int access_mem(struct vctx *v, struct as_state *s, size_t pc, int reg, co
 {
 	if (write && (p->flags & RF_RDONLY))
 		return verr(v, s, pc, "mem_readonly", "cannot write into rdonly_mem");
-	if (bounded_region(v, s, pc, reg, p, off, size, p->size, "memory", "mem_bounds"))
+	if (bounded_region(v, s, pc, reg, p, off, size, p->size, "memory", "mem_bounds", false))
 		return -1;
 	if (out)
 		as_reg_scalar(out, bg_scalar_load((uint8_t)size, sign));
@@ -934,7 +1002,7 @@ static int access_sock(struct vctx *v, struct as_state *s, size_t pc, int reg, c
 	if (write)
 		return verr(v, s, pc, "sock_write", "cannot write into %s", as_type_name(p->type, 0));
 	if (bounded_region(v, s, pc, reg, p, off, size, rg(p->type)->size, as_type_name(p->type, 0),
-			   "sock_access"))
+			   "sock_access", true))
 		return -1;
 	/* check_sock_access: the uapi struct's per-field rules */
 	uint64_t c;
@@ -1247,6 +1315,10 @@ static int xfer_end(struct vctx *v, struct as_state *s, size_t pc, const struct 
 	(void)v;
 	(void)pc;
 	struct as_reg *d = R(s, in->dst);
+	if (d->type != T_SCALAR) {
+		as_reg_unknown(d); /* a pointer, privileged (rule_scalar): an unknown number */
+		return 0;
+	}
 	bool swap = in->alu64 || (in->code & 0x08); /* bswap, or to_be on this little-endian host */
 	struct bg_scalar r = bg_scalar_end(&d->v, in->ext_bits, swap);
 	as_reg_scalar(d, r);

@@ -134,7 +134,7 @@ exit
 
 # case: ptr_bitwise
 # expect: reject
-# message: pointer arithmetic with
+# message: R1 bitwise operator &= on pointer prohibited
 r1 &= 7
 r0 = 0
 exit
