@@ -53,7 +53,7 @@ MSG_CLASSES = [
     ("loop", r"infinite loop|back-edge|loop detected"),
     ("unreleased", r"Unreleased reference|reference leak|would lead to reference leak"),
     ("release", r"release|unacquired|non-referenced|already released"),
-    ("lock", r"spin_lock|spin_unlock|bpf_rcu_read|rcu_read_lock|preempt|irq|lock"),
+    ("lock", r"spin_lock|spin_unlock|bpf_rcu_read|rcu_read_lock|preempt|irq|lock|^use static function instead"),
     ("uninit_reg", r"!read_ok"),
     ("uninit_stack", r"invalid (indirect )?read from stack(?! R\d+ off=)|uninitialized stack"),
     ("stack_bounds", r"invalid (indirect )?(write|access) to stack|invalid (indirect )?read from stack R\d+ off=|"
