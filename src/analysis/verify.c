@@ -399,7 +399,9 @@ static bool no_progress(const struct node *n, const struct as_state *s, uint32_t
 			continue;
 		struct as_state tmp = *s;
 		tmp.iter[idx] = o->iter[idx];
-		if (as_state_leq(&tmp, o))
+		/* the same state again, not merely a narrower one (the kernel's
+		 * states_equal(EXACT)): a loop whose counter narrows still moves */
+		if (as_state_leq(&tmp, o) && as_state_leq(o, &tmp))
 			return true;
 	}
 	return false;

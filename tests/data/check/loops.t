@@ -132,3 +132,23 @@ r6 += 1
 if r6 < 9 goto l
 r0 = 0
 exit
+
+# A loop whose spilled counter narrows each iteration ([0,255], then [1,11])
+# makes progress: the kernel reports an infinite loop only when a state
+# comes back equal (states_equal EXACT), not merely contained.
+# case: loop_spilled_counter_narrows
+# expect: accept
+call bpf_get_prandom_u32
+r0 &= 0xff
+*(u64 *)(r10 - 8) = r0
+r0 = 0
+l:
+r0 = *(u64 *)(r10 - 8)
+if r0 > 10 goto out
+r0 += 1
+*(u64 *)(r10 - 8) = r0
+r0 = 0
+goto l
+out:
+r0 = 0
+exit
