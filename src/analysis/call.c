@@ -200,6 +200,8 @@ struct call_info {
 	uint64_t key_val;
 	bool has_root;            /* graph kfuncs: the root argument, checked */
 	struct graph_field root;
+	struct as_reg dyn;        /* the first initialized dynptr argument's slot spill
+				   * (dkind, dynptr id, ref), for slices and clones */
 };
 
 static bool is_null_const(const struct as_reg *r)
@@ -737,6 +739,32 @@ static int ret_value(struct vctx *v, struct as_state *s, size_t pc, struct call_
 		r0->flags = 0;
 		r0->id = 0;
 		return 0;
+	case BG_RET_DYNPTR_MEM_OR_NULL: {
+		/* bpf_dynptr_data(p, off, len), bpf_dynptr_slice[_rdwr](p, off, buf,
+		 * len): NULL or len bytes (len a constant, the last argument), a
+		 * slice of the dynptr: it dies with the dynptr (overwritten,
+		 * re-initialized; bpf_dynptr_data's also when a ringbuf dynptr is
+		 * released: it holds the reference) and, for skb/xdp dynptrs, when
+		 * the packet may move */
+		uint64_t c = 0;
+		const struct as_reg *sz = p->nargs >= 1 && p->nargs <= 5 ? &args[p->nargs - 1] : NULL;
+		if (!sz || sz->type != T_SCALAR || !bg_scalar_is_const(&sz->v, &c) || c > (1u << 29)) {
+			as_reg_unknown(r0);
+			return 0;
+		}
+		bool kfunc = (p->flags & BG_HF_KFUNC) != 0;
+		if (kfunc && strcmp(p->name, "bpf_dynptr_slice") && v->pol && !v->pol->pkt_write)
+			return verr(v, s, pc, "pkt_write", "the prog does not allow writes to packet data (%s)", p->name);
+		set_r0(v, s, pc, ci, T_MEM);
+		r0->size = (uint32_t)c;
+		r0->dkind = ci->dyn.dkind;
+		r0->dynptr = ci->dyn.dynptr;
+		if (!kfunc)
+			r0->ref = ci->dyn.ref;
+		else if (!strcmp(p->name, "bpf_dynptr_slice"))
+			r0->flags |= RF_RDONLY;
+		return 0;
+	}
 	case BG_RET_SOCKET_OR_NULL:
 		set_r0(v, s, pc, ci, T_SOCK);
 		break;
@@ -950,44 +978,84 @@ static int dynptr_tail(struct vctx *v, struct as_frame *f, int idx)
 	return 0;
 }
 
-static bool dynptr_inits(const char *name)
+/* A dynptr made in the slot of argument reg (the kernel's
+ * mark_stack_slots_dynptr): whatever the two slots held is destroyed first
+ * (a referenced dynptr there is an error), then the slot takes a fresh id,
+ * its kind and its reference (a new one for a ringbuf reservation, the
+ * parent's for a clone). */
+static int dynptr_make(struct vctx *v, struct as_state *s, size_t pc, const struct bg_helper_proto *p,
+		       int reg, enum bg_dynptr_kind kind, struct call_info *ci)
 {
-	return strstr(name, "from_") || strstr(name, "reserve_dynptr");
+	struct as_slot *sl;
+	struct as_frame *f;
+	if (stack_obj_slot(v, s, pc, reg, &sl, &f))
+		return -1;
+	int idx = sl->idx;
+	if (sl->kind == SK_DYNPTR && sl->spill.ref)
+		return verr(v, s, pc, "dynptr", "cannot overwrite referenced dynptr (%s)", p->name);
+	if (stack_write_objs(v, s, pc, f, -8 * (idx + 1), -8 * (idx - 1)))
+		return -1;
+	sl = as_slot_get(f, idx, true);
+	if (!sl)
+		return vnomem(v);
+	sl->kind = SK_DYNPTR;
+	sl->init = 0xff;
+	sl->zero = 0;
+	sl->spill_size = 0;
+	as_reg_uninit(&sl->spill);
+	sl->spill.dynptr = vid(v, pc, 8);
+	if (kind == BG_DYNPTR_PARENT) {
+		sl->spill.dkind = ci->dyn.dkind;
+		sl->spill.ref = ci->dyn.ref;
+	} else {
+		sl->spill.dkind = (uint8_t)kind;
+	}
+	if (p->flags & BG_HF_ACQUIRE) {
+		uint32_t id = vid(v, pc, 7);
+		sl->spill.ref = id;
+		if (as_ref_add(s, id, (uint32_t)pc, T_MEM))
+			return verr(v, s, pc, "ref_leak", "too many references held");
+	}
+	return dynptr_tail(v, f, idx);
+}
+
+/* A referenced dynptr released (ringbuf submit/discard: the kernel's
+ * unmark_stack_slots_dynptr): the reference goes, with every register
+ * holding it (slices from bpf_dynptr_data) and every clone in the frame. */
+static void dynptr_release(struct as_state *s, struct as_frame *f, uint32_t ref)
+{
+	as_ref_del(s, ref);
+	for_each_reg(s, kill_ref, &ref);
+	for (uint32_t k = 0; k < f->nslots; k++)
+		if (f->slots[k].kind == SK_DYNPTR && f->slots[k].spill.ref == ref)
+			as_dynptr_forget(f, f->slots[k].idx);
 }
 
 static int dynptr_args(struct vctx *v, struct as_state *s, size_t pc, const struct bg_helper_proto *p,
-		       const char *name)
+		       struct call_info *ci)
 {
+	enum bg_dynptr_kind kind = BG_DYNPTR_NONE;
+	int made = bg_dynptr_ctor(p->name, &kind);
 	for (int i = 0; i < 5; i++) {
 		if (p->args[i] != BG_ARG_DYNPTR)
 			continue;
+		if (made == i + 1) {
+			if (dynptr_make(v, s, pc, p, i + 1, kind, ci))
+				return -1;
+			continue;
+		}
 		struct as_slot *sl;
 		struct as_frame *f;
 		if (stack_obj_slot(v, s, pc, i + 1, &sl, &f))
 			return -1;
-		if (dynptr_inits(name)) {
-			if (sl->kind == SK_DYNPTR && sl->spill.ref)
-				return verr(v, s, pc, "dynptr", "cannot overwrite referenced dynptr (%s)", name);
-			sl->kind = SK_DYNPTR;
-			sl->init = 0xff;
-			as_reg_uninit(&sl->spill);
-			if (p->flags & BG_HF_ACQUIRE) {
-				uint32_t id = vid(v, pc, 7);
-				sl->spill.ref = id;
-				if (as_ref_add(s, id, (uint32_t)pc, T_MEM))
-					return verr(v, s, pc, "ref_leak", "too many references held");
-			}
-			if (dynptr_tail(v, f, sl->idx))
-				return -1;
-			continue;
-		}
 		if (sl->kind != SK_DYNPTR)
-			return verr(v, s, pc, "dynptr", "Expected an initialized dynptr as arg #%d of %s", i + 1, name);
+			return verr(v, s, pc, "dynptr", "Expected an initialized dynptr as arg #%d of %s", i + 1, p->name);
+		if (ci->dyn.dkind == BG_DYNPTR_NONE)
+			ci->dyn = sl->spill;
 		if ((p->flags & BG_HF_RELEASE) && p->release_arg == i + 1) {
-			if (!sl->spill.ref || !as_ref_del(s, sl->spill.ref))
-				return verr(v, s, pc, "release", "release of an unreferenced dynptr (%s)", name);
-			sl->spill.ref = 0;
-			as_dynptr_forget(f, sl->idx);
+			if (!sl->spill.ref || !as_ref_held(s, sl->spill.ref))
+				return verr(v, s, pc, "release", "release of an unreferenced dynptr (%s)", p->name);
+			dynptr_release(s, f, sl->spill.ref);
 		}
 	}
 	return 0;
@@ -1127,7 +1195,7 @@ static int xfer_kfunc(struct vctx *v, struct as_state *s, size_t pc, const struc
 	}
 	if ((p->flags & (BG_HF_ITER_NEW | BG_HF_ITER_NEXT | BG_HF_ITER_DESTROY)) && iter_op(v, s, pc, p, name))
 		return -1;
-	if (has_dynptr_arg(p) && dynptr_args(v, s, pc, p, name))
+	if (has_dynptr_arg(p) && dynptr_args(v, s, pc, p, &ci))
 		return -1;
 	for (int i = 0; (p->flags & BG_HF_GRAPH) && i < 5; i++)
 		if (p->args[i] == BG_ARG_FUNC && args[i].type == T_FUNC && args[i].map >= 0 &&
@@ -1169,14 +1237,20 @@ int xfer_call(struct vctx *v, struct as_state *s, size_t pc, int32_t *cb_target,
 		if (arg_check(v, s, pc, i, &ci))
 			return -1;
 	}
-	if (has_dynptr_arg(p) && dynptr_args(v, s, pc, p, p->name))
+	if (has_dynptr_arg(p) && dynptr_args(v, s, pc, p, &ci))
 		return -1;
+	/* a local dynptr is made over a map value only (check_helper_call) */
+	if (id == BPF_FUNC_dynptr_from_mem && args[0].type != T_MAP_VALUE)
+		return verr(v, s, pc, "helper_arg", "Unsupported reg type %s for bpf_dynptr_from_mem data",
+			    as_type_name(args[0].type, args[0].flags));
 	/* the storage cannot be missing: no flags may ask for another result */
 	if (id == BPF_FUNC_get_local_storage && !is_null_const(R(s, 2)))
 		return verr(v, s, pc, "helper_arg", "get_local_storage() doesn't support non-zero flags");
 	if ((p->flags & BG_HF_RELEASE) && !has_dynptr_arg(p) && do_release(v, s, pc, &ci))
 		return -1;
-	if (p->flags & BG_HF_PKT_CHANGING)
+	/* a write into an skb dynptr may move the packet (the kernel sets
+	 * changes_data for bpf_dynptr_write on BPF_DYNPTR_TYPE_SKB) */
+	if ((p->flags & BG_HF_PKT_CHANGING) || (id == BPF_FUNC_dynptr_write && ci.dyn.dkind == BG_DYNPTR_SKB))
 		invalidate_pkt(s);
 	for (int i = 0; i < 5; i++)
 		if (p->args[i] == BG_ARG_FUNC && args[i].type == T_FUNC) {

@@ -114,9 +114,9 @@ static bool id_special(uint32_t id)
 
 /* A renaming of one state's ids into another's: from -> (to, shift), where
  * shift is to's packet offset minus from's (0 except for packet join bases,
- * see pkt_leq). Room for every id a state can hold: at most two (id, ref) per
- * register, callback argument and stack slot of each frame, plus the
- * references and the zone's bases: 8 * (11 + 5 + 64) * 2 + 16 + 16 = 1312.
+ * see pkt_leq). Room for every id a state can hold: at most three (id, ref,
+ * dynptr) per register, callback argument and stack slot of each frame, plus
+ * the references and the zone's bases: 8 * (11 + 5 + 64) * 3 + 16 + 16 = 1952.
  * One per thread for leq and one for join (join calls leq). */
 #define IDMAP_MAX 2048
 struct idmap {
@@ -190,6 +190,14 @@ static bool null_or_ptr(const struct as_reg *r)
 	       rg(r->type)->null_name && !r->ref;
 }
 
+/* A slice (or a dynptr slot) names the same dynptr, up to the renaming. */
+static bool dynptr_leq(const struct as_reg *a, const struct as_reg *b, struct idmap *m)
+{
+	if (a->dkind != b->dkind)
+		return false;
+	return b->dynptr ? a->dynptr && map_bind(m, b->dynptr, a->dynptr, 0) : a->dynptr == 0;
+}
+
 static bool reg_leq(const struct as_reg *a, const struct as_reg *b, struct idmap *m)
 {
 	if (b->type == T_UNINIT)
@@ -225,6 +233,8 @@ static bool reg_leq(const struct as_reg *a, const struct as_reg *b, struct idmap
 		return false;
 	if (b->ref ? !a->ref || !map_bind(m, b->ref, a->ref, 0) : a->ref != 0)
 		return false;
+	if (!dynptr_leq(a, b, m))
+		return false;
 	if (a->size < b->size)
 		return false;
 	if (!btf_eq(a->btf, b->btf) && b->btf)
@@ -248,7 +258,7 @@ struct as_reg as_reg_join(const struct as_reg *a, const struct as_reg *b, bool w
 		return r;
 	}
 	bool same = a->type == b->type && a->map == b->map && a->frame == b->frame &&
-		    a->ref == b->ref;
+		    a->ref == b->ref && a->dynptr == b->dynptr && a->dkind == b->dkind;
 	if (!same) {
 		/* NULL joined with a pointer that may be NULL: the pointer, its
 		 * NULL id dropped (the id's other holders are not NULL on the
@@ -444,6 +454,26 @@ void as_dynptr_forget(struct as_frame *f, int idx)
 	}
 }
 
+static void kill_slice(struct as_reg *r, uint32_t id)
+{
+	if (r->type == T_MEM && r->dynptr == id)
+		as_reg_unknown(r);
+}
+
+void as_dynptr_kill_slices(struct as_state *s, uint32_t id)
+{
+	if (!id)
+		return;
+	for (uint32_t f = 0; f < s->nframes; f++) {
+		struct as_frame *fr = &s->fr[f];
+		for (int i = 0; i < 11; i++)
+			kill_slice(&fr->r[i], id);
+		for (uint32_t k = 0; k < fr->nslots; k++)
+			if (fr->slots[k].kind == SK_SPILL)
+				kill_slice(&fr->slots[k].spill, id);
+	}
+}
+
 void as_slot_del(struct as_frame *f, int idx)
 {
 	struct as_slot *sl = as_slot_get(f, idx, false);
@@ -467,6 +497,11 @@ static bool slot_leq(const struct as_slot *a, const struct as_slot *b, struct id
 		if (a->kind != b->kind || a->spill_size != b->spill_size)
 			return false;
 		if (b->kind == SK_SPILL && !reg_leq(&a->spill, &b->spill, m))
+			return false;
+		/* the same dynptr: its kind, id and reference */
+		if (b->kind == SK_DYNPTR &&
+		    (!dynptr_leq(&a->spill, &b->spill, m) ||
+		     (b->spill.ref ? !a->spill.ref || !map_bind(m, b->spill.ref, a->spill.ref, 0) : a->spill.ref != 0)))
 			return false;
 	}
 	return true;
@@ -594,6 +629,13 @@ static void slot_join(struct as_slot *a, const struct as_slot *b, bool widen, co
 		a->spill = as_reg_join(&a->spill, &b->spill, widen, thr, nthr);
 		if (a->spill.type == T_UNINIT)
 			a->kind = SK_NONE;
+	} else if (a->kind == SK_DYNPTR &&
+		   (a->spill.dkind != b->spill.dkind || a->spill.dynptr != b->spill.dynptr ||
+		    a->spill.ref != b->spill.ref)) {
+		/* two different dynptrs: neither is usable (nor readable) here */
+		a->kind = SK_NONE;
+		a->init = a->zero = 0;
+		as_reg_uninit(&a->spill);
 	}
 }
 
@@ -767,12 +809,20 @@ static void map_try(struct idmap *m, uint32_t from, uint32_t to)
 	m->e[m->n++].shift = 0;
 }
 
+/* T_UNINIT registers hold no ids, but the spill of a stack object (a
+ * dynptr's id and reference, an iterator's reference) does. */
+static bool reg_has_ids(const struct as_reg *r)
+{
+	return r->type != T_UNINIT || r->ref || r->dynptr;
+}
+
 static void pair_regs(struct idmap *m, const struct as_reg *ra, const struct as_reg *rb)
 {
-	if (ra->type != rb->type || ra->type == T_UNINIT)
+	if (ra->type != rb->type || !reg_has_ids(ra))
 		return;
 	map_try(m, rb->id, ra->id);
 	map_try(m, rb->ref, ra->ref);
+	map_try(m, rb->dynptr, ra->dynptr);
 }
 
 /* Walk the places both states have (registers, common stack slots, callback
@@ -808,10 +858,11 @@ typedef void (*id_fn)(uint32_t *id, void *arg);
 
 static void reg_ids(struct as_reg *r, id_fn fn, void *arg)
 {
-	if (r->type == T_UNINIT)
+	if (!reg_has_ids(r))
 		return;
 	fn(&r->id, arg);
 	fn(&r->ref, arg);
+	fn(&r->dynptr, arg);
 }
 
 /* Every id a state holds: registers, spills, callback arguments, references,
@@ -1107,7 +1158,8 @@ int as_reg_fmt(const struct as_reg *r, const struct as_state *s, char *buf, unsi
 		return snprintf(buf, sz, "%s(map=%s,off=%s)", tn, as_map_name(r->map), off);
 	case T_MEM:
 	case T_RINGBUF_MEM:
-		return snprintf(buf, sz, "%s(size=%u,off=%s%s)", tn, r->size, off, r->ref ? ",ref" : "");
+		return snprintf(buf, sz, "%s(size=%u,off=%s%s%s)", tn, r->size, off, r->ref ? ",ref" : "",
+				r->dynptr ? ",dynptr slice" : "");
 	case T_BTF_ID:
 		return snprintf(buf, sz, "%s%s(off=%s)", tn, r->btf ? r->btf : "?", off);
 	case T_FUNC:

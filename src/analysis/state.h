@@ -63,6 +63,9 @@ struct as_reg {
 	uint32_t ref;      /* reference id (acquired object), 0 none */
 	uint32_t size;     /* T_MEM/T_RINGBUF_MEM: accessible bytes */
 	int32_t delta;     /* pkt/pkt_meta: constant offset from the base; scalar: from its id's value */
+	uint32_t dynptr;   /* dynptr slot: the dynptr's id; T_MEM: id of the dynptr the slice was
+			    * taken from (its destruction invalidates the slice), 0 none */
+	uint8_t dkind;     /* dynptr slot / T_MEM slice: the dynptr's kind (bg_dynptr_kind) */
 	const char *btf;   /* T_BTF_ID: struct name or NULL */
 	struct bg_scalar v;/* scalar value, or pointer offset */
 };
@@ -70,7 +73,7 @@ struct as_reg {
 /* slot kinds */
 #define SK_NONE 0
 #define SK_SPILL 1 /* spill holds a register of spill_size bytes at byte 0 */
-#define SK_DYNPTR 2
+#define SK_DYNPTR 2 /* spill: T_UNINIT with dkind, dynptr (its id) and ref (ringbuf) */
 #define SK_ITER 3
 #define SK_OBJ_TAIL 4 /* the second slot of a dynptr: neither readable nor a dynptr itself */
 
@@ -179,6 +182,9 @@ struct as_slot *as_slot_get(struct as_frame *f, int idx, bool create);
  * released): both its slots become uninitialized, as the kernel marks a
  * destroyed dynptr's slots STACK_INVALID. */
 void as_dynptr_forget(struct as_frame *f, int idx);
+/* Slices taken from dynptr `id` become unknown scalars (the kernel marks them
+ * invalid when the dynptr is overwritten or re-initialized). */
+void as_dynptr_kill_slices(struct as_state *s, uint32_t id);
 void as_slot_del(struct as_frame *f, int idx);
 /* Lattice. join/widen write into a (a := a join/widen b). join returns 1 when a
  * changed, 0 when not, -ENOMEM (a unchanged). */

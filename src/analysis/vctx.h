@@ -190,6 +190,10 @@ void as_forget_id(struct as_state *s, uint32_t id);
 void call_prepare(struct vctx *v);
 void mark_regs_id(struct as_state *s, uint32_t id, void (*fn)(struct as_reg *, void *), void *arg);
 /* fn on every register and spilled register of every frame. */
+/* xfer.c: a write over stack bytes [lo, end) of frame f destroys the dynptrs
+ * there (and their slices); referenced ones are refused. 0 or -1 after verr(). */
+int stack_write_objs(struct vctx *v, struct as_state *s, size_t pc, struct as_frame *f, int64_t lo,
+		     int64_t end);
 void for_each_reg(struct as_state *s, void (*fn)(struct as_reg *, void *), void *arg);
 
 /* call.c: helper / kfunc call effect. Returns 0 or -1. *cb_target is set to

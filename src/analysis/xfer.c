@@ -76,10 +76,12 @@ void mark_regs_id(struct as_state *s, uint32_t id, void (*fn)(struct as_reg *, v
 	for_each_reg(s, id_visit, &a);
 }
 
+/* Packet pointers and the slices of skb/xdp dynptrs (they point into the
+ * packet: the kernel's clear_all_pkt_pointers) */
 static void pkt_inval(struct as_reg *r, void *p)
 {
 	(void)p;
-	if (rg_has(r->type, RG_PKT_PTR))
+	if (rg_has(r->type, RG_PKT_PTR) || (r->type == T_MEM && bg_dynptr_kind_is_pkt(r->dkind)))
 		as_reg_unknown(r);
 }
 
@@ -429,11 +431,11 @@ static bool reg_is_zero(const struct as_reg *r)
 	return r->type == T_SCALAR && bg_scalar_is_const(&r->v, &c) && c == 0;
 }
 
-/* A write over a dynptr's slots destroys it; a referenced one (a ringbuf
- * reservation) must be released first (the kernel's
- * destroy_if_dynptr_stack_slot). */
-static int stack_write_objs(struct vctx *v, struct as_state *s, size_t pc, struct as_frame *f,
-			    int64_t lo, int64_t end)
+/* A write over a dynptr's slots destroys it, and the slices taken from it; a
+ * referenced one (a ringbuf reservation) must be released first (the
+ * kernel's destroy_if_dynptr_stack_slot). */
+int stack_write_objs(struct vctx *v, struct as_state *s, size_t pc, struct as_frame *f, int64_t lo,
+		     int64_t end)
 {
 	for (int idx = (int)((-lo - 1) / 8); idx >= 0 && idx >= (int)((-(end - 1) - 1) / 8); idx--) {
 		const struct as_slot *sl = as_slot_get(f, idx, false);
@@ -444,6 +446,7 @@ static int stack_write_objs(struct vctx *v, struct as_state *s, size_t pc, struc
 		if (h->spill.ref)
 			return verr(v, s, pc, "dynptr", "cannot overwrite referenced dynptr (stack off %d)",
 				    -8 * (head + 1));
+		as_dynptr_kill_slices(s, h->spill.dynptr);
 		as_dynptr_forget(f, head);
 	}
 	return 0;
@@ -1409,7 +1412,9 @@ static int null_refine(struct vctx *v, struct as_state *s, int reg, bool is_null
 {
 	(void)v;
 	struct as_reg *r = R(s, reg);
-	uint32_t id = r->id, ref = r->ref;
+	/* a dynptr slice carries its ringbuf dynptr's reference, which a NULL
+	 * slice does not release (the kernel releases only when ref_obj_id == id) */
+	uint32_t id = r->id, ref = r->dynptr ? 0 : r->ref;
 	struct null_arg a = { .is_null = is_null, .s = s };
 	if (id)
 		mark_regs_id(s, id, null_mark, &a);

@@ -487,3 +487,33 @@ const char *bg_ret_type_name(enum bg_ret_type t)
 {
 	return (unsigned)t < BG_RET__MAX && ret_names[t] ? ret_names[t] : "?";
 }
+
+/* The dynptr constructors (verifier.c: arg_to_dynptr_type, the __uninit
+ * argument of bpf_dynptr_clone, the DYNPTR_TYPE_* of the from_* kfuncs). */
+static const struct {
+	const char *name;
+	uint8_t arg;
+	uint8_t kind;
+} dynptr_ctors[] = {
+	{ "bpf_dynptr_from_mem", 4, BG_DYNPTR_LOCAL },
+	{ "bpf_ringbuf_reserve_dynptr", 4, BG_DYNPTR_RINGBUF },
+	{ "bpf_dynptr_from_skb", 3, BG_DYNPTR_SKB },
+	{ "bpf_dynptr_from_xdp", 3, BG_DYNPTR_XDP },
+	{ "bpf_dynptr_from_skb_meta", 3, BG_DYNPTR_SKB_META },
+	{ "bpf_dynptr_clone", 2, BG_DYNPTR_PARENT },
+};
+
+int bg_dynptr_ctor(const char *name, enum bg_dynptr_kind *kind)
+{
+	for (size_t i = 0; name && i < sizeof(dynptr_ctors) / sizeof(dynptr_ctors[0]); i++)
+		if (!strcmp(name, dynptr_ctors[i].name)) {
+			*kind = (enum bg_dynptr_kind)dynptr_ctors[i].kind;
+			return dynptr_ctors[i].arg;
+		}
+	return 0;
+}
+
+bool bg_dynptr_kind_is_pkt(unsigned kind)
+{
+	return kind == BG_DYNPTR_SKB || kind == BG_DYNPTR_XDP || kind == BG_DYNPTR_SKB_META;
+}

@@ -202,6 +202,26 @@ int bg_kfunc_attach_allowed(const char *name, uint32_t prog_type, uint32_t attac
  * kernel refuses it in any other ("metadata kfuncs require device-bound
  * program"); bpfgate never judges device-bound programs. */
 bool bg_kfunc_devbound(const char *name);
+/* Dynptr kinds (the kernel's enum bpf_dynptr_type) and the functions that
+ * make a dynptr: which argument is the new (uninitialized) dynptr and of
+ * which kind (the kernel's arg_to_dynptr_type: bpf_dynptr_from_mem makes a
+ * local dynptr, bpf_ringbuf_reserve_dynptr a ringbuf one, which holds a
+ * reference; bpf_dynptr_clone's second argument takes its first's kind). */
+enum bg_dynptr_kind {
+	BG_DYNPTR_NONE = 0,
+	BG_DYNPTR_LOCAL,
+	BG_DYNPTR_RINGBUF,
+	BG_DYNPTR_SKB,
+	BG_DYNPTR_XDP,
+	BG_DYNPTR_SKB_META,
+	BG_DYNPTR_PARENT, /* a clone: the kind of the dynptr argument before it */
+};
+/* 0 when `name` makes no dynptr; else the 1-based argument it initializes,
+ * and *kind gets its kind. */
+int bg_dynptr_ctor(const char *name, enum bg_dynptr_kind *kind);
+/* Slices of this kind point into packet data: a packet-changing helper
+ * invalidates them (the kernel's reg_is_dynptr_slice_pkt). */
+bool bg_dynptr_kind_is_pkt(unsigned kind);
 /* Highest helper id known (BPF_FUNC_cgrp_storage_delete = 211 on 6.18). */
 uint32_t bg_helper_max_id(void);
 #endif
