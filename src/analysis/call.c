@@ -692,6 +692,18 @@ static int ret_value(struct vctx *v, struct as_state *s, size_t pc, struct call_
 		as_reg_unknown(r0);
 		if (p->ret_min <= p->ret_max)
 			r0->v = bg_scalar_srange(p->ret_min, p->ret_max);
+		/* bytes written, at most the size argument's bound (the kernel's
+		 * do_refine_retval_range: smax = s32_max = msize_max_value) */
+		if ((p->flags & BG_HF_RET_SIZE_BOUND) && p->size_arg >= 1 && p->size_arg <= 5 &&
+		    args[p->size_arg - 1].type == T_SCALAR && args[p->size_arg - 1].v.umax <= INT32_MAX &&
+		    p->ret_min <= (int64_t)args[p->size_arg - 1].v.umax && p->ret_min >= INT32_MIN) {
+			int64_t hi = (int64_t)args[p->size_arg - 1].v.umax;
+			r0->v = bg_scalar_srange(p->ret_min, hi);
+			/* the low half too (the 64-bit range crosses zero) */
+			r0->v.s32min = (int32_t)p->ret_min;
+			r0->v.s32max = (int32_t)hi;
+			bg_scalar_reduce(&r0->v);
+		}
 		return 0;
 	case BG_RET_MAP_VALUE_OR_NULL: {
 		if (!ci->map) {
