@@ -843,7 +843,8 @@ static int ret_value(struct vctx *v, struct as_state *s, size_t pc, struct call_
 	if (!(p->flags & BG_HF_KFUNC) && bg_helper_ptr_cast(ci->id) && args[0].ref)
 		r0->ref = args[0].ref; /* a view of a referenced socket: released with it */
 	if (p->flags & BG_HF_ACQUIRE) {
-		r0->ref = r0->id;
+		/* a result never NULL (bpf_cpumask_acquire) has no NULL-check id */
+		r0->ref = r0->id ? r0->id : vid(v, pc, 9);
 		if (as_ref_add(s, r0->ref, (uint32_t)pc, r0->type))
 			return verr(v, s, pc, "ref_leak", "too many references held");
 	}
