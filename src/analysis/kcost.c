@@ -121,18 +121,57 @@ static int64_t loop_step(const struct cfg *g, uint32_t l, int reg)
 	return step;
 }
 
+/* The predecessors of each loop head, in block order: head h's are
+ * ent[off[h] .. off[h + 1]) (one pass over the edges, O(e)). */
+struct kc_entries {
+	uint32_t *off, *ent;
+};
+
+static int loop_entries(const struct cfg *g, struct kc_entries *e)
+{
+	e->off = calloc((size_t)g->nblocks + 1, sizeof(*e->off));
+	e->ent = NULL;
+	if (!e->off)
+		return -ENOMEM;
+	for (int pass = 0; pass < 2; pass++) {
+		for (uint32_t b = 0; b < g->nblocks; b++) {
+			const struct cfg_block *bl = &g->blocks[b];
+			for (uint32_t k = 0; k < bl->nsucc; k++) {
+				uint32_t t = bl->succ[k];
+				if (t >= g->nblocks || g->blocks[t].head_of < 0 || b == t || (k && bl->succ[0] == t))
+					continue;
+				if (pass == 0)
+					e->off[t + 1]++;
+				else
+					e->ent[e->off[t]++] = b;
+			}
+		}
+		if (pass == 0) {
+			for (uint32_t t = 0; t < g->nblocks; t++)
+				e->off[t + 1] += e->off[t];
+			size_t n = e->off[g->nblocks];
+			e->ent = malloc((n ? n : 1) * sizeof(*e->ent));
+			if (!e->ent)
+				return -ENOMEM;
+		}
+	}
+	/* the fill advanced each start to the next head's: shift back */
+	for (uint32_t t = g->nblocks; t > 0; t--)
+		e->off[t] = e->off[t - 1];
+	e->off[0] = 0;
+	return 0;
+}
+
 /* The constant reg holds when loop l is entered: the last `reg = imm` in a
  * block outside the loop that leads to its head. */
-static bool loop_init(const struct cfg *g, uint32_t l, int reg, int64_t *val)
+static bool loop_init(const struct cfg *g, const struct kc_entries *e, uint32_t l, int reg, int64_t *val)
 {
 	uint32_t head = g->loops[l].head;
-	for (uint32_t b = 0; b < g->nblocks; b++) {
-		const struct cfg_block *bl = &g->blocks[b];
-		bool enters = false;
-		for (uint32_t k = 0; k < bl->nsucc; k++)
-			enters = enters || (bl->succ[k] == head && b != head && !in_loop(g, b, l));
-		if (!enters)
+	for (uint32_t j = e->off[head]; j < e->off[head + 1]; j++) {
+		uint32_t b = e->ent[j];
+		if (in_loop(g, b, l))
 			continue;
+		const struct cfg_block *bl = &g->blocks[b];
 		for (uint32_t i = bl->end; i-- > bl->start;) {
 			const struct bg_insn *in = &g->insns[i];
 			if (in->dst != reg || (in->kind != BG_K_ALU && in->kind != BG_K_LDX))
@@ -150,7 +189,7 @@ static bool loop_init(const struct cfg *g, uint32_t l, int reg, int64_t *val)
 /* Iterations of a loop bounded by its shape (cfg counted loops): the fewest
  * over its exit tests `reg OP K` with a constant step and entry value.
  * Returns 0 when no test gives a count; *test is the exit test's slot. */
-static double counted_trips(const struct cfg *g, uint32_t l, size_t *test)
+static double counted_trips(const struct cfg *g, const struct kc_entries *e, uint32_t l, size_t *test)
 {
 	double best = 0;
 	for (uint32_t bi = 0; bi < g->loops[l].size; bi++) {
@@ -163,7 +202,7 @@ static double counted_trips(const struct cfg *g, uint32_t l, size_t *test)
 		if (stay_taken == stay_fall)
 			continue;
 		int64_t step = loop_step(g, l, t->dst), init;
-		if (!step || !loop_init(g, l, t->dst, &init))
+		if (!step || !loop_init(g, e, l, t->dst, &init))
 			continue;
 		uint8_t op = t->op;
 		bool le = op == BG_JMP_JLE || op == BG_JMP_JSLE || op == BG_JMP_JGE || op == BG_JMP_JSGE;
@@ -220,15 +259,21 @@ static uint32_t common_loops(const struct cfg *g, uint32_t a, uint32_t b)
 	return j;
 }
 
-static void loop_trips(const struct kcost *kc, struct kc_work *w)
+static int loop_trips(const struct kcost *kc, struct kc_work *w)
 {
 	const struct cfg *g = &kc->v->g;
+	struct kc_entries e;
+	if (loop_entries(g, &e)) {
+		free(e.off);
+		free(e.ent);
+		return -ENOMEM;
+	}
 	for (uint32_t l = 0; l < g->nloops; l++) {
 		size_t test = 0;
 		double t = 0;
 		if (g->loops[l].allowed_unbounded) {
 			t = KC_CONVERGE_PASSES;
-		} else if (g->loops[l].counted && (t = counted_trips(g, l, &test)) > 0) {
+		} else if (g->loops[l].counted && (t = counted_trips(g, &e, l, &test)) > 0) {
 			w->decided[test] = 1;
 		} else {
 			t = kc->iters[l] + 1.0;
@@ -241,6 +286,9 @@ static void loop_trips(const struct kcost *kc, struct kc_work *w)
 		}
 		w->trips[l] = t;
 	}
+	free(e.off);
+	free(e.ent);
+	return 0;
 }
 
 static double ctx_factor(uint8_t kind)
@@ -330,7 +378,8 @@ static int estimate(const struct kcost *kc, struct kc_work *w, struct bg_kernel_
 {
 	const struct vctx *v = kc->v;
 	const struct cfg *g = &v->g;
-	loop_trips(kc, w);
+	if (loop_trips(kc, w))
+		return -ENOMEM;
 	size_t deep_at = 0, dummy = 0;
 	/* callees first (a child's index is above its parent's) for depths */
 	for (uint32_t c = v->nctx; c-- > 0;)
