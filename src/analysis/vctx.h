@@ -48,6 +48,9 @@ struct node {
 	struct disj *d;
 	uint32_t *ibuck, nbuck;
 	struct iv_inv *iv;  /* counted loop heads with lockstep registers: per register */
+	uint32_t nqueued;   /* disjuncts on the worklist */
+	uint32_t ndropped;  /* final disjuncts removed from d (process: compaction) */
+	uint64_t dropped_visits;
 };
 
 /* x - k * counter over every state entering a counted loop head (cfg_loop.iv_*) */
@@ -104,7 +107,7 @@ struct vctx {
 	bool failed;
 	uint32_t demote;         /* loop index + 1: a `!=`-counted loop whose bound check failed (restart unrolled) */
 	const uint8_t *demoted;  /* per loop: analysed unrolled after a failed bound check */
-	uint8_t *oneway;         /* per function: no loop, no call returning into it */
+	uint8_t *final;          /* per block: its disjuncts may be final (disj_final) */
 	uint8_t *pkt_changing;   /* per function: changes packet data (verify.c), or NULL until asked */
 	bool nomem;          /* an allocation failed: bg_verify returns -ENOMEM */
 	struct bg_diag diag;

@@ -45,10 +45,15 @@
 #define COUNTED_UNROLL 1u
 #define MAX_CTX 4096u
 
+/* A worklist entry carries its key (see wl_less): the context, the block
+ * and the iteration vector of the disjunct when it was queued (a disjunct's
+ * vector never changes: joins only merge states of equal vectors). */
 struct wl_item {
-	uint64_t prio;
 	struct node *n;
 	uint32_t d;
+	uint32_t ctx, block;
+	uint8_t base, niter;
+	uint16_t iter[AS_MAX_ITER];
 };
 
 /* ------------------------------------------------------------ names */
@@ -135,6 +140,46 @@ int vnomem(struct vctx *v)
 
 /* ------------------------------------------------------------ worklist */
 
+/* Worklist order: contexts in creation order; inside one, the hierarchical
+ * order of the function's loop nesting: a block's key is, for each loop
+ * containing it (outermost first), the reverse post-order number of the
+ * loop's head followed by the state's iteration of that loop, then the
+ * block's own reverse post-order number; then the caller frames' iterations.
+ * So every iteration of an unrolled loop is finished before the next one
+ * starts, and a block after a loop runs once every iteration has left it.
+ * In a reducible function every edge but a back edge leads to a greater key
+ * (forward edge: greater rpo; loop entry: the head comes after the entering
+ * block; loop exit: its target after the head; back edge: next iteration),
+ * which makes the final disjuncts of process() possible. */
+static uint32_t key_rpo(const struct vctx *v, const struct cfg_block *b, uint32_t i, bool *more)
+{
+	*more = i < b->nloops;
+	return *more ? v->g.blocks[v->g.loops[b->loops[i]].head].rpo : b->rpo;
+}
+
+static bool wl_less(const struct vctx *v, const struct wl_item *a, const struct wl_item *b)
+{
+	if (a->ctx != b->ctx)
+		return a->ctx < b->ctx;
+	const struct cfg_block *ba = &v->g.blocks[a->block], *bb = &v->g.blocks[b->block];
+	for (uint32_t i = 0;; i++) {
+		bool ma, mb;
+		uint32_t ra = key_rpo(v, ba, i, &ma), rb = key_rpo(v, bb, i, &mb);
+		if (ra != rb)
+			return ra < rb;
+		if (!ma || !mb)
+			break; /* the same block */
+		uint32_t xa = a->base + i, xb = b->base + i;
+		uint16_t ia = xa < a->niter ? a->iter[xa] : 0, ib = xb < b->niter ? b->iter[xb] : 0;
+		if (ia != ib)
+			return ia < ib;
+	}
+	for (uint32_t i = 0; i < a->base && i < b->base; i++)
+		if (a->iter[i] != b->iter[i])
+			return a->iter[i] < b->iter[i];
+	return a->base < b->base;
+}
+
 static void heap_push(struct vctx *v, struct wl_item it)
 {
 	if (v->nheap == v->capheap) {
@@ -150,7 +195,7 @@ static void heap_push(struct vctx *v, struct wl_item it)
 	size_t i = v->nheap++;
 	while (i > 0) {
 		size_t p = (i - 1) / 2;
-		if (v->heap[p].prio <= it.prio)
+		if (!wl_less(v, &it, &v->heap[p]))
 			break;
 		v->heap[i] = v->heap[p];
 		i = p;
@@ -166,9 +211,9 @@ static struct wl_item heap_pop(struct vctx *v)
 		size_t c = 2 * i + 1;
 		if (c >= v->nheap)
 			break;
-		if (c + 1 < v->nheap && v->heap[c + 1].prio < v->heap[c].prio)
+		if (c + 1 < v->nheap && wl_less(v, &v->heap[c + 1], &v->heap[c]))
 			c++;
-		if (last.prio <= v->heap[c].prio)
+		if (!wl_less(v, &v->heap[c], &last))
 			break;
 		v->heap[i] = v->heap[c];
 		i = c;
@@ -176,16 +221,6 @@ static struct wl_item heap_pop(struct vctx *v)
 	if (v->nheap)
 		v->heap[i] = last;
 	return top;
-}
-
-static uint64_t prio_of(struct vctx *v, uint32_t ctx, uint32_t block, const struct as_state *s)
-{
-	/* contexts in creation order, then the function's reverse post-order,
-	 * then earlier loop iterations first */
-	uint64_t it = 0;
-	for (uint32_t i = 0; i < s->niter && i < 3; i++)
-		it = it * 4096 + (s->iter[i] < 4095 ? s->iter[i] : 4095);
-	return ((uint64_t)ctx << 48) | ((uint64_t)v->g.blocks[block].rpo << 24) | (it & 0xffffff);
 }
 
 /* ------------------------------------------------------------ contexts */
@@ -243,7 +278,7 @@ static struct node *node_get(struct vctx *v, uint32_t ctx, uint32_t block)
 
 /* ------------------------------------------------------------ loops */
 
-static uint32_t loop_unroll(struct vctx *v, uint32_t loop)
+static uint32_t loop_unroll(const struct vctx *v, uint32_t loop)
 {
 	if (v->g.loops[loop].allowed_unbounded)
 		return 2;
@@ -380,7 +415,14 @@ static void enqueue(struct vctx *v, struct node *n, uint32_t d)
 	if (n->d[d].queued)
 		return;
 	n->d[d].queued = true;
-	heap_push(v, (struct wl_item){ .prio = prio_of(v, n->ctx, n->block, &n->d[d].st), .n = n, .d = d });
+	n->nqueued++;
+	const struct as_state *s = &n->d[d].st;
+	struct wl_item it = { .n = n, .d = d, .ctx = n->ctx, .block = n->block };
+	it.niter = (uint8_t)(s->niter < AS_MAX_ITER ? s->niter : AS_MAX_ITER);
+	uint32_t base = s->nframes ? s->fr[s->nframes - 1].iter_base : 0;
+	it.base = (uint8_t)(base < it.niter ? base : it.niter);
+	memcpy(it.iter, s->iter, it.niter * sizeof(it.iter[0]));
+	heap_push(v, it);
 }
 
 /* Detect a loop that makes no progress: iteration k+1 at the head is
@@ -1258,23 +1300,80 @@ static int process_state(struct vctx *v, uint32_t ctx, uint32_t block, struct as
 	return r;
 }
 
-/* In a function without loops and without calls that return into it,
- * analysed once from its entry (main, or a global function: a context that
- * nothing enters twice), the worklist order (context, then reverse
- * post-order) pops a node only after every predecessor is final: nothing
- * reaches it again, so its stored states can go once processed (memory
- * O(frontier), not O(nodes)). */
+/* A disjunct is final when nothing can reach it with its iteration vector
+ * once it is popped: then its state goes as soon as it is processed (memory
+ * O(frontier), not O(nodes x iterations)). That holds when its context is
+ * analysed once from its entry (main, or a global function), its block is
+ * final (final_blocks: no call returns upstream, the function is reducible,
+ * not a loop head) and no enclosing loop has reached its widening iteration
+ * (a saturated iteration comes back along the back edge with the same
+ * vector): every edge into it comes from a smaller key of the worklist order
+ * (wl_less), and nothing smaller is queued. A state arriving anyway would
+ * only make a new disjunct (processed alone: no precision lost). */
+static bool disj_final(const struct vctx *v, const struct node *n, const struct as_state *s)
+{
+	uint8_t kind = v->ctxs[n->ctx].kind;
+	if (!v->final || !v->final[n->block] || (kind != CTX_MAIN && kind != CTX_GLOBAL))
+		return false;
+	const struct cfg_block *b = &v->g.blocks[n->block];
+	uint32_t base = s->nframes ? s->fr[s->nframes - 1].iter_base : 0;
+	for (uint32_t i = 0; i < b->nloops; i++) {
+		uint32_t idx = base + i;
+		if (idx >= AS_MAX_ITER || idx >= s->niter || s->iter[idx] >= loop_unroll(v, b->loops[i]))
+			return false;
+	}
+	return true;
+}
+
+/* Remove the final disjuncts of a node none of whose disjuncts is queued
+ * (so no worklist entry holds an index into d), keeping the others in order;
+ * the index is rebuilt. The records of a node that only ever holds final
+ * disjuncts (most join points in unrolled code) go entirely. */
+static void drop_final(struct node *n)
+{
+	uint32_t k = 0;
+	for (uint32_t i = 0; i < n->ndisj; i++) {
+		if (n->d[i].done) {
+			n->ndropped++;
+			n->dropped_visits += n->d[i].visits;
+			continue;
+		}
+		if (k != i)
+			n->d[k] = n->d[i];
+		k++;
+	}
+	n->ndisj = k;
+	if (!k) {
+		free(n->d);
+		free(n->ibuck);
+		n->d = NULL;
+		n->ibuck = NULL;
+		n->cap = n->nbuck = 0;
+		return;
+	}
+	if (n->nbuck) {
+		memset(n->ibuck, 0xff, n->nbuck * sizeof(*n->ibuck));
+		for (uint32_t i = 0; i < k; i++)
+			idx_insert(n, i);
+	}
+}
+
 static int process(struct vctx *v, struct node *n, uint32_t d)
 {
 	struct as_state s;
 	n->d[d].queued = false;
+	n->nqueued--;
 	n->d[d].visits++;
-	uint8_t kind = v->ctxs[n->ctx].kind;
-	if (v->oneway && v->oneway[v->g.blocks[n->block].func] && (kind == CTX_MAIN || kind == CTX_GLOBAL)) {
+	if (disj_final(v, n, &n->d[d].st)) {
 		as_state_move(&s, &n->d[d].st);
 		track_bytes(v, -(ssize_t)as_state_bytes(&s));
 		as_state_init(&n->d[d].st);
+		/* keep the vector: the node's index hashes it */
+		n->d[d].st.niter = s.niter;
+		memcpy(n->d[d].st.iter, s.iter, sizeof(s.iter));
 		n->d[d].done = true;
+		if (!n->nqueued)
+			drop_final(n);
 	} else {
 		if (as_state_copy(&s, &n->d[d].st))
 			return vnomem(v);
@@ -1282,20 +1381,67 @@ static int process(struct vctx *v, struct node *n, uint32_t d)
 	return process_state(v, n->ctx, n->block, &s);
 }
 
-static void oneway_funcs(struct vctx *v)
+/* Blocks whose disjuncts may be final (disj_final): no call returns into
+ * the block or any block that reaches it (a callee's context runs after its
+ * caller's nodes and returns to a smaller key), it heads no loop (the
+ * no-progress check and the lockstep invariants read the head's stored
+ * states), and its function is reducible (every edge entering a loop enters
+ * at its head: the argument of wl_less). Fixpoint over the edges,
+ * O(passes * e). */
+static void final_blocks(struct vctx *v)
 {
-	v->oneway = calloc(v->g.nfuncs ? v->g.nfuncs : 1, 1);
-	if (!v->oneway)
-		return;
-	for (uint32_t f = 0; f < v->g.nfuncs; f++)
-		v->oneway[f] = 1;
-	for (uint32_t b = 0; b < v->g.nblocks; b++) {
+	uint32_t nb = v->g.nblocks;
+	uint8_t *callanc = calloc(nb ? nb : 1, 1); /* a call returns into it or an ancestor */
+	uint8_t *irred = calloc(v->g.nfuncs ? v->g.nfuncs : 1, 1);
+	v->final = calloc(nb ? nb : 1, 1);
+	if (!callanc || !irred || !v->final) {
+		free(v->final);
+		v->final = NULL; /* nothing freed early: more memory, same result */
+		goto out;
+	}
+	for (uint32_t b = 0; b < nb; b++) {
 		const struct cfg_block *bl = &v->g.blocks[b];
 		const struct bg_insn *in = &v->insns[bl->end - 1];
-		bool returns_here = in->kind == BG_K_CALL && (in->pseudo == BG_CALL_LOCAL || call_is_cb(in));
-		if (bl->nloops || returns_here)
-			v->oneway[bl->func] = 0;
+		if (b + 1 < nb && in->kind == BG_K_CALL && (in->pseudo == BG_CALL_LOCAL || call_is_cb(in)))
+			callanc[b + 1] = 1; /* a callee returns here */
+		for (uint32_t i = 0; i < bl->nsucc; i++) {
+			uint32_t t = bl->succ[i];
+			if (t >= nb || v->g.blocks[t].func != bl->func)
+				continue;
+			const struct cfg_block *tb = &v->g.blocks[t];
+			/* t's loops that bl is not in must be entered at their head */
+			for (uint32_t k = 0; k < tb->nloops; k++) {
+				uint32_t l = tb->loops[k];
+				bool in_l = false;
+				for (uint32_t j = 0; j < bl->nloops && !in_l; j++)
+					in_l = bl->loops[j] == l;
+				if (!in_l && v->g.loops[l].head != t)
+					irred[bl->func] = 1;
+			}
+		}
 	}
+	for (bool changed = true; changed;) {
+		changed = false;
+		for (uint32_t b = 0; b < nb; b++) {
+			const struct cfg_block *bl = &v->g.blocks[b];
+			if (!callanc[b])
+				continue;
+			for (uint32_t i = 0; i < bl->nsucc; i++) {
+				uint32_t t = bl->succ[i];
+				if (t < nb && v->g.blocks[t].func == bl->func && !callanc[t]) {
+					callanc[t] = 1;
+					changed = true;
+				}
+			}
+		}
+	}
+	for (uint32_t b = 0; b < nb; b++) {
+		const struct cfg_block *bl = &v->g.blocks[b];
+		v->final[b] = !callanc[b] && !irred[bl->func] && bl->head_of < 0;
+	}
+out:
+	free(callanc);
+	free(irred);
 }
 
 /* ------------------------------------------------------------ setup */
@@ -1592,9 +1738,10 @@ static void fill_stats(struct vctx *v, struct bg_verify_result *res)
 			if (!n)
 				continue;
 			nodes++;
-			disj += n->ndisj;
-			if (n->ndisj > maxd)
-				maxd = n->ndisj;
+			disj += n->ndisj + n->ndropped;
+			if (n->ndisj + n->ndropped > maxd)
+				maxd = n->ndisj + n->ndropped;
+			visits += n->dropped_visits;
 			for (uint32_t d = 0; d < n->ndisj; d++)
 				visits += n->d[d].visits;
 		}
@@ -1619,7 +1766,8 @@ static void fill_stats(struct vctx *v, struct bg_verify_result *res)
 			struct node *n = v->ctxs[i].nodes[lp->head - v->ctxs[i].first_block];
 			if (!n)
 				continue;
-			hd += n->ndisj;
+			hd += n->ndisj + n->ndropped;
+			hv += n->dropped_visits;
 			for (uint32_t d = 0; d < n->ndisj; d++)
 				hv += n->d[d].visits;
 		}
@@ -1654,7 +1802,7 @@ static void free_all(struct vctx *v)
 	free(v->direct);
 	free(v->paths);
 	free(v->thr);
-	free(v->oneway);
+	free(v->final);
 	free(v->pkt_changing);
 	v->pkt_changing = NULL;
 	free(v->obj_type_at);
@@ -1826,7 +1974,7 @@ static int setup(struct vctx *v, const struct bg_program *prog, const struct bg_
 	if (thresholds(v))
 		return -ENOMEM;
 	cfg_branch_live(&v->g);
-	oneway_funcs(v);
+	final_blocks(v);
 	if (cfg_counted_loops(&v->g))
 		return -ENOMEM;
 	for (uint32_t l = 0; v->demoted && l < v->g.nloops; l++)
