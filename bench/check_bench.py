@@ -28,6 +28,9 @@ B = os.environ.get("BG_BUILD", os.path.join(ROOT, "build"))
 BPFGATE = os.path.join(B, "bpfgate")
 CORPUS = os.environ.get("BG_CORPUS", os.path.join(B, "corpus"))
 REAL = os.environ.get("BG_REALCORPUS", os.path.join(B, "realcorpus"))
+RSS_LIMIT_KIB = 64 * 1024
+# issue 11's named programs: nested loops, an iterator, pyperf and strobemeta
+NAMED = re.compile(r"^(loop1|iters_task_vma|pyperf[^:]*|strobemeta[^:]*)\.o:")
 SIZES = [int(x) for x in os.environ.get("BG_CHECK_BENCH_SIZES", "1000,10000,100000,1000000").split(",")]
 
 
@@ -77,10 +80,19 @@ def check_times(objs):
             out = []
         if r.returncode == 124:
             print("  timeout (120 s): %s" % o)
-        for x in out:
-            if isinstance(x, dict) and "program" in x:
-                x["rss_kib"] = rss[os.path.basename(o)]
-                recs[(os.path.basename(o), x["program"])] = x
+        progs = [x for x in out if isinstance(x, dict) and "program" in x]
+        for x in progs:
+            x["rss_kib"] = rss[os.path.basename(o)]
+            recs[(os.path.basename(o), x["program"])] = x
+        if rss[os.path.basename(o)] > RSS_LIMIT_KIB and len(progs) > 1:
+            # the object's peak bounds its programs' peaks; above the limit,
+            # measure each program alone (--prog) for its own peak
+            for x in progs:
+                r = subprocess.run(["/usr/bin/time", "-f", "TIME %M", "timeout", "120", BPFGATE, "check", "--json",
+                                    "--prog", x["program"], o], capture_output=True, text=True)
+                m = re.search(r"TIME (\d+)", r.stderr)
+                if m:
+                    x["rss_kib"] = int(m.group(1))
     return recs, rss
 
 
@@ -96,7 +108,8 @@ def corpus(label, objs, tsv=None):
             continue
         rows.append({"prog": "%s:%s" % k, "kernel_s": us / 1e6, "kernel_verdict": kv,
                      "cpu_s": c.get("cpu_seconds", c["seconds"]), "wall_s": c["seconds"],
-                     "verdict": c["verdict"], "rss_kib": c["rss_kib"], "steps": c.get("steps", 0)})
+                     "verdict": c["verdict"], "rss_kib": c["rss_kib"], "steps": c.get("steps", 0),
+                     "peak_state_bytes": c.get("peak_bytes", -1)})
     if not rows:
         print("%s: no program with both a kernel time and a bpfgate verdict" % label)
         return {}
@@ -111,15 +124,17 @@ def corpus(label, objs, tsv=None):
            "over_100ms": [r["prog"] for r in rows if r["cpu_s"] > 0.1],
            "over_10x": [r["prog"] for r in rows if r["cpu_s"] > 10 * r["kernel_s"] and r["cpu_s"] > 0.001],
            "max_rss_mib": max(rss.values()) / 1024 if rss else -1,
-           "over_64mib": sorted(o for o, v in rss.items() if v > 64 * 1024),
+           "over_64mib_objects": sorted(o for o, v in rss.items() if v > RSS_LIMIT_KIB),
+           "over_64mib": [r["prog"] for r in rows if r["rss_kib"] > RSS_LIMIT_KIB],
+           "named_over_100ms": [r["prog"] for r in rows if NAMED.match(r["prog"]) and r["cpu_s"] > 0.1],
            "rows": rows}
     print("%s: %d programs (%d objects); kernel verification %.3f s (log level 4); bpfgate cpu %.3f s, "
           "wall %.3f s; total ratio %.3f (wall %.3f); median per-program ratio %.3f (wall %.3f); "
           "%d programs above 100 ms cpu, %d above 10x their kernel time; peak RSS per object max %.1f MiB "
-          "(%d objects above 64 MiB)"
+          "(%d objects above 64 MiB, %d programs above 64 MiB alone)"
           % (label, len(rows), len(objs), kts, cts, wts, res["total_ratio"], res["total_ratio_wall"],
              res["median_ratio"], res["median_ratio_wall"], len(res["over_100ms"]), len(res["over_10x"]),
-             res["max_rss_mib"], len(res["over_64mib"])))
+             res["max_rss_mib"], len(res["over_64mib_objects"]), len(res["over_64mib"])))
     print("  slowest ten for bpfgate (cpu ms | wall ms | kernel ms | RSS MiB | verdict/kernel):")
     for r in sorted(rows, key=lambda r: -r["cpu_s"])[:10]:
         print("    %-60s %9.2f %9.2f %9.2f %7.1f  %s/%s" % (r["prog"][:60], r["cpu_s"] * 1e3, r["wall_s"] * 1e3,
@@ -128,11 +143,69 @@ def corpus(label, objs, tsv=None):
     for r in sorted(rows, key=lambda r: -r["kernel_s"])[:10]:
         print("    %-60s %9.2f %9.2f %9.2f" % (r["prog"][:60], r["kernel_s"] * 1e3, r["cpu_s"] * 1e3,
               r["wall_s"] * 1e3))
+    named = sorted((r for r in rows if NAMED.match(r["prog"])), key=lambda r: r["prog"])
+    if named:
+        print("  named programs of issue 11 (nested loops, iterator, pyperf, strobemeta):")
+        print("    %-52s %9s %9s %7s %8s %9s  %s" % ("program", "cpu ms", "kernel ms", "ratio", "RSS MiB", "steps",
+                                                 "verdict/kernel"))
+        for r in named:
+            print("    %-52s %9.2f %9.2f %7.3f %8.1f %9d  %s/%s" % (r["prog"][:52], r["cpu_s"] * 1e3, r["kernel_s"] * 1e3,
+                  r["cpu_s"] / r["kernel_s"], r["rss_kib"] / 1024, r["steps"], r["verdict"], r["kernel_verdict"]))
     for what in ("over_100ms", "over_10x", "over_64mib"):
         if res[what]:
             print("  %s: %s" % (what, " ".join(res[what][:20])))
+    # every program: time, ratio to the kernel, peak RSS (a TSV beside check.json;
+    # BG_CHECK_BENCH_ALL=1 prints it too)
+    os.makedirs(os.path.join(B, "bench"), exist_ok=True)
+    tsv = os.path.join(B, "bench", "check_%s.tsv" % label.split()[0])
+    lines = ["# program\tcpu_ms\twall_ms\tkernel_ms\tratio\trss_mib\tsteps\tverdict\tkernel_verdict"]
+    for r in sorted(rows, key=lambda r: r["prog"]):
+        lines.append("%s\t%.3f\t%.3f\t%.3f\t%.4f\t%.1f\t%d\t%s\t%s" % (
+            r["prog"], r["cpu_s"] * 1e3, r["wall_s"] * 1e3, r["kernel_s"] * 1e3, r["cpu_s"] / r["kernel_s"],
+            r["rss_kib"] / 1024, r["steps"], r["verdict"], r["kernel_verdict"]))
+    with open(tsv, "w") as f:
+        f.write("\n".join(lines) + "\n")
+    print("  per-program figures (cpu, wall, kernel ms, ratio, RSS, steps): %s" % tsv)
+    if os.environ.get("BG_CHECK_BENCH_ALL"):
+        print("\n".join("    " + x for x in lines))
     sys.stdout.flush()
     return res
+
+
+def criteria(res):
+    """issue 11's must-show figures, each with its measured value and met / NOT met"""
+    out = []
+
+    def line(ok, text):
+        out.append((ok, text))
+        print("  [%s] %s" % ("met" if ok else "NOT met", text))
+    print("issue 11 criteria (analysis cpu time; kernel: its own verification time at log level 4):")
+    for key, label in (("corpus", "project corpus"), ("realcorpus", "real corpus")):
+        c = res.get(key)
+        if not c:
+            print("  [skipped] %s: not measured" % label)
+            continue
+        line(c["total_ratio"] <= 0.5, "%s: total time %.3fx the kernel's (<= 0.5)" % (label, c["total_ratio"]))
+        line(c["median_ratio"] <= 0.5, "%s: median per-program ratio %.3f (<= 0.5)" % (label, c["median_ratio"]))
+        line(not c["over_100ms"], "%s: %d programs above 100 ms %s" % (label, len(c["over_100ms"]),
+                                                                    " ".join(c["over_100ms"][:10])))
+        line(not c["over_10x"], "%s: %d programs above 10x their kernel time %s" % (label, len(c["over_10x"]),
+                                                                                   " ".join(c["over_10x"][:10])))
+        line(not c["over_64mib"], "%s: %d programs above 64 MiB peak RSS %s" % (label, len(c["over_64mib"]),
+                                                                                " ".join(c["over_64mib"][:10])))
+        if key == "realcorpus":
+            line(not c["named_over_100ms"], "%s: named programs (nested loops, iterator, pyperf, strobemeta) above "
+                 "100 ms: %d %s" % (label, len(c["named_over_100ms"]), " ".join(c["named_over_100ms"])))
+    sc = res.get("scaling")
+    if sc:
+        big = [r for r in sc if r["insns"] >= 0.75 * max(SIZES) and max(SIZES) >= 1000000]
+        if not big:
+            print("  [skipped] 1M generated instructions: largest size %d" % max(SIZES))
+        for r in big:
+            line(0 <= r["analysis_cpu_s"] < 2 and 0 <= r["peak_mib"] < 512,
+                 "generated %s, %d insns: analysis %.3f s cpu (< 2 s), peak RSS %.1f MiB (< 512 MB)"
+                 % (r["kind"], r["insns"], r["analysis_cpu_s"], r["peak_mib"]))
+    return [{"met": ok, "what": t} for ok, t in out]
 
 
 def scaling():
@@ -193,6 +266,7 @@ def main():
             print("real corpus: skipped, %s/obj holds no objects (make realcorpus)" % REAL)
     if "scaling" in only:
         res["scaling"] = scaling()
+    res["criteria"] = criteria(res)
     os.makedirs(os.path.join(B, "bench"), exist_ok=True)
     json.dump(res, open(os.path.join(B, "bench", "check.json"), "w"), indent=1)
 
