@@ -647,12 +647,15 @@ static void frame_join(struct as_frame *a, const struct as_frame *b, bool widen,
 	if (a->cb_args && b->cb_args)
 		for (int i = 0; i < 5; i++)
 			a->cb_args[i] = as_reg_join(&a->cb_args[i], &b->cb_args[i], widen, thr, nthr);
-	uint32_t w = 0;
+	/* both slot lists are sorted by index: one merge walk */
+	uint32_t w = 0, j = 0;
 	for (uint32_t i = 0; i < a->nslots; i++) {
 		struct as_slot *sa = &a->slots[i];
-		const struct as_slot *sb = as_slot_get((struct as_frame *)b, sa->idx, false);
-		if (!sb)
+		while (j < b->nslots && b->slots[j].idx < sa->idx)
+			j++;
+		if (j >= b->nslots || b->slots[j].idx != sa->idx)
 			continue;
+		const struct as_slot *sb = &b->slots[j];
 		slot_join(sa, sb, widen, thr, nthr);
 		if (!sa->init && sa->kind == SK_NONE)
 			continue;

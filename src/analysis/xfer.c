@@ -402,10 +402,12 @@ static void note_stack_depth(struct vctx *v, struct as_state *s, int frame, int6
 /* bytes [off, off+size) of frame f (off negative). 0, or -1 after vnomem(). */
 static int stack_write_bytes(struct vctx *v, struct as_frame *f, int off, int size, bool zero)
 {
+	struct as_slot *sl = NULL;
 	for (int b = off; b < off + size; b++) {
 		int idx = (-b - 1) / 8;
 		int byte = b + 8 * (idx + 1);
-		struct as_slot *sl = as_slot_get(f, idx, true);
+		if (!sl || sl->idx != idx)
+			sl = as_slot_get(f, idx, true); /* once per slot of the range */
 		if (!sl)
 			return vnomem(v);
 		if (sl->kind != SK_NONE) {
@@ -1124,7 +1126,9 @@ int check_mem_range(struct vctx *v, struct as_state *s, size_t pc, int reg, cons
 		}
 		note_stack_depth(v, s, p->frame, lo);
 		struct as_frame *f = &s->fr[p->frame];
-		for (int64_t o = lo; o < hi; o++) {
+		/* one slot lookup per 8-byte slot of the range: o jumps to the
+		 * first byte of the next slot (a slot holds [-8*(idx+1), -8*idx)) */
+		for (int64_t o = lo; o < hi; o = -8 * ((-o - 1) / 8)) {
 			/* a helper neither reads a dynptr or iterator as bytes nor
 			 * writes over one (the kernel's check_stack_range_initialized) */
 			const struct as_slot *sl = as_slot_get(f, (int)((-o - 1) / 8), false);
@@ -1139,15 +1143,15 @@ int check_mem_range(struct vctx *v, struct as_state *s, size_t pc, int reg, cons
 					    reg, lo, sz, -8 * (sl->idx + 1), sl->kind == SK_ITER ? "an iterator" : "a dynptr", what);
 		}
 		if (write) {
-			for (int64_t o = lo; o < hi; o++)
-				if (stack_write_bytes(v, f, (int)o, 1, false))
-					return -1;
-			return 0;
+			return stack_write_bytes(v, f, (int)lo, (int)(hi - lo), false) ? -1 : 0;
 		}
 		if (!uninit_read_ok(v, f, lo)) {
+			const struct as_slot *sl = NULL;
 			for (int64_t o = lo; o < hi; o++) {
-				struct as_slot *sl = as_slot_get(f, (int)((-o - 1) / 8), false);
-				int byte = (int)(o + 8 * ((-o - 1) / 8 + 1));
+				int idx = (int)((-o - 1) / 8);
+				if (o == lo || o == -8 * (idx + 1))
+					sl = as_slot_get(f, idx, false); /* first byte here of a slot */
+				int byte = (int)(o + 8 * (idx + 1));
 				bool ok = sl && ((sl->init >> byte) & 1);
 				if (!ok)
 					return verr(v, s, pc, "stack_uninit",
