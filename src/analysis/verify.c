@@ -436,7 +436,7 @@ static bool no_progress(const struct node *n, const struct as_state *s, uint32_t
 	prev[idx]--;
 	for (uint32_t i = idx_first(n, prev, s->niter); i != UINT32_MAX; i = idx_next(n, i)) {
 		const struct as_state *o = &n->d[i].st;
-		if (o->niter != s->niter || memcmp(o->iter, s->iter, idx * sizeof(s->iter[0])) ||
+		if (n->d[i].done || o->niter != s->niter || memcmp(o->iter, s->iter, idx * sizeof(s->iter[0])) ||
 		    o->iter[idx] + 1u != s->iter[idx])
 			continue;
 		struct as_state tmp = *s;
@@ -1310,10 +1310,13 @@ static int process_state(struct vctx *v, uint32_t ctx, uint32_t block, struct as
  * vector): every edge into it comes from a smaller key of the worklist order
  * (wl_less), and nothing smaller is queued. A state arriving anyway would
  * only make a new disjunct (processed alone: no precision lost). */
+#define FIN_BLOCK 1 /* final_blocks: its disjuncts may be final */
+#define FIN_HEAD 2  /* a loop head that would be FIN_BLOCK: its states go once the loop is left */
+
 static bool disj_final(const struct vctx *v, const struct node *n, const struct as_state *s)
 {
 	uint8_t kind = v->ctxs[n->ctx].kind;
-	if (!v->final || !v->final[n->block] || (kind != CTX_MAIN && kind != CTX_GLOBAL))
+	if (!v->final || !(v->final[n->block] & FIN_BLOCK) || (kind != CTX_MAIN && kind != CTX_GLOBAL))
 		return false;
 	const struct cfg_block *b = &v->g.blocks[n->block];
 	uint32_t base = s->nframes ? s->fr[s->nframes - 1].iter_base : 0;
@@ -1437,7 +1440,8 @@ static void final_blocks(struct vctx *v)
 	}
 	for (uint32_t b = 0; b < nb; b++) {
 		const struct cfg_block *bl = &v->g.blocks[b];
-		v->final[b] = !callanc[b] && !irred[bl->func] && bl->head_of < 0;
+		if (!callanc[b] && !irred[bl->func])
+			v->final[b] = bl->head_of < 0 ? FIN_BLOCK : FIN_HEAD;
 	}
 out:
 	free(callanc);
@@ -1848,6 +1852,77 @@ static int seed_exception_cb(struct vctx *v)
 	return r ? -1 : 0;
 }
 
+/* The worklist moved from prev to cur (consecutive pops of one main or
+ * global context, cur the greater key): every loop containing prev's block
+ * whose region cur's key lies beyond has been left for good at prev's
+ * iterations of the loops around it, when those are not saturated (the
+ * argument of disj_final: nothing smaller than cur is queued, and no edge
+ * leads back into a region left behind but a saturated back edge or a
+ * return, excluded by FIN_HEAD). Its head's states with that prefix go. */
+static void loops_left(struct vctx *v, const struct wl_item *prev, const struct wl_item *cur)
+{
+	uint8_t kind = v->ctxs[cur->ctx].kind;
+	if (!v->final || prev->ctx != cur->ctx || (kind != CTX_MAIN && kind != CTX_GLOBAL) ||
+	    !wl_less(v, prev, cur))
+		return;
+	const struct cfg_block *bp = &v->g.blocks[prev->block], *bc = &v->g.blocks[cur->block];
+	uint32_t i = 0;
+	for (;; i++) {
+		bool mp, mc;
+		if (key_rpo(v, bp, i, &mp) != key_rpo(v, bc, i, &mc) || !mp || !mc)
+			break;
+		uint32_t x = prev->base + i, y = cur->base + i;
+		uint16_t ip = x < prev->niter ? prev->iter[x] : 0, ic = y < cur->niter ? cur->iter[y] : 0;
+		if (ip != ic) {
+			i++; /* the same loop, a later iteration: the loops inside it are left */
+			break;
+		}
+	}
+	if (i >= bp->nloops)
+		return;
+	/* the outermost loop left, L = bp->loops[i], at prefix P = prev's
+	 * iterations of the loops around it: every head inside L's body (L's
+	 * own included) loses its states with prefix P, whatever their
+	 * iterations of L and of the loops inside it */
+	const struct actx *c = &v->ctxs[cur->ctx];
+	const struct cfg_loop *lp = &v->g.loops[bp->loops[i]];
+	uint32_t plen = prev->base + i;
+	if (plen >= AS_MAX_ITER || plen > prev->niter)
+		return;
+	for (uint32_t t = 0; t < i; t++)
+		if (prev->iter[prev->base + t] >= loop_unroll(v, bp->loops[t]))
+			return; /* an enclosing loop comes back with this prefix */
+	for (uint32_t k = 0; k < lp->size; k++) {
+		uint32_t head = lp->body[k];
+		if (v->g.blocks[head].head_of < 0)
+			continue;
+		if (!(v->final[head] & FIN_HEAD))
+			return;
+		if (head < c->first_block || head - c->first_block >= c->nblocks)
+			continue;
+		struct node *n = c->nodes[head - c->first_block];
+		if (!n)
+			continue;
+		for (uint32_t d = 0; d < n->ndisj; d++) {
+			struct disj *dj = &n->d[d];
+			if (dj->done || dj->queued || dj->st.niter < plen ||
+			    memcmp(dj->st.iter, prev->iter, plen * sizeof(prev->iter[0])))
+				continue;
+			track_bytes(v, -(ssize_t)as_state_bytes(&dj->st));
+			uint32_t ni = dj->st.niter;
+			uint16_t it[AS_MAX_ITER];
+			memcpy(it, dj->st.iter, sizeof(it));
+			as_state_fini(&dj->st);
+			as_state_init(&dj->st);
+			dj->st.niter = ni;
+			memcpy(dj->st.iter, it, sizeof(it));
+			dj->done = true;
+		}
+		if (!n->nqueued)
+			drop_final(n);
+	}
+}
+
 static int run(struct vctx *v)
 {
 	struct as_state s;
@@ -1869,6 +1944,8 @@ static int run(struct vctx *v)
 		return 0;
 	if (seed_exception_cb(v))
 		return v->failed ? 0 : -ENOMEM;
+	struct wl_item prev;
+	bool have_prev = false;
 	while ((v->nheap || v->ndirect) && !v->failed) {
 		if (v->ndirect) {
 			struct direct_item it = v->direct[--v->ndirect];
@@ -1887,6 +1964,10 @@ static int run(struct vctx *v)
 			budget_exceeded(v, &it.n->d[it.d].st, v->g.blocks[it.n->block].start);
 			break;
 		}
+		if (have_prev)
+			loops_left(v, &prev, &it);
+		prev = it;
+		have_prev = true;
 		process(v, it.n, it.d);
 	}
 	if (!v->failed && check_stack_depth(v) == -ENOMEM)
