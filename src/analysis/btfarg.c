@@ -278,7 +278,7 @@ static bool is_prog_ctx_type(const struct btf *b, const struct btf_type *ptr, ui
 static const char *validate_ctx_tag(const struct btf *b, const struct btf_type *ptr, uint32_t prog_type,
 				    uint32_t atype)
 {
-	static char why[160];
+	static __thread char why[160]; /* per thread: verifications run in parallel threads */
 	const struct btf_type *t = btf__type_by_id(b, ptr->type);
 	if (prog_type == BPF_PROG_TYPE_KPROBE || prog_type == BPF_PROG_TYPE_PERF_EVENT) {
 		while (t && btf_is_mod(t))
@@ -382,7 +382,7 @@ static unsigned arg_tags(const struct btf *b, uint32_t fid, int idx)
 
 int btf_global_params(const struct bg_program *prog, size_t insn, struct gparam *out, const char **why)
 {
-	static char buf[200];
+	static __thread char buf[200]; /* per thread, as why above */
 	const struct btf *b = bg_object__btf(bg_program__object(prog));
 	uint32_t tid = 0;
 	*why = NULL;
