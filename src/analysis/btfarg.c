@@ -10,28 +10,17 @@
 #include <bpfgate/object.h>
 #include "analysis/btfarg.h"
 #include "platform/ctx.h"
+#include "obj/btftype.h"
 #include "obj/tfind.h"
-
-static const struct btf_type *skip_mods(const struct btf *b, uint32_t id, uint32_t *out_id)
-{
-	const struct btf_type *t = btf__type_by_id(b, id);
-	while (t && (btf_is_typedef(t) || btf_is_mod(t))) {
-		id = t->type;
-		t = btf__type_by_id(b, id);
-	}
-	if (out_id)
-		*out_id = id;
-	return t;
-}
 
 /* Pointer type id -> name of the pointed struct/union, or NULL. */
 static const char *ptr_struct_name(const struct btf *b, uint32_t type_id, bool *is_ptr)
 {
-	const struct btf_type *t = skip_mods(b, type_id, NULL);
+	const struct btf_type *t = obj_btf_skip_mods(b, type_id, NULL);
 	*is_ptr = t && btf_is_ptr(t);
 	if (!*is_ptr)
 		return NULL;
-	const struct btf_type *pt = skip_mods(b, t->type, NULL);
+	const struct btf_type *pt = obj_btf_skip_mods(b, t->type, NULL);
 	if (!pt || !btf_is_composite(pt))
 		return NULL;
 	return btf__name_by_offset(b, pt->name_off);
@@ -55,8 +44,8 @@ static const struct btf_type *member_proto(const struct bg_object *o, const stru
 	for (uint16_t i = 0; i < btf_vlen(st); i++, m++) {
 		if (strcmp(btf__name_by_offset(b, m->name_off), colon + 1))
 			continue;
-		const struct btf_type *t = skip_mods(b, m->type, NULL);
-		t = t && btf_is_ptr(t) ? skip_mods(b, t->type, NULL) : NULL;
+		const struct btf_type *t = obj_btf_skip_mods(b, m->type, NULL);
+		t = t && btf_is_ptr(t) ? obj_btf_skip_mods(b, t->type, NULL) : NULL;
 		return t && btf_is_func_proto(t) ? t : NULL;
 	}
 	return NULL;
@@ -74,10 +63,10 @@ static const struct btf_type *func_proto_of(const struct bg_object *o, const str
 		int id = obj_target_lookup(o, name, BTF_KIND_TYPEDEF);
 		if (id <= 0)
 			return NULL;
-		const struct btf_type *t = skip_mods(b, (uint32_t)id, NULL);
+		const struct btf_type *t = obj_btf_skip_mods(b, (uint32_t)id, NULL);
 		if (!t || !btf_is_ptr(t))
 			return NULL;
-		t = skip_mods(b, t->type, NULL);
+		t = obj_btf_skip_mods(b, t->type, NULL);
 		*skip = 1; /* void *__data */
 		return t && btf_is_func_proto(t) ? t : NULL;
 	}
@@ -120,14 +109,14 @@ bool btf_ctx_arg(const struct bg_program *prog, int off, const char **name, bool
 static int walk(const struct btf *b, uint32_t sid, uint32_t off, uint32_t size, const char **name,
 		bool *is_ptr, int depth)
 {
-	const struct btf_type *t = skip_mods(b, sid, &sid);
+	const struct btf_type *t = obj_btf_skip_mods(b, sid, &sid);
 	if (!t || !btf_is_composite(t) || depth > 16)
 		return -1;
 	const struct btf_member *m = btf_members(t);
 	for (uint16_t i = 0; i < btf_vlen(t); i++, m++) {
 		uint32_t moff = btf_member_bit_offset(t, i) / 8;
 		uint32_t mid;
-		const struct btf_type *mt = skip_mods(b, m->type, &mid);
+		const struct btf_type *mt = obj_btf_skip_mods(b, m->type, &mid);
 		if (!mt)
 			continue;
 		int64_t msz = btf__resolve_size(b, mid);
@@ -153,7 +142,7 @@ static int walk(const struct btf *b, uint32_t sid, uint32_t off, uint32_t size, 
 static int walk_check(const struct btf *b, uint32_t sid, uint32_t off, uint32_t size, char *why, size_t n,
 		      int depth)
 {
-	const struct btf_type *t = skip_mods(b, sid, &sid);
+	const struct btf_type *t = obj_btf_skip_mods(b, sid, &sid);
 	if (!t || !btf_is_composite(t) || depth > 16)
 		return 0;
 	const char *tname = btf__name_by_offset(b, t->name_off);
@@ -171,7 +160,7 @@ static int walk_check(const struct btf *b, uint32_t sid, uint32_t off, uint32_t 
 		}
 		if (off < moff)
 			break;
-		const struct btf_type *mt = skip_mods(b, m->type, &mid);
+		const struct btf_type *mt = obj_btf_skip_mods(b, m->type, &mid);
 		int64_t msz = mt ? btf__resolve_size(b, mid) : -1;
 		if (msz < 0)
 			return 0;
@@ -186,7 +175,7 @@ static int walk_check(const struct btf *b, uint32_t sid, uint32_t off, uint32_t 
 			uint32_t eid = mid;
 			const struct btf_type *et = mt;
 			for (int d = 0; et && btf_is_array(et) && d < 8; d++)
-				et = skip_mods(b, btf_array(et)->type, &eid);
+				et = obj_btf_skip_mods(b, btf_array(et)->type, &eid);
 			int64_t esz = et ? btf__resolve_size(b, eid) : -1;
 			if (esz <= 0)
 				return 0;
@@ -404,7 +393,7 @@ int btf_global_params(const struct bg_program *prog, size_t insn, struct gparam 
 		*why = buf;
 		return -2;
 	}
-	const struct btf_type *rt = skip_mods(b, fp->type, NULL);
+	const struct btf_type *rt = obj_btf_skip_mods(b, fp->type, NULL);
 	if (!rt || !(btf_is_int(rt) || btf_is_any_enum(rt))) {
 		snprintf(buf, sizeof(buf), "Global function %s() doesn't return scalar. Only those are supported.",
 			 fname);
@@ -416,12 +405,12 @@ int btf_global_params(const struct bg_program *prog, size_t insn, struct gparam 
 		const char *bad = NULL;
 		memset(&out[i], 0, sizeof(out[i]));
 		uint32_t id;
-		const struct btf_type *t = skip_mods(b, p[i].type, &id);
+		const struct btf_type *t = obj_btf_skip_mods(b, p[i].type, &id);
 		if (tags & TAG_BAD)
 			bad = "has unsupported set of tags";
 		else if (t && btf_is_ptr(t)) {
 			uint32_t pid;
-			const struct btf_type *pt = skip_mods(b, t->type, &pid);
+			const struct btf_type *pt = obj_btf_skip_mods(b, t->type, &pid);
 			const char *pn = pt ? btf__name_by_offset(b, pt->name_off) : NULL;
 			if ((tags & TAG_CTX) || is_prog_ctx_type(b, t, ptype)) {
 				if (tags & ~TAG_CTX)
@@ -484,7 +473,7 @@ int btf_func_ret_scalar(const struct bg_program *prog, size_t insn)
 	const struct btf_type *fp = f ? btf__type_by_id(b, f->type) : NULL;
 	if (!fp || !btf_is_func_proto(fp))
 		return -1;
-	const struct btf_type *rt = skip_mods(b, fp->type, NULL);
+	const struct btf_type *rt = obj_btf_skip_mods(b, fp->type, NULL);
 	return rt && ((btf_is_int(rt) && rt->size <= 8) || btf_is_any_enum(rt));
 }
 
@@ -518,7 +507,7 @@ static int kptr_in(const struct btf *b, uint32_t id, int64_t off, int depth, con
 			       : !strcmp(tn, "kptr") ? KPTR_REF
 			       : !strcmp(tn, "kptr_untrusted") ? KPTR_UNTRUSTED
 			       : !strcmp(tn, "percpu_kptr") ? KPTR_PERCPU : KPTR_NONE;
-		const struct btf_type *st = skip_mods(b, tag->type, NULL);
+		const struct btf_type *st = obj_btf_skip_mods(b, tag->type, NULL);
 		if (!kind || !st || !btf_is_composite(st))
 			return KPTR_NONE;
 		*name = btf__name_by_offset(b, st->name_off);

@@ -43,6 +43,13 @@ struct gparam {
  * refuses the prototype (*why: its message). Static functions are not typed
  * by their prototype: only call it for a global one. */
 int btf_global_params(const struct bg_program *prog, size_t insn, struct gparam *out, const char **why);
+/* btf_global_params' answer for one function, kept by the analysis. */
+struct gprot {
+	bool known;          /* read already */
+	int np;              /* btf_global_params' return value */
+	struct gparam gp[5];
+	char why[200];       /* np == -2: the kernel's message */
+};
 /* Does the function starting at insn return a small integer or an enum by
  * its BTF prototype? 1 yes, 0 no, -1 no prototype. */
 int btf_func_ret_scalar(const struct bg_program *prog, size_t insn);

@@ -11,6 +11,7 @@
 #include <bpf/btf.h>
 #include <bpfgate/object.h>
 #include "analysis/btfarg.h"
+#include "obj/btftype.h"
 #include "analysis/graph.h"
 #include "analysis/vctx.h"
 
@@ -402,13 +403,6 @@ static int arg_graph_node(struct vctx *v, struct as_state *s, size_t pc, int reg
 
 /* The struct a kfunc's parameter i points to in the target BTF ("bpf_map"),
  * or NULL. */
-static const struct btf_type *skip_mods_t(const struct btf *b, const struct btf_type *t)
-{
-	for (int d = 0; t && d < 32 && (btf_is_mod(t) || btf_is_typedef(t)); d++)
-		t = btf__type_by_id(b, t->type);
-	return t;
-}
-
 static const char *kfunc_param_struct(struct vctx *v, size_t pc, int i)
 {
 	const struct btf *b = tl_kbtf;
@@ -419,10 +413,10 @@ static const char *kfunc_param_struct(struct vctx *v, size_t pc, int i)
 	const struct btf_type *fp = f && btf_is_func(f) ? btf__type_by_id(b, f->type) : NULL;
 	if (!fp || !btf_is_func_proto(fp) || i >= btf_vlen(fp))
 		return NULL;
-	const struct btf_type *t = skip_mods_t(b, btf__type_by_id(b, btf_params(fp)[i].type));
+	const struct btf_type *t = obj_btf_skip_mods(b, btf_params(fp)[i].type, NULL);
 	if (!t || !btf_is_ptr(t))
 		return NULL;
-	t = skip_mods_t(b, btf__type_by_id(b, t->type));
+	t = obj_btf_skip_mods(b, t->type, NULL);
 	return t && btf_is_composite(t) ? btf__name_by_offset(b, t->name_off) : NULL;
 }
 

@@ -109,6 +109,8 @@ struct vctx {
 	const uint8_t *demoted;  /* per loop: analysed unrolled after a failed bound check */
 	uint8_t *final;          /* per block: its disjuncts may be final (disj_final) */
 	uint8_t *pkt_changing;   /* per function: changes packet data (verify.c), or NULL until asked */
+	struct gprot *gprot;     /* per function: its global prototype (verify.c global_params),
+				  * read from BTF once, or NULL until asked */
 	bool nomem;          /* an allocation failed: bg_verify returns -ENOMEM */
 	struct bg_diag diag;
 	char msg[1024];

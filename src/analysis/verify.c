@@ -903,16 +903,35 @@ static bool func_changes_pkt(struct vctx *v, uint32_t f)
 	return v->pkt_changing[f];
 }
 
+/* btf_global_params of function func, read from the BTF once per analysis
+ * (every visit of a call to it asks); NULL on allocation failure. */
+static const struct gprot *global_params(struct vctx *v, uint32_t func)
+{
+	if (!v->gprot && !(v->gprot = calloc(v->g.nfuncs ? v->g.nfuncs : 1, sizeof(*v->gprot))))
+		return NULL;
+	struct gprot *g = &v->gprot[func];
+	if (!g->known) {
+		const char *why = NULL;
+		g->np = btf_global_params(v->prog, v->g.funcs[func].start, g->gp, &why);
+		snprintf(g->why, sizeof(g->why), "%s", why ? why : "");
+		g->known = true;
+	}
+	return g;
+}
+
 /* A global function is verified once, on its own, with arguments typed by
  * its BTF prototype and `arg:` tags (as the kernel does); a call checks the
  * arguments against that prototype and continues with an unknown scalar in
  * r0. */
 static int call_global(struct vctx *v, uint32_t ctx, const struct as_state *at, size_t pc, uint32_t func)
 {
-	struct gparam gp[5];
-	const char *why;
+	const struct gprot *gpr = global_params(v, func);
+	if (!gpr)
+		return vnomem(v);
+	const struct gparam *gp = gpr->gp;
+	const char *why = gpr->why;
 	const char *fname = v->g.funcs[func].name ? v->g.funcs[func].name : "?";
-	int np = btf_global_params(v->prog, v->g.funcs[func].start, gp, &why);
+	int np = gpr->np;
 	struct as_state s;
 	if (as_state_copy(&s, at))
 		return vnomem(v);
@@ -1019,9 +1038,10 @@ static int enter_function(struct vctx *v, uint32_t ctx, const struct as_state *a
 	if (kind == CTX_CALL && v->g.funcs[func].linkage == 1) {
 		/* global semantics need the BTF prototype (func info); without it the
 		 * kernel treats the subprogram as static */
-		struct gparam gp[5];
-		const char *why;
-		if (btf_global_params(v->prog, v->g.funcs[func].start, gp, &why) != -1)
+		const struct gprot *gpr = global_params(v, func);
+		if (!gpr)
+			return vnomem(v);
+		if (gpr->np != -1)
 			return call_global(v, ctx, at, pc, func);
 	}
 	if (v->ctxs[ctx].depth + 1 > AS_MAX_FRAMES)
@@ -1808,6 +1828,7 @@ static void free_all(struct vctx *v)
 	free(v->thr);
 	free(v->final);
 	free(v->pkt_changing);
+	free(v->gprot);
 	v->pkt_changing = NULL;
 	free(v->obj_type_at);
 	v->obj_type_at = NULL;

@@ -912,6 +912,18 @@ static int access_local(struct vctx *v, struct as_state *s, size_t pc, int reg, 
 	return 0;
 }
 
+
+/* A pointer loaded by a BTF field walk (a BTF pointer's or a map pointer's
+ * struct): untrusted, as the kernel's PTR_UNTRUSTED walk result; tn names the
+ * pointed struct (NULL: unknown). */
+static void walked_ptr(struct as_reg *out, const char *tn)
+{
+	as_reg_uninit(out);
+	out->type = T_BTF_ID;
+	out->flags = RF_UNTRUSTED;
+	out->btf = tn;
+	out->v = bg_scalar_const(0);
+}
 static int access_btf(struct vctx *v, struct as_state *s, size_t pc, int reg, const struct as_reg *p,
 		      int off, int size, bool write, struct as_reg *out, bool sign)
 {
@@ -951,11 +963,7 @@ static int access_btf(struct vctx *v, struct as_state *s, size_t pc, int reg, co
 	if (known && !isp) {
 		as_reg_scalar(out, bg_scalar_load((uint8_t)size, sign));
 	} else if (size == 8) {
-		as_reg_uninit(out);
-		out->type = T_BTF_ID;
-		out->flags = RF_UNTRUSTED;
-		out->btf = tn;
-		out->v = bg_scalar_const(0);
+		walked_ptr(out, tn);
 	} else {
 		as_reg_scalar(out, bg_scalar_load((uint8_t)size, sign));
 	}
@@ -990,11 +998,7 @@ static int access_map_ptr(struct vctx *v, struct as_state *s, size_t pc, int reg
 	bool isp = false;
 	bool walked = known && btf_field_load(v->prog, sn, (int)(c + (uint64_t)(int64_t)off), size, &tn, &isp);
 	if (walked && isp && size == 8) {
-		as_reg_uninit(out);
-		out->type = T_BTF_ID;
-		out->flags = RF_UNTRUSTED;
-		out->btf = tn;
-		out->v = bg_scalar_const(0);
+		walked_ptr(out, tn);
 	} else {
 		as_reg_scalar(out, bg_scalar_load((uint8_t)size, sign));
 	}

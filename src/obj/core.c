@@ -15,6 +15,7 @@
 #include <string.h>
 #include <bpf/libbpf.h>
 #include "obj/internal.h"
+#include "obj/btftype.h"
 #include "obj/tfind.h"
 
 #define CORE_MAX_SPEC 64
@@ -130,7 +131,7 @@ int obj_target_btf(struct bg_object *obj, const struct btf **out, const char **w
 
 /* ---- BTF helpers ---- */
 
-static const struct btf_type *skip_mods(const struct btf *btf, uint32_t id, uint32_t *res)
+const struct btf_type *obj_btf_skip_mods(const struct btf *btf, uint32_t id, uint32_t *res)
 {
 	const struct btf_type *t = btf__type_by_id(btf, id);
 
@@ -187,7 +188,7 @@ static bool types_compat(const struct btf *lb, uint32_t lid, const struct btf *t
 {
 	if (--core_budget < 0)
 		return false;
-	const struct btf_type *l = skip_mods(lb, lid, &lid), *t = skip_mods(tb, tid, &tid);
+	const struct btf_type *l = obj_btf_skip_mods(lb, lid, &lid), *t = obj_btf_skip_mods(tb, tid, &tid);
 
 	if (!l || !t || depth > CORE_MAX_DEPTH)
 		return false;
@@ -237,7 +238,7 @@ static bool fields_compat(const struct btf *lb, uint32_t lid, const struct btf *
 {
 	if (--core_budget < 0)
 		return false;
-	const struct btf_type *l = skip_mods(lb, lid, NULL), *t = skip_mods(tb, tid, NULL);
+	const struct btf_type *l = obj_btf_skip_mods(lb, lid, NULL), *t = obj_btf_skip_mods(tb, tid, NULL);
 
 	if (!l || !t || depth > CORE_MAX_DEPTH)
 		return false;
@@ -274,7 +275,7 @@ static bool types_match(const struct btf *lb, uint32_t lid, const struct btf *tb
 {
 	if (--core_budget < 0)
 		return false;
-	const struct btf_type *l = skip_mods(lb, lid, &lid), *t = skip_mods(tb, tid, &tid);
+	const struct btf_type *l = obj_btf_skip_mods(lb, lid, &lid), *t = obj_btf_skip_mods(tb, tid, &tid);
 
 	if (!l || !t || depth > CORE_MAX_DEPTH)
 		return false;
@@ -390,7 +391,7 @@ static const char *parse_spec(const struct btf *btf, uint32_t root, const char *
 				return "array index overflows";
 			spec->acc[spec->len++] = (struct core_acc){root, (uint32_t)v, NULL};
 		} else if (n == 0) { /* enum value: index of the enumerator */
-			t = skip_mods(btf, root, NULL);
+			t = obj_btf_skip_mods(btf, root, NULL);
 			if (!t || !btf_is_any_enum(t) || v >= btf_vlen(t))
 				return "enumerator index out of range";
 			spec->acc[spec->len++] = (struct core_acc){
@@ -401,7 +402,7 @@ static const char *parse_spec(const struct btf *btf, uint32_t root, const char *
 			snprintf(path + pl, psz - pl, "::%s", spec->acc[0].name ?: "?");
 		} else {
 			uint32_t pid;
-			t = skip_mods(btf, id, &pid);
+			t = obj_btf_skip_mods(btf, id, &pid);
 			if (is_composite(t)) {
 				const struct btf_member *m;
 				const char *mn;
@@ -447,7 +448,7 @@ static bool match_member(const struct btf *tb, uint32_t tid, const char *name, i
 			 struct core_acc *out, int depth)
 {
 	uint32_t pid;
-	const struct btf_type *t = skip_mods(tb, tid, &pid);
+	const struct btf_type *t = obj_btf_skip_mods(tb, tid, &pid);
 
 	if (!is_composite(t) || depth > CORE_MAX_DEPTH)
 		return false;
@@ -474,7 +475,7 @@ static bool match_member(const struct btf *tb, uint32_t tid, const char *name, i
 /* Type id an accessor leads to (member type, array element type). */
 static uint32_t acc_target_type(const struct btf *btf, const struct core_acc *a, bool root)
 {
-	const struct btf_type *t = skip_mods(btf, a->type_id, NULL);
+	const struct btf_type *t = obj_btf_skip_mods(btf, a->type_id, NULL);
 
 	if (root)
 		return a->type_id;
@@ -511,11 +512,11 @@ static bool match_field_spec(const struct core_spec *ls, const struct btf *tb, u
 				return false;
 			if (!fields_compat(
 				ls->btf, lt, tb,
-				btf_members(skip_mods(tb, ta.type_id, NULL))[ta.idx].type, 0))
+				btf_members(obj_btf_skip_mods(tb, ta.type_id, NULL))[ta.idx].type, 0))
 				return false;
 		} else {
 			uint32_t aid;
-			const struct btf_type *a = skip_mods(tb, id, &aid);
+			const struct btf_type *a = obj_btf_skip_mods(tb, id, &aid);
 			int64_t esz;
 
 			if (!a || !btf_is_array(a))
@@ -542,12 +543,12 @@ static const char *calc_field(const struct core_spec *s, uint32_t kind, uint64_t
 {
 	const struct core_acc *a = &s->acc[s->len - 1];
 	uint32_t fid = acc_target_type(s->btf, a, s->len == 1), bit_sz = 0;
-	const struct btf_type *ft, *parent = skip_mods(s->btf, a->type_id, NULL);
+	const struct btf_type *ft, *parent = obj_btf_skip_mods(s->btf, a->type_id, NULL);
 	int64_t byte_sz, byte_off, bit_off = s->bit_off;
 
 	if (s->len > 1 && a->name && parent && is_composite(parent))
 		bit_sz = btf_member_bitfield_size(parent, a->idx);
-	ft = skip_mods(s->btf, fid, NULL);
+	ft = obj_btf_skip_mods(s->btf, fid, NULL);
 	byte_sz = btf__resolve_size(s->btf, fid);
 	/* size 0 is a flexible or zero-length array: its offset is still known */
 	if (!ft || byte_sz < 0 || byte_sz > 0xffffffffll)
@@ -813,7 +814,7 @@ static void resolve(struct bg_object *obj, const struct btf *tb, const struct co
 			    : kind == K_TYPE_SIZE    ? (uint64_t)btf__resolve_size(tb, cid)
 						     : 1;
 		} else {
-			const struct btf_type *e = skip_mods(tb, cid, NULL);
+			const struct btf_type *e = obj_btf_skip_mods(tb, cid, NULL);
 			bool hit = false;
 			for (uint16_t j = 0; e && btf_is_any_enum(e) && j < btf_vlen(e) && !hit;
 			     j++) {

@@ -11,6 +11,7 @@
 #include <linux/bpf.h>
 #include <zlib.h>
 #include "obj/internal.h"
+#include "obj/btftype.h"
 
 int add_map(struct bg_object *obj, const char *name, uint32_t sec, struct bg_map_def **out)
 {
@@ -55,27 +56,14 @@ int add_map(struct bg_object *obj, const char *name, uint32_t sec, struct bg_map
 	return 0;
 }
 
-static const struct btf_type *skip_mods(const struct btf *btf, uint32_t id, uint32_t *res)
-{
-	const struct btf_type *t = btf__type_by_id(btf, id);
-
-	for (int depth = 0; t && depth < 32 && (btf_is_mod(t) || btf_is_typedef(t)); depth++) {
-		id = t->type;
-		t = btf__type_by_id(btf, id);
-	}
-	if (res)
-		*res = id;
-	return t && (btf_is_mod(t) || btf_is_typedef(t)) ? NULL : t;
-}
-
 /* __uint(name, val) is `int (*name)[val]`. */
 static bool member_uint(const struct btf *btf, const struct btf_member *m, uint32_t *val)
 {
-	const struct btf_type *t = skip_mods(btf, m->type, NULL);
+	const struct btf_type *t = obj_btf_skip_mods(btf, m->type, NULL);
 
 	if (!t || !btf_is_ptr(t))
 		return false;
-	t = skip_mods(btf, t->type, NULL);
+	t = obj_btf_skip_mods(btf, t->type, NULL);
 	if (!t || !btf_is_array(t))
 		return false;
 	*val = btf_array(t)->nelems;
@@ -106,7 +94,7 @@ static int parse_btf_map_def(struct map_ctx *c, int mi, const struct btf_type *d
 static int parse_inner(struct map_ctx *c, int mi, const struct btf_member *m, int depth)
 {
 	struct bg_object *obj = c->obj;
-	const struct btf_type *t = skip_mods(obj->btf, m->type, NULL);
+	const struct btf_type *t = obj_btf_skip_mods(obj->btf, m->type, NULL);
 	struct bg_map_def *inner;
 	char name[256];
 	int err, ii;
@@ -115,11 +103,11 @@ static int parse_inner(struct map_ctx *c, int mi, const struct btf_member *m, in
 	if (!t || !btf_is_array(t))
 		return obj_err(obj, "map '%s' at .maps+0x%zx: 'values' is not an array",
 			       c->map_name, c->off);
-	t = skip_mods(obj->btf, btf_array(t)->type, NULL);
+	t = obj_btf_skip_mods(obj->btf, btf_array(t)->type, NULL);
 	if (!t || !btf_is_ptr(t))
 		return obj_err(obj, "map '%s' at .maps+0x%zx: 'values' is not an array of pointers",
 			       c->map_name, c->off);
-	t = skip_mods(obj->btf, t->type, NULL);
+	t = obj_btf_skip_mods(obj->btf, t->type, NULL);
 	if (!t)
 		return obj_err(obj, "map '%s' at .maps+0x%zx: bad 'values' element type",
 			       c->map_name, c->off);
@@ -159,7 +147,7 @@ static int map_member(struct map_ctx *c, int mi, const struct btf_member *m, int
 		return obj_err(obj, "map '%s' at .maps+0x%zx: bad member name offset", c->map_name,
 			       c->off);
 	if (!strcmp(mn, "key") || !strcmp(mn, "value")) {
-		const struct btf_type *t = skip_mods(obj->btf, m->type, NULL);
+		const struct btf_type *t = obj_btf_skip_mods(obj->btf, m->type, NULL);
 		uint32_t id;
 
 		if (!t || !btf_is_ptr(t))
@@ -240,7 +228,7 @@ static int collect_btf_maps(struct bg_object *obj, int sec)
 		c.map_name = btf__name_by_offset(obj->btf, var->name_off);
 		if (!c.map_name || !c.map_name[0])
 			return obj_err(obj, "section %d (.maps): map %u has no name", sec, i);
-		def = skip_mods(obj->btf, var->type, NULL);
+		def = obj_btf_skip_mods(obj->btf, var->type, NULL);
 		if (!def || !btf_is_struct(def))
 			return obj_err(obj, "map '%s' at .maps+0x%x: definition is not a struct",
 				       c.map_name, v->offset);
