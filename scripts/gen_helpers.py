@@ -76,11 +76,14 @@ FLAG = {
     "pkt": "BG_HF_PKT_CHANGING", "acq": "BG_HF_ACQUIRE", "rel": "BG_HF_RELEASE",
     "cb": "BG_HF_CALLBACK", "rsz": "BG_HF_RET_SIZE_BOUND", "gpl": "BG_HF_GPL_ONLY",
     "sleep": "BG_HF_MIGHT_SLEEP", "restricted": "BG_HF_RESTRICTED", "config": "BG_HF_CONFIG",
+    "trusted": "BG_HF_RET_TRUSTED",
 }
 
 # name: "ret | args | flags | since"
 #  arg "btf:T" = BTF pointer to struct T; "fixed:N" = N readable bytes;
-#  ret "btfn:T"; flag "rel=N" releases arg N; "range=a,b" integer result range.
+#  ret "btfn:T"; flag "rel=N" releases arg N; "range=a,b" integer result range;
+#  "trusted": the BTF pointer returned is trusted (RET_PTR_TO_BTF_ID_TRUSTED;
+#  without it a helper's BTF pointer is the legacy plain kind).
 SPEC = """
 map_lookup_elem        mvn   | map key                  |                 | 3.19
 map_update_elem        int   | map key val any          |                 | 3.19
@@ -239,7 +242,7 @@ this_cpu_ptr           membtf | pcpu                    |                 | 5.10
 redirect_peer          int   | any any                  |                 | 5.10
 task_storage_get       mvn   | map btfn:task_struct valn any |            | 5.11
 task_storage_delete    int   | map btfn:task_struct     |                 | 5.11
-get_current_task_btf   btf:task_struct |                |                 | 5.11
+get_current_task_btf   btf:task_struct |                | trusted         | 5.11
 bprm_opts_set          int   | btf:linux_binprm any     |                 | 5.11
 ktime_get_coarse_ns    int   |                          |                 | 5.11
 ima_inode_hash         int   | btf:inode umem sz        |                 | 5.11

@@ -105,9 +105,11 @@ bool btf_ctx_arg(const struct bg_program *prog, int off, const char **name, bool
 	return true;
 }
 
-/* Member of struct `sid` covering byte `off`: recurse into embedded structs. */
-static int walk(const struct btf *b, uint32_t sid, uint32_t off, uint32_t size, const char **name,
-		bool *is_ptr, int depth)
+/* Member of struct `sid` covering byte `off`: recurse into embedded structs.
+ * For a pointer member read whole, *mname gets its name and *pid the type id
+ * it points to (modifiers skipped), when those are asked for. */
+static int walk_m(const struct btf *b, uint32_t sid, uint32_t off, uint32_t size, const char **name,
+		  bool *is_ptr, const char **mname, uint32_t *pid, int depth)
 {
 	const struct btf_type *t = obj_btf_skip_mods(b, sid, &sid);
 	if (!t || !btf_is_composite(t) || depth > 16)
@@ -122,10 +124,15 @@ static int walk(const struct btf *b, uint32_t sid, uint32_t off, uint32_t size, 
 		int64_t msz = btf__resolve_size(b, mid);
 		if (msz <= 0 || off < moff || off >= moff + (uint64_t)msz)
 			continue;
-		if (btf_is_composite(mt) && walk(b, mid, off - moff, size, name, is_ptr, depth + 1) == 0)
+		if (btf_is_composite(mt) &&
+		    walk_m(b, mid, off - moff, size, name, is_ptr, mname, pid, depth + 1) == 0)
 			return 0;
 		if (btf_is_ptr(mt) && off == moff && size == 8) {
 			*name = ptr_struct_name(b, mid, is_ptr);
+			if (mname)
+				*mname = btf__name_by_offset(b, m->name_off);
+			if (pid)
+				obj_btf_skip_mods(b, mt->type, pid);
 			return 0;
 		}
 		*is_ptr = false;
@@ -133,6 +140,12 @@ static int walk(const struct btf *b, uint32_t sid, uint32_t off, uint32_t size, 
 		return 0;
 	}
 	return -1;
+}
+
+static int walk(const struct btf *b, uint32_t sid, uint32_t off, uint32_t size, const char **name,
+		bool *is_ptr, int depth)
+{
+	return walk_m(b, sid, off, size, name, is_ptr, NULL, NULL, depth);
 }
 
 /* btf_struct_walk's refusals of an access of size bytes at off of struct
@@ -232,6 +245,49 @@ bool btf_field_load(const struct bg_program *prog, const char *sname, int off, i
 	if (id <= 0)
 		return false;
 	return walk(b, (uint32_t)id, (uint32_t)off, (uint32_t)size, name, is_ptr, 0) == 0;
+}
+
+/* The kernel's allow-lists of pointer members that keep their base's trust
+ * (BTF_TYPE_SAFE_TRUSTED, _TRUSTED_OR_NULL, _RCU, _RCU_OR_NULL in
+ * kernel/bpf/verifier.c) are emitted into the kernel's BTF as structs named
+ * "<struct>__safe_trusted" etc., whose pointer members name the fields: read
+ * them there, as btf_nested_type_is_trusted does (member name and pointed
+ * type both match). */
+int btf_field_safety(const struct bg_program *prog, const char *sname, int off)
+{
+	static const char *const sfx[] = { NULL, "__safe_trusted", "__safe_trusted_or_null", "__safe_rcu",
+					   "__safe_rcu_or_null" };
+	const struct bg_object *o = bg_program__object(prog);
+	const struct btf *b = bg_object__target_btf(o);
+	const char *tn = NULL, *mname = NULL;
+	bool isp = false;
+	uint32_t pid = 0;
+	if (!b || !sname || off < 0)
+		return BTF_SAFE_NONE;
+	int id = obj_target_lookup(o, sname, BTF_KIND_STRUCT);
+	if (id <= 0 || walk_m(b, (uint32_t)id, (uint32_t)off, 8, &tn, &isp, &mname, &pid, 0) != 0 || !isp ||
+	    !mname || !pid)
+		return BTF_SAFE_NONE;
+	for (int k = BTF_SAFE_TRUSTED; k <= BTF_SAFE_RCU_OR_NULL; k++) {
+		char safe[160];
+		if ((size_t)snprintf(safe, sizeof(safe), "%s%s", sname, sfx[k]) >= sizeof(safe))
+			continue;
+		int sid = obj_target_lookup(o, safe, BTF_KIND_STRUCT);
+		const struct btf_type *st = sid > 0 ? btf__type_by_id(b, (uint32_t)sid) : NULL;
+		if (!st || !btf_is_composite(st))
+			continue;
+		const struct btf_member *m = btf_members(st);
+		for (uint16_t i = 0; i < btf_vlen(st); i++, m++) {
+			const struct btf_type *mt = btf__type_by_id(b, m->type);
+			uint32_t want = 0;
+			if (!mt || !btf_is_ptr(mt))
+				continue;
+			obj_btf_skip_mods(b, mt->type, &want);
+			if (want == pid && !strcmp(btf__name_by_offset(b, m->name_off), mname))
+				return k;
+		}
+	}
+	return BTF_SAFE_NONE;
 }
 
 /* The kernel's btf_is_prog_ctx_type: is the pointer type ptr (object BTF)

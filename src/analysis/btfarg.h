@@ -16,6 +16,11 @@ int btf_field_check(const struct bg_program *prog, const char *sname, int off, i
 /* Type of the field of struct sname loaded at off with size bytes. */
 bool btf_field_load(const struct bg_program *prog, const char *sname, int off, int size,
 		    const char **name, bool *is_ptr);
+/* Which of the kernel's allow-lists (read from the target BTF's
+ * "<sname>__safe_*" structs) names the pointer member loaded at off of
+ * struct sname: BTF_SAFE_NONE when none or not known. */
+enum { BTF_SAFE_NONE = 0, BTF_SAFE_TRUSTED, BTF_SAFE_TRUSTED_OR_NULL, BTF_SAFE_RCU, BTF_SAFE_RCU_OR_NULL };
+int btf_field_safety(const struct bg_program *prog, const char *sname, int off);
 /* Is the 8 bytes at off of a map value of BTF type value_type_id (object
  * BTF; struct, array, DATASEC of globals, nested) a kptr field (`T __kptr *`,
  * `T __kptr_untrusted *`)? Then *name gets the struct T and *untrusted says

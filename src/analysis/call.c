@@ -420,6 +420,72 @@ static const char *kfunc_param_struct(struct vctx *v, size_t pc, int i)
 	return t && btf_is_composite(t) ? btf__name_by_offset(b, t->name_off) : NULL;
 }
 
+/* The kernel's name of a BTF pointer's type (reg_type_str): its trust
+ * prefix, "ptr_", "or_null_" when it may be NULL. */
+static const char *btf_ptr_name(const struct as_reg *r)
+{
+	static const char *const names[4][2] = {
+		[AS_TRUST_TRUSTED] = { "trusted_ptr_", "trusted_ptr_or_null_" },
+		[AS_TRUST_RCU] = { "rcu_ptr_", "rcu_ptr_or_null_" },
+		[AS_TRUST_PLAIN] = { "ptr_", "ptr_or_null_" },
+		[AS_TRUST_UNTRUSTED] = { "untrusted_ptr_", "untrusted_ptr_or_null_" },
+	};
+	if (r->flags & RF_ALLOC)
+		return (r->flags & RF_NULL) ? "ptr_or_null_" : "ptr_";
+	return names[as_btf_trust(r)][(r->flags & RF_NULL) ? 1 : 0];
+}
+
+/* Which trust of a BTF pointer (enum as_trust) each kind of argument takes:
+ * a helper's ARG_PTR_TO_BTF_ID (compatible_reg_types: btf_ptr_types), its
+ * ARG_PTR_TO_BTF_ID_SOCK_COMMON (btf_id_sock_common_types: no RCU pointer),
+ * a kfunc's struct pointer with KF_TRUSTED_ARGS, with KF_RCU, or with
+ * neither (check_kfunc_args: only PTR_UNTRUSTED is refused). */
+enum arg_trust_kind { AT_HELPER_BTF, AT_HELPER_SOCK, AT_KF_TRUSTED, AT_KF_RCU, AT_KF_ANY };
+static const unsigned arg_trust_ok[] = {
+	[AT_HELPER_BTF] = AS_TRUST_BIT(AS_TRUST_TRUSTED) | AS_TRUST_BIT(AS_TRUST_RCU) | AS_TRUST_BIT(AS_TRUST_PLAIN),
+	[AT_HELPER_SOCK] = AS_TRUST_BIT(AS_TRUST_TRUSTED) | AS_TRUST_BIT(AS_TRUST_PLAIN),
+	[AT_KF_TRUSTED] = AS_TRUST_BIT(AS_TRUST_TRUSTED),
+	[AT_KF_RCU] = AS_TRUST_BIT(AS_TRUST_TRUSTED) | AS_TRUST_BIT(AS_TRUST_RCU),
+	[AT_KF_ANY] = AS_TRUST_BIT(AS_TRUST_TRUSTED) | AS_TRUST_BIT(AS_TRUST_RCU) | AS_TRUST_BIT(AS_TRUST_PLAIN),
+};
+
+/* Does the BTF pointer in reg have a trust argument i of the call takes?
+ * (Other region types are judged by the argument's own rules.) */
+static int arg_trust(struct vctx *v, struct as_state *s, size_t pc, int reg, const struct call_info *ci)
+{
+	const struct as_reg *r = R(s, reg);
+	if (r->type != T_BTF_ID)
+		return 0;
+	enum arg_trust_kind k;
+	uint8_t at = ci->p->args[reg - 1];
+	if (ci->p->flags & BG_HF_KFUNC)
+		k = (ci->p->flags & BG_HF_TRUSTED_ARGS) ? AT_KF_TRUSTED
+		    : (ci->p->flags & BG_HF_RCU)	 ? AT_KF_RCU
+							 : AT_KF_ANY;
+	else
+		k = (at == BG_ARG_BTF_ID_SOCK_COMMON || at == BG_ARG_BTF_ID_SOCK_COMMON_OR_NULL) ? AT_HELPER_SOCK
+											   : AT_HELPER_BTF;
+	if (arg_trust_ok[k] & AS_TRUST_BIT(as_btf_trust(r)))
+		return 0;
+	switch (k) {
+	case AT_KF_TRUSTED:
+		return verr(v, s, pc, "kfunc_arg", "R%d must be referenced or trusted (it is %s%s)", reg,
+			    btf_ptr_name(r), r->btf ? r->btf : "");
+	case AT_KF_RCU:
+		return verr(v, s, pc, "kfunc_arg", "R%d must be a rcu pointer (it is %s%s)", reg, btf_ptr_name(r),
+			    r->btf ? r->btf : "");
+	case AT_KF_ANY:
+		return verr(v, s, pc, "kfunc_arg", "arg#%d is %s expected ptr_ or socket", reg - 1, btf_ptr_name(r));
+	case AT_HELPER_SOCK:
+		return verr(v, s, pc, "helper_arg",
+			    "R%d type=%s expected=sock_common, sock, tcp_sock, xdp_sock, ptr_, trusted_ptr_", reg,
+			    btf_ptr_name(r));
+	default:
+		return verr(v, s, pc, "helper_arg", "R%d type=%s expected=ptr_, trusted_ptr_, rcu_ptr_", reg,
+			    btf_ptr_name(r));
+	}
+}
+
 static int arg_check(struct vctx *v, struct as_state *s, size_t pc, int i, struct call_info *ci)
 {
 	int reg = i + 1;
@@ -518,7 +584,13 @@ static int arg_check(struct vctx *v, struct as_state *s, size_t pc, int i, struc
 		 * kernel's ARG_PTR_TO_BTF_ID_SOCK_COMMON), never NULL */
 		if (!rg_has(r->type, RG_SOCK_ARG))
 			return type_mismatch(v, s, pc, reg, "sock_common, sock, tcp_sock, xdp_sock, ptr_, trusted_ptr_");
+		if (arg_trust(v, s, pc, reg, ci))
+			return -1;
 		return want_ptr_nonnull(v, s, pc, reg, "sock_common, sock, tcp_sock, xdp_sock, ptr_, trusted_ptr_");
+	case BG_ARG_BTF_ID_OR_NULL:
+		if (is_null_const(r) || ((ci->p->flags & BG_HF_KFUNC) && !kfunc_param_struct(v, pc, i)))
+			return 0;
+		return arg_trust(v, s, pc, reg, ci);
 	case BG_ARG_BTF_ID:
 	case BG_ARG_PERCPU_BTF_ID:
 		/* check_kfunc_args (reg2btf_ids): a map pointer is a struct bpf_map */
@@ -529,12 +601,16 @@ static int arg_check(struct vctx *v, struct as_state *s, size_t pc, int i, struc
 		}
 		if (!rg_has(r->type, RG_KOBJ_ARG))
 			return type_mismatch(v, s, pc, reg, ci->p->arg_btf[i] ? ci->p->arg_btf[i] : "ptr_");
-		if ((r->flags & RF_RCU_GONE) && (ci->p->flags & (BG_HF_RCU | BG_HF_TRUSTED_ARGS)))
-			return verr(v, s, pc, "kfunc_arg",
-				    (ci->p->flags & BG_HF_RCU) ? "R%d must be a rcu pointer (its RCU read section ended)"
-							       : "R%d must be referenced or trusted (its RCU read section ended)",
-				    reg);
-		return want_ptr_nonnull(v, s, pc, reg, "ptr_");
+		if (at == BG_ARG_PERCPU_BTF_ID)
+			return want_ptr_nonnull(v, s, pc, reg, "ptr_");
+		/* a helper: its type first, then NULL (check_reg_type); a kfunc:
+		 * NULL first (check_kfunc_args), trust only for its struct
+		 * pointers (KF_ARG_PTR_TO_BTF_ID) */
+		if (!(ci->p->flags & BG_HF_KFUNC))
+			return arg_trust(v, s, pc, reg, ci) ? -1 : want_ptr_nonnull(v, s, pc, reg, "ptr_");
+		if (want_ptr_nonnull(v, s, pc, reg, "ptr_"))
+			return -1;
+		return kfunc_param_struct(v, pc, i) ? arg_trust(v, s, pc, reg, ci) : 0;
 	case BG_ARG_SPIN_LOCK:
 		if (r->type == T_BTF_ID && (r->flags & RF_ALLOC))
 			return arg_local_lock(v, s, pc, reg);
@@ -670,6 +746,25 @@ static int local_ret(struct vctx *v, struct as_state *s, size_t pc, const struct
 			return verr(v, s, pc, "kfunc_arg", "bpf_obj_new/bpf_percpu_obj_new type ID argument must be of a struct");
 	}
 	r0->flags |= RF_ALLOC;
+	return 0;
+}
+
+/* bpf_rdonly_cast: an untrusted pointer to the struct whose id in the
+ * target BTF the constant arg is (0, void: read-only untrusted memory, kept
+ * as an untrusted pointer of no known struct); any other type is refused
+ * (6.18's message; 6.12 refused void too). */
+static int cast_ret(struct vctx *v, struct as_state *s, size_t pc, const struct as_reg *id, struct as_reg *r0)
+{
+	uint64_t c;
+	r0->flags = RF_UNTRUSTED;
+	if (id->type != T_SCALAR || !bg_scalar_is_const(&id->v, &c) || !tl_kbtf)
+		return 0;
+	if (c == 0)
+		return 0;
+	const struct btf_type *t = c < btf__type_cnt(tl_kbtf) ? btf__type_by_id(tl_kbtf, (uint32_t)c) : NULL;
+	if (!t || !btf_is_composite(t)) /* btf_type_is_struct: a union too */
+		return verr(v, s, pc, "kfunc_arg", "kfunc bpf_rdonly_cast type ID argument must be of a struct or void");
+	r0->btf = btf__name_by_offset(tl_kbtf, t->name_off);
 	return 0;
 }
 
@@ -829,11 +924,17 @@ static int ret_value(struct vctx *v, struct as_state *s, size_t pc, struct call_
 		r0->type = T_BTF_ID;
 		r0->btf = p->ret_btf;
 		r0->v = bg_scalar_const(0);
+		if ((p->flags & BG_HF_CAST_RET) && cast_ret(v, s, pc, &args[1], r0))
+			return -1;
 		break;
 	default:
 		as_reg_unknown(r0);
 		return 0;
 	}
+	/* a helper's BTF pointer is plain unless declared trusted (the
+	 * kernel's RET_PTR_TO_BTF_ID vs RET_PTR_TO_BTF_ID_TRUSTED) */
+	if (!(p->flags & (BG_HF_KFUNC | BG_HF_RET_TRUSTED)) && (p->ret == BG_RET_BTF_ID || p->ret == BG_RET_BTF_ID_OR_NULL))
+		r0->flags |= RF_PLAIN;
 	if (!(p->flags & BG_HF_KFUNC) && bg_helper_ptr_cast(ci->id) && args[0].ref)
 		r0->ref = args[0].ref; /* a view of a referenced socket: released with it */
 	if (p->flags & BG_HF_ACQUIRE) {
@@ -1082,7 +1183,7 @@ static void rcu_gone(struct as_reg *r, void *arg)
 {
 	(void)arg;
 	if (r->flags & RF_RCU)
-		r->flags = (uint8_t)((r->flags & ~(RF_RCU | RF_NULL)) | RF_UNTRUSTED | RF_RCU_GONE);
+		r->flags = (uint8_t)((r->flags & ~(RF_RCU | RF_NULL)) | RF_UNTRUSTED);
 }
 
 /* A critical section opened or closed (order checked before: A_SECTION_KFUNC). */

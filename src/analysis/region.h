@@ -13,7 +13,7 @@
 /* Row flags. */
 #define RG_ARITH            (1u << 0) /* pointer arithmetic (add/sub a scalar) allowed */
 #define RG_NOT_NULL         (1u << 1) /* never NULL once checked: `p == 0` is decided (kernel reg_not_null) */
-#define RG_NOT_NULL_TRUSTED (1u << 2) /* as RG_NOT_NULL when referenced or not RF_UNTRUSTED (BTF pointers) */
+#define RG_NOT_NULL_TRUSTED (1u << 2) /* as RG_NOT_NULL when trusted (BTF pointers: as_btf_trust) */
 #define RG_NO_ATOMIC        (1u << 3) /* BPF_ATOMIC stores into it are refused */
 #define RG_MEM_ARG          (1u << 4) /* accepted as a helper's memory argument (ARG_PTR_TO_MEM) */
 #define RG_KEY_ARG          (1u << 5) /* accepted as a map key/value argument */

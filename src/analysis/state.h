@@ -40,16 +40,26 @@
 /* register flags */
 #define RF_NULL 0x01      /* may be NULL (_or_null), must be checked */
 #define RF_RDONLY 0x02    /* memory is read-only (rodata, ringbuf input) */
-#define RF_UNTRUSTED 0x04 /* btf_id pointer walked from another one */
+#define RF_UNTRUSTED 0x04 /* BTF pointer the kernel marks PTR_UNTRUSTED (as_btf_trust) */
 #define RF_PERCPU 0x08
 #define RF_LINK32 0x10   /* scalar link (id, delta) holds modulo 2^32 */
 #define RF_RCU 0x20      /* BTF pointer protected by RCU (a kptr loaded from a map value) */
-#define RF_RCU_GONE 0x40 /* was RF_RCU, its RCU section ended: refused where the kfunc wants
-			  * RCU or trusted pointers (the kernel's MEM_RCU -> PTR_UNTRUSTED) */
+#define RF_PLAIN 0x40    /* BTF pointer of the legacy kind: neither trusted nor untrusted
+			  * (the kernel's PTR_TO_BTF_ID without PTR_TRUSTED; as_btf_trust) */
 #define RF_ALLOC 0x80     /* T_BTF_ID: a program-local object (bpf_obj_new; the kernel's
 			  * MEM_ALLOC), btf names its struct in the object BTF; ref 0:
 			  * a non-owning reference (valid until the lock is released) */
 #define RF_PUBLIC 0x1f   /* the flags bg_aval exports (BG_AVAL_*) */
+
+/* The trust of a BTF pointer (T_BTF_ID), the kernel's type flags on
+ * PTR_TO_BTF_ID, from the most to the least trusted: PTR_TRUSTED (or a
+ * reference, or a local object: is_trusted_reg), MEM_RCU, none (the legacy
+ * plain pointer: a helper's result, an fentry argument), PTR_UNTRUSTED. The
+ * flags: no trust flag is trusted, RF_RCU, RF_PLAIN, RF_UNTRUSTED; a join
+ * keeps both paths' flags, so the least trusted wins. Which trust each
+ * argument kind accepts is a table (call.c arg_trust). */
+enum as_trust { AS_TRUST_TRUSTED = 0, AS_TRUST_RCU, AS_TRUST_PLAIN, AS_TRUST_UNTRUSTED };
+#define AS_TRUST_BIT(t) (1u << (t))
 
 struct as_reg {
 	uint8_t type;      /* enum as_type */
@@ -121,6 +131,20 @@ struct as_state {
 	uint32_t path;     /* path arena node of one path reaching here */
 	bool bottom;
 };
+
+/* The trust of BTF pointer r (enum as_trust). */
+static inline enum as_trust as_btf_trust(const struct as_reg *r)
+{
+	if (r->flags & RF_UNTRUSTED)
+		return AS_TRUST_UNTRUSTED;
+	if (r->ref)
+		return AS_TRUST_TRUSTED; /* a referenced object is always trusted */
+	if (r->flags & RF_PLAIN)
+		return AS_TRUST_PLAIN;
+	if (r->flags & RF_RCU)
+		return AS_TRUST_RCU;
+	return AS_TRUST_TRUSTED;
+}
 
 /* Ids: 0 is "none" (for a packet base: the packet start); AS_ID_LOST a packet
  * pointer whose base is lost; AS_ID_JOIN flags a packet base made by a join.

@@ -846,7 +846,7 @@ static int global_arg(struct vctx *v, struct as_state *s, size_t pc, int i, cons
 	case GP_BTF:
 		if (null && gp->nullable)
 			return 0;
-		if (r->type != T_BTF_ID || (r->flags & (RF_UNTRUSTED | RF_RCU_GONE | RF_ALLOC | RF_PERCPU)))
+		if (r->type != T_BTF_ID || (r->flags & (RF_UNTRUSTED | RF_ALLOC | RF_PERCPU)))
 			return verr(v, s, pc, "global_arg", "R%d type=%s expected=ptr_, trusted_ptr_, rcu_ptr_", reg,
 				    as_type_name(r->type, r->flags));
 		if ((r->flags & RF_NULL) && !gp->nullable)

@@ -705,7 +705,7 @@ static int access_ctx(struct vctx *v, struct as_state *s, size_t pc, int reg, co
 			out->type = T_BTF_ID;
 			out->btf = tn;
 			if (!bg_prog_ctx_args_trusted(v->prog_type, bg_program__attach_type(v->prog)))
-				out->flags = RF_UNTRUSTED;
+				out->flags = RF_PLAIN; /* PTR_TO_BTF_ID without PTR_TRUSTED */
 			if (btf_stops_arg_nullable(v->prog, off)) {
 				out->flags |= RF_NULL;
 				out->id = vid(v, pc, 5);
@@ -924,6 +924,46 @@ static void walked_ptr(struct as_reg *out, const char *tn)
 	out->btf = tn;
 	out->v = bg_scalar_const(0);
 }
+
+/* The kernel's in_rcu_cs: an RCU read section or a spin lock held, or a
+ * program that cannot sleep. A section open on some paths only counts as
+ * closed (the pointer is then the least trusted of the two). */
+static bool in_rcu_cs(struct vctx *v, const struct as_state *s)
+{
+	return (s->sec[AS_SEC_RCU] && s->sec[AS_SEC_RCU] != AS_SEC_MAYBE) || s->lock != AS_LOCK_NONE ||
+	       !prog_sleepable(v);
+}
+
+/* check_ptr_to_btf_access (6.18): the trust of the pointer member loaded at
+ * off of p's struct. Walked from an untrusted or a plain pointer, or from a
+ * trusted/RCU one through a member no allow-list names (btf_field_safety):
+ * untrusted. The lists keep the base's trust: fully (trusted, NULL-able or
+ * not), or inside an RCU read section and from a pointer known non-NULL as
+ * RCU-protected (NULL-able or not). (6.12 gave a plain pointer for an
+ * unlisted member in an RCU section and for a plain base: 6.18 does not.) */
+static void walked_trust(struct vctx *v, struct as_state *s, size_t pc, const struct as_reg *p, int off,
+			 struct as_reg *out)
+{
+	enum as_trust t = as_btf_trust(p);
+	uint64_t c;
+	if ((t != AS_TRUST_TRUSTED && t != AS_TRUST_RCU) || !p->btf || !bg_scalar_is_const(&p->v, &c))
+		return;
+	int safe = btf_field_safety(v->prog, p->btf, (int)(c + (uint64_t)(int64_t)off));
+	uint8_t fl = RF_UNTRUSTED;
+	if (safe == BTF_SAFE_TRUSTED)
+		fl = 0;
+	else if (safe == BTF_SAFE_TRUSTED_OR_NULL)
+		fl = RF_NULL;
+	else if (in_rcu_cs(v, s) && !(p->flags & RF_NULL) && safe == BTF_SAFE_RCU)
+		fl = RF_RCU;
+	else if (in_rcu_cs(v, s) && !(p->flags & RF_NULL) && safe == BTF_SAFE_RCU_OR_NULL)
+		fl = RF_RCU | RF_NULL;
+	out->flags = fl;
+	if (fl & RF_NULL) {
+		out->id = vid(v, pc, 5);
+		release_id(s, out->id);
+	}
+}
 static int access_btf(struct vctx *v, struct as_state *s, size_t pc, int reg, const struct as_reg *p,
 		      int off, int size, bool write, struct as_reg *out, bool sign)
 {
@@ -964,6 +1004,8 @@ static int access_btf(struct vctx *v, struct as_state *s, size_t pc, int reg, co
 		as_reg_scalar(out, bg_scalar_load((uint8_t)size, sign));
 	} else if (size == 8) {
 		walked_ptr(out, tn);
+		if (known)
+			walked_trust(v, s, pc, p, off, out);
 	} else {
 		as_reg_scalar(out, bg_scalar_load((uint8_t)size, sign));
 	}
@@ -1394,8 +1436,8 @@ static bool ptr_not_null(const struct as_reg *r)
 {
 	if (rg_has(r->type, RG_NOT_NULL))
 		return true;
-	if (rg_has(r->type, RG_NOT_NULL_TRUSTED))
-		return r->ref || !(r->flags & RF_UNTRUSTED);
+	if (rg_has(r->type, RG_NOT_NULL_TRUSTED)) /* is_trusted_reg: not RCU, plain, untrusted */
+		return as_btf_trust(r) == AS_TRUST_TRUSTED;
 	return false;
 }
 

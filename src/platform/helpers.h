@@ -104,6 +104,11 @@ enum bg_ret_type {
 					/* its object (list/rbtree insert): any offset */
 #define BG_HF_GRAPH         (1u << 24)  /* kfunc: graph API, callable while holding the lock */
 					/* (the kernel's is_bpf_graph_api_kfunc) */
+#define BG_HF_RET_TRUSTED   (1u << 26)  /* helper: its BTF pointer result is trusted */
+					/* (RET_PTR_TO_BTF_ID_TRUSTED); else it is plain */
+#define BG_HF_CAST_RET      (1u << 27)  /* kfunc: returns arg1 as an untrusted pointer to the */
+					/* struct whose target BTF id is arg2 (bpf_rdonly_cast; */
+					/* id 0, void: read-only untrusted memory) */
 #define BG_HF_LOCAL_RET     (1u << 25)  /* kfunc: returns a program-local object: of the type */
 					/* id in arg1 (obj_new), of the object in arg1 (refcount */
 					/* acquire), or the root's `contains:` type (pop/remove/first) */
