@@ -132,3 +132,31 @@ if [ -f "$o" ]; then
     printf '%s\n' "$out" | grep -q '^    .*invalid access to packet' &&
     pass kload/text/rejected-message || fail kload/text/rejected-message "$out"
 fi
+
+# 4. an older kernel's BTF support (src/kern/kbtfcompat.c): the kinds it lacks
+# are rewritten, the object's BTF kept. BG_KBTF_MISSING makes the running
+# kernel's loader treat them as missing (as a 5.10 guest finds them), so the
+# global function stays global (verified on its own: rejected); with global
+# linkage missing too (before 5.6) it is a static function (accepted)
+src="$BG_ROOT/tests/data/kern/btf_new_kinds.bpf.c"
+C19=$(command -v clang-19 || echo "$CLANG")
+o="$tmp/btf_new_kinds19.o"
+if "$C19" -O2 -g -target bpf -I"$BG_NORMAL_BUILD" -I/usr/include/x86_64-linux-gnu -c "$src" -o "$o" 2>"$tmp/bnk.cc"; then
+  if command -v bpftool >/dev/null; then
+    kinds=$(bpftool btf dump file "$o" | grep -oE '^\[[0-9]+\] (FLOAT|DECL_TAG|TYPE_TAG|ENUM64)' | awk '{print $2}' | sort -u | tr '\n' ' ')
+    case "$kinds" in
+      *DECL_TAG*FLOAT*TYPE_TAG*) pass kload/btf-compat/kinds-present ;;
+      *) fail kload/btf-compat/kinds-present "the object lacks the kinds it tests: $kinds" ;;
+    esac
+  fi
+  BG_KBTF_MISSING=decl_tag,type_tag,float,enum64 "$BPFGATE" kload --json "$o" >"$tmp/bnk510.json" 2>"$tmp/bnk.err"
+  check_records "$tmp/bnk510.json" kload/btf-compat/as-5.10 "btf_new_kinds=rejected:invalid mem access"
+  BG_KBTF_MISSING=decl_tag,type_tag,float,enum64 "$BPFGATE" kload --log "$o" >"$tmp/bnk510.log" 2>&1
+  grep -q "Validating check_arg() func#1" "$tmp/bnk510.log" && grep -q "^; .*btf_new_kinds.bpf.c:" "$tmp/bnk510.log" \
+    && pass kload/btf-compat/as-5.10/global-with-line-info \
+    || fail kload/btf-compat/as-5.10/global-with-line-info "$(head -5 "$tmp/bnk510.log")"
+  BG_KBTF_MISSING=all "$BPFGATE" kload --json "$o" >"$tmp/bnkall.json" 2>"$tmp/bnk.err"
+  check_records "$tmp/bnkall.json" kload/btf-compat/all-missing "btf_new_kinds=accepted"
+else
+  fail kload/btf-compat "does not compile: $(head -2 "$tmp/bnk.cc")"
+fi

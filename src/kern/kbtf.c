@@ -4,8 +4,9 @@
  * linkage for kfuncs/ksyms; the kernel refuses all three. When the BTF as
  * given is refused, a private copy is fixed up (sizes from the object's map
  * definitions, variables laid out in order or read as a union, extern
- * functions turned into typedefs of their prototypes) and
- * loaded instead. The object's BTF itself is never modified. */
+ * functions turned into typedefs of their prototypes), the kinds the kernel
+ * lacks rewritten (kbtfcompat.c: DECL_TAG, TYPE_TAG, FLOAT, ENUM64 on older
+ * kernels), and loaded instead. The object's BTF itself is never modified. */
 #include <errno.h>
 #include <string.h>
 #include <unistd.h>
@@ -149,20 +150,31 @@ int bg_kbtf_load(const struct bg_object *obj)
 	const void *raw;
 	uint32_t size;
 	struct btf *copy;
-	int fd;
+	unsigned have;
+	int fd, n;
 
 	if (!btf)
 		return -ENOENT;
 	raw = btf__raw_data(btf, &size);
 	if (!raw)
 		return -ENOMEM;
-	fd = load_raw(raw, size);
-	if (fd >= 0)
-		return fd;
+	have = bg_kbtf_features();
+	if (have == BG_KBTF_ALL) { /* a kernel lacking a kind refuses the object's BTF as is */
+		fd = load_raw(raw, size);
+		if (fd >= 0)
+			return fd;
+	}
 	copy = btf__new(raw, size);
 	if (!copy)
 		return -EINVAL;
 	fixup(copy, obj);
+	n = bg_kbtf_downgrade(copy, have);
+	if (n < 0) {
+		btf__free(copy);
+		return n;
+	}
+	if (n)
+		pr_debug("kern: %d BTF types rewritten for this kernel's BTF support\n", n);
 	raw = btf__raw_data(copy, &size);
 	fd = raw ? load_raw(raw, size) : -ENOMEM;
 	btf__free(copy);

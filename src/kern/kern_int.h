@@ -43,4 +43,27 @@ uint32_t bg_kern_prog_flags(const char *section);
 /* Load the object's BTF into the kernel (fixed up in a copy when refused as
  * is). Returns the BTF fd or a negative errno. */
 int bg_kbtf_load(const struct bg_object *obj);
+
+/* --- kbtfcompat.c: BTF features an older kernel lacks, rewritten away --- */
+enum {
+	BG_KBTF_DATASEC = 1u << 0,     /* VAR and DATASEC, 5.2 */
+	BG_KBTF_FUNC_GLOBAL = 1u << 1, /* FUNC with global linkage, 5.6 */
+	BG_KBTF_FLOAT = 1u << 2,       /* 5.13 */
+	BG_KBTF_DECL_TAG = 1u << 3,    /* 5.16 */
+	BG_KBTF_TYPE_TAG = 1u << 4,    /* 5.17 */
+	BG_KBTF_ENUM64 = 1u << 5,      /* ENUM64 and signed ENUM (kind_flag), 6.0 */
+	BG_KBTF_ALL = (1u << 6) - 1,
+};
+struct btf;
+/* The features the running kernel loads (probed once per process), minus
+ * those $BG_KBTF_MISSING names. */
+unsigned bg_kbtf_features(void);
+/* Rewrite in btf every type that needs a feature not in have (may append one
+ * INT type; ids of existing types are kept). Returns the number of types
+ * rewritten, or a negative errno. */
+int bg_kbtf_downgrade(struct btf *btf, unsigned have);
+/* "decl_tag,float" -> mask ("all": every feature; unknown names ignored). */
+unsigned bg_kbtf_parse_features(const char *list);
+/* The name of one feature bit. */
+const char *bg_kbtf_feature_name(unsigned bit);
 #endif
