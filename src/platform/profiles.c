@@ -30,6 +30,7 @@ static const struct {
 	{ BG_KF_CONST_KEY_LOOKUP, BG_KVER(6, 14) }, { BG_KF_UNINIT_STACK_READ, BG_KVER(5, 12) },
 	{ BG_KF_VAR_STACK_ACCESS, BG_KVER(5, 10) },  { BG_KF_GLOBAL_PTR_ARGS, BG_KVER(5, 12) },
 	{ BG_KF_ST_CTX, BG_KVER(6, 3) },          { BG_KF_UNINIT_STACK_WRITTEN, BG_KVER(5, 10) },
+	{ BG_KF_NONNULL_ARG_NULL, BG_KVER(6, 18) },
 };
 
 static const char *const feat_names[] = {
@@ -42,6 +43,7 @@ static const char *const feat_names[] = {
 	"privileged reads of uninitialized stack", "variable-offset stack access",
 	"pointer arguments of global functions", "BPF_ST into ctx",
 	"privileged reads of uninitialized stack within the written depth",
+	"NULL refused for non-NULL global function arguments",
 };
 
 /* features of a version, as a constant expression is not possible from the

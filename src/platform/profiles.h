@@ -63,6 +63,12 @@ enum bg_kfeat {
 						  * Measured: Debian's 5.10 LTS (stable
 						  * backports) accepts, 5.10 here; from 5.12
 						  * (BG_KF_UNINIT_STACK_READ) any depth */
+	BG_KF_NONNULL_ARG_NULL = 1ull << BG_KFEAT_NONNULL_ARG_NULL, /* a NULL constant passed for a
+					       * global function's pointer argument that may not be
+					       * NULL (arg:nonnull) is refused ("arg#N is expected to
+					       * be non-NULL"); before, only a maybe-NULL pointer was.
+					       * QEMU: 6.12 accepts, 7.2 and the running 6.18 refuse;
+					       * no image between them: 6.18 (first seen) */
 };
 
 struct bg_kernel_profile {

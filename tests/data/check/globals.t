@@ -110,6 +110,13 @@ r1 += -8
 call g_nonnull
 exit
 
+# case: nonnull_arg_null_const
+# expect: reject
+# message: Caller passes invalid args into func#1 .*arg#0 is expected to be non-NULL
+r1 = 0
+call g_nonnull
+exit
+
 # case: nullable_arg_no_check
 # expect: reject
 # message: NULL check missing
