@@ -58,6 +58,7 @@ enum bg_kernel_feature {
 	BG_KFEAT_ST_CTX,               /* 6.3 */
 	BG_KFEAT_UNINIT_STACK_WRITTEN, /* 5.10: uninitialized stack reads within the written depth */
 	BG_KFEAT_NONNULL_ARG_NULL,     /* 6.18: a NULL constant refused for a non-NULL global function argument */
+	BG_KFEAT_WALK_UNTRUSTED,       /* 6.4: a pointer walked from a trusted one is untrusted unless allow-listed */
 	BG_KFEAT__CNT,
 };
 

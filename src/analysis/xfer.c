@@ -949,7 +949,8 @@ static void walked_trust(struct vctx *v, struct as_state *s, size_t pc, const st
 	if ((t != AS_TRUST_TRUSTED && t != AS_TRUST_RCU) || !p->btf || !bg_scalar_is_const(&p->v, &c))
 		return;
 	int safe = btf_field_safety(v->prog, p->btf, (int)(c + (uint64_t)(int64_t)off));
-	uint8_t fl = RF_UNTRUSTED;
+	/* before 6.4 a field without an allow-list entry reads as a plain pointer */
+	uint8_t fl = bg_profile_has(v->prof, BG_KF_WALK_UNTRUSTED) ? RF_UNTRUSTED : 0;
 	if (safe == BTF_SAFE_TRUSTED)
 		fl = 0;
 	else if (safe == BTF_SAFE_TRUSTED_OR_NULL)

@@ -31,6 +31,7 @@ static const struct {
 	{ BG_KF_VAR_STACK_ACCESS, BG_KVER(5, 10) },  { BG_KF_GLOBAL_PTR_ARGS, BG_KVER(5, 12) },
 	{ BG_KF_ST_CTX, BG_KVER(6, 3) },          { BG_KF_UNINIT_STACK_WRITTEN, BG_KVER(5, 10) },
 	{ BG_KF_NONNULL_ARG_NULL, BG_KVER(6, 18) },
+	{ BG_KF_WALK_UNTRUSTED, BG_KVER(6, 4) },
 };
 
 static const char *const feat_names[] = {
@@ -44,6 +45,7 @@ static const char *const feat_names[] = {
 	"pointer arguments of global functions", "BPF_ST into ctx",
 	"privileged reads of uninitialized stack within the written depth",
 	"NULL refused for non-NULL global function arguments",
+	"untrusted pointers walked from trusted ones",
 };
 
 /* features of a version, as a constant expression is not possible from the

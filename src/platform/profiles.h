@@ -69,6 +69,13 @@ enum bg_kfeat {
 					       * be non-NULL"); before, only a maybe-NULL pointer was.
 					       * QEMU: 6.12 accepts, 7.2 and the running 6.18 refuse;
 					       * no image between them: 6.18 (first seen) */
+	BG_KF_WALK_UNTRUSTED = 1ull << BG_KFEAT_WALK_UNTRUSTED, /* 6.4 (the RCU refactoring of
+					       * check_ptr_to_btf_access): a BTF pointer walked from a
+					       * trusted or RCU one without an allow-list entry is
+					       * PTR_UNTRUSTED, refused by helpers' BTF arguments;
+					       * before, a plain PTR_TO_BTF_ID they take (iterator
+					       * programs' ctx->meta->seq to bpf_seq_printf). QEMU:
+					       * 5.10 and 6.1 accept, 6.12 and 7.2 as 6.18 */
 };
 
 struct bg_kernel_profile {
