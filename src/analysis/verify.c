@@ -425,26 +425,43 @@ static void enqueue(struct vctx *v, struct node *n, uint32_t d)
 	heap_push(v, it);
 }
 
-/* Detect a loop that makes no progress: iteration k+1 at the head is
- * contained in iteration k (the kernel's "infinite loop detected"). */
+/* Detect a loop that makes no progress: iteration k+1 at the head is the
+ * same state as iteration k, or as an earlier iteration j (up to
+ * NO_PROGRESS_BACK back) from which it descends: every iteration between j
+ * and k held one disjunct at the head, so the states of j led to it (the
+ * kernel's "infinite loop detected" compares with the states explored on the
+ * current path). A loop cycling with a longer period, or through partitioned
+ * iterations, still ends at the unrolling bound U. Cost: at most
+ * NO_PROGRESS_BACK walks of one iteration's disjuncts per back edge taken. */
+#define NO_PROGRESS_BACK 8
 static bool no_progress(const struct node *n, const struct as_state *s, uint32_t idx)
 {
 	if (idx >= s->niter || s->iter[idx] == 0)
 		return false;
 	uint16_t prev[AS_MAX_ITER];
 	memcpy(prev, s->iter, s->niter * sizeof(prev[0]));
-	prev[idx]--;
-	for (uint32_t i = idx_first(n, prev, s->niter); i != UINT32_MAX; i = idx_next(n, i)) {
-		const struct as_state *o = &n->d[i].st;
-		if (n->d[i].done || o->niter != s->niter || memcmp(o->iter, s->iter, idx * sizeof(s->iter[0])) ||
-		    o->iter[idx] + 1u != s->iter[idx])
-			continue;
-		struct as_state tmp = *s;
-		tmp.iter[idx] = o->iter[idx];
-		/* the same state again, not merely a narrower one (the kernel's
-		 * states_equal(EXACT)): a loop whose counter narrows still moves */
-		if (as_state_leq(&tmp, o) && as_state_leq(o, &tmp))
-			return true;
+	for (uint32_t back = 1; back <= NO_PROGRESS_BACK && back <= s->iter[idx]; back++) {
+		prev[idx] = (uint16_t)(s->iter[idx] - back);
+		uint32_t same_iter = 0;
+		for (uint32_t i = idx_first(n, prev, s->niter); i != UINT32_MAX; i = idx_next(n, i)) {
+			const struct as_state *o = &n->d[i].st;
+			if (o->niter != s->niter || memcmp(o->iter, s->iter, idx * sizeof(s->iter[0])) ||
+			    o->iter[idx] != prev[idx])
+				continue;
+			same_iter++;
+			if (n->d[i].done)
+				continue;
+			struct as_state tmp = *s;
+			tmp.iter[idx] = o->iter[idx];
+			/* the same state again, not merely a narrower one (the kernel's
+			 * states_equal(EXACT)): a loop whose counter narrows still moves */
+			if (as_state_leq(&tmp, o) && as_state_leq(o, &tmp))
+				return true;
+		}
+		/* an iteration with several disjuncts: the earlier ones need not
+		 * be on the current path */
+		if (same_iter != 1)
+			return false;
 	}
 	return false;
 }

@@ -152,3 +152,22 @@ goto l
 out:
 r0 = 0
 exit
+
+# A loop whose state comes back after two iterations (r0 alternates 0, 1 at
+# the head): the kernel finds the head state equal to one already explored
+# on the path ("infinite loop detected"); so does bpfgate, comparing with the
+# iterations before the last one too, instead of unrolling to the bound.
+# case: loop_period_two_no_progress
+# expect: reject
+# message: infinite loop detected
+r0 = 0
+l:
+r0 += 1
+r0 &= 1
+if r0 < 2 goto m
+exit
+m:
+r0 += 1
+r0 &= 1
+if r0 < 2 goto l
+exit
