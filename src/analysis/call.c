@@ -235,7 +235,7 @@ static int arg_mem_of_map(struct vctx *v, struct as_state *s, size_t pc, int reg
 		struct as_frame *f = &s->fr[r->frame];
 		int o = (int)(int64_t)off;
 		if (o % 8 == 0 && o < 0) {
-			struct as_slot *sl = as_slot_get(f, (-o - 1) / 8, false);
+			const struct as_slot *sl = as_slot_find(f, (-o - 1) / 8);
 			uint64_t c;
 			/* the kernel wants a scalar spill of exactly the key size */
 			if (sl && sl->kind == SK_SPILL && sl->spill.type == T_SCALAR && sl->spill_size == size &&
@@ -248,7 +248,7 @@ static int arg_mem_of_map(struct vctx *v, struct as_state *s, size_t pc, int reg
 			}
 		} else if (o % 8 == -4) {
 			/* unaligned zero store: the kernel's STACK_ZERO bytes */
-			struct as_slot *sl = as_slot_get(f, (-o - 1) / 8, false);
+			const struct as_slot *sl = as_slot_find(f, (-o - 1) / 8);
 			if (sl && (sl->kind != SK_SPILL || sl->spill_size <= 4) && (sl->zero & 0xf0) == 0xf0) {
 				ci->key_const = true;
 				ci->key_val = 0;
@@ -994,6 +994,8 @@ static int do_release(struct vctx *v, struct as_state *s, size_t pc, struct call
 		struct as_frame *fr = &s->fr[f];
 		for (int i = 0; i < 11; i++)
 			kill_ref(&fr->r[i], &ref);
+		if (!fr->nslots || as_frame_own(fr))
+			continue; /* no memory: as_oom_take() stops the analysis */
 		for (uint32_t k = 0; k < fr->nslots; k++)
 			if (fr->slots[k].kind == SK_SPILL)
 				kill_ref(&fr->slots[k].spill, &ref);

@@ -313,11 +313,73 @@ void as_state_init(struct as_state *s)
 	bg_zone_init(&s->zone);
 }
 
+/* Stack slot arrays are shared copy-on-write between states (a copy of a
+ * state shares its frames' slots; a stored state and the working state made
+ * from it share them until one of them writes a slot): the array sits after
+ * a header holding its reference count. Every write goes through
+ * as_frame_own (as_slot_get does it), reads through as_slot_find. */
+struct slot_buf {
+	uint32_t refs;
+	uint32_t cap;
+	uint64_t pad;
+	struct as_slot s[];
+};
+
+static struct slot_buf *slot_buf(const struct as_slot *slots)
+{
+	return (struct slot_buf *)(void *)((char *)(uintptr_t)slots - offsetof(struct slot_buf, s));
+}
+
+static __thread bool oom_flag;
+
+bool as_oom_take(void)
+{
+	bool r = oom_flag;
+	oom_flag = false;
+	return r;
+}
+
+static void slots_release(struct as_slot *slots)
+{
+	if (!slots)
+		return;
+	struct slot_buf *b = slot_buf(slots);
+	if (--b->refs == 0)
+		free(b);
+}
+
+int as_frame_own(struct as_frame *f)
+{
+	if (!f->slots || slot_buf(f->slots)->refs == 1)
+		return 0;
+	uint32_t cap = f->nslots ? f->nslots : 1;
+	struct slot_buf *b = malloc(sizeof(*b) + cap * sizeof(struct as_slot));
+	if (!b) {
+		oom_flag = true;
+		return -ENOMEM;
+	}
+	b->refs = 1;
+	b->cap = cap;
+	memcpy(b->s, f->slots, f->nslots * sizeof(struct as_slot));
+	slots_release(f->slots);
+	f->slots = b->s;
+	f->cap = cap;
+	return 0;
+}
+
+int as_state_own(struct as_state *s)
+{
+	for (uint32_t i = 0; i < s->nframes; i++)
+		if (as_frame_own(&s->fr[i]))
+			return -ENOMEM;
+	return 0;
+}
+
 static void frame_fini(struct as_frame *f)
 {
 	free(f->cb_args);
 	f->cb_args = NULL;
-	free(f->slots);
+	slots_release(f->slots);
 	f->slots = NULL;
 	f->nslots = f->cap = 0;
 }
@@ -335,15 +397,9 @@ void as_state_fini(struct as_state *s)
 static int frame_copy(struct as_frame *d, const struct as_frame *f)
 {
 	*d = *f;
-	d->cap = f->nslots;
-	d->slots = NULL;
 	d->cb_args = NULL;
-	if (f->nslots) {
-		d->slots = malloc(f->nslots * sizeof(*d->slots));
-		if (!d->slots)
-			return -ENOMEM;
-		memcpy(d->slots, f->slots, f->nslots * sizeof(*d->slots));
-	}
+	if (f->slots)
+		slot_buf(f->slots)->refs++; /* shared until one side writes */
 	if (f->cb_args) {
 		d->cb_args = malloc(5 * sizeof(*d->cb_args));
 		if (!d->cb_args) {
@@ -406,7 +462,7 @@ void as_pop_frame(struct as_state *s)
 	s->nframes--;
 }
 
-struct as_slot *as_slot_get(struct as_frame *f, int idx, bool create)
+static uint32_t slot_pos(const struct as_frame *f, int idx)
 {
 	uint32_t lo = 0, hi = f->nslots;
 	while (lo < hi) {
@@ -416,16 +472,36 @@ struct as_slot *as_slot_get(struct as_frame *f, int idx, bool create)
 		else
 			hi = mid;
 	}
-	if (lo < f->nslots && f->slots[lo].idx == idx)
-		return &f->slots[lo];
-	if (!create)
+	return lo;
+}
+
+const struct as_slot *as_slot_find(const struct as_frame *f, int idx)
+{
+	uint32_t lo = slot_pos(f, idx);
+	return lo < f->nslots && f->slots[lo].idx == idx ? &f->slots[lo] : NULL;
+}
+
+struct as_slot *as_slot_get(struct as_frame *f, int idx, bool create)
+{
+	uint32_t lo = slot_pos(f, idx);
+	bool found = lo < f->nslots && f->slots[lo].idx == idx;
+	if (!found && !create)
 		return NULL;
+	if (as_frame_own(f))
+		return NULL;
+	if (found)
+		return &f->slots[lo];
 	if (f->nslots == f->cap) {
 		uint32_t nc = f->cap ? f->cap * 2 : 4;
-		struct as_slot *ns = realloc(f->slots, nc * sizeof(*ns));
-		if (!ns)
+		struct slot_buf *nb = realloc(f->slots ? slot_buf(f->slots) : NULL,
+					      sizeof(*nb) + nc * sizeof(struct as_slot));
+		if (!nb) {
+			oom_flag = true;
 			return NULL;
-		f->slots = ns;
+		}
+		nb->refs = 1;
+		nb->cap = nc;
+		f->slots = nb->s;
 		f->cap = nc;
 	}
 	memmove(&f->slots[lo + 1], &f->slots[lo], (f->nslots - lo) * sizeof(*f->slots));
@@ -469,7 +545,8 @@ void as_dynptr_kill_slices(struct as_state *s, uint32_t id)
 		for (int i = 0; i < 11; i++)
 			kill_slice(&fr->r[i], id);
 		for (uint32_t k = 0; k < fr->nslots; k++)
-			if (fr->slots[k].kind == SK_SPILL)
+			if (fr->slots[k].kind == SK_SPILL && fr->slots[k].spill.type == T_MEM &&
+			    fr->slots[k].spill.dynptr == id && !as_frame_own(fr))
 				kill_slice(&fr->slots[k].spill, id);
 	}
 }
@@ -514,9 +591,13 @@ static bool frame_leq(const struct as_frame *a, const struct as_frame *b, struct
 	for (int i = 0; i < 11; i++)
 		if (!reg_leq(&a->r[i], &b->r[i], m))
 			return false;
+	/* both slot lists are sorted by index: one merge walk */
+	uint32_t j = 0;
 	for (uint32_t i = 0; i < b->nslots; i++) {
 		const struct as_slot *sb = &b->slots[i];
-		const struct as_slot *sa = as_slot_get((struct as_frame *)a, sb->idx, false);
+		while (j < a->nslots && a->slots[j].idx < sb->idx)
+			j++;
+		const struct as_slot *sa = j < a->nslots && a->slots[j].idx == sb->idx ? &a->slots[j] : NULL;
 		if (!sa) {
 			if (sb->init || sb->kind != SK_NONE)
 				return false;
@@ -648,6 +729,8 @@ static void frame_join(struct as_frame *a, const struct as_frame *b, bool widen,
 		for (int i = 0; i < 5; i++)
 			a->cb_args[i] = as_reg_join(&a->cb_args[i], &b->cb_args[i], widen, thr, nthr);
 	/* both slot lists are sorted by index: one merge walk */
+	if (as_frame_own(a))
+		return; /* as_oom_take() reports it */
 	uint32_t w = 0, j = 0;
 	for (uint32_t i = 0; i < a->nslots; i++) {
 		struct as_slot *sa = &a->slots[i];
@@ -694,14 +777,14 @@ static const struct as_reg *loc_reg(const struct as_state *s, uint32_t f, uint32
 	const struct as_frame *fr = &s->fr[f];
 	if (loc < 11)
 		return &fr->r[loc];
-	const struct as_slot *sl = as_slot_get((struct as_frame *)fr, (int)(loc - 16), false);
+	const struct as_slot *sl = as_slot_find(fr, (int)(loc - 16));
 	return sl && sl->kind == SK_SPILL ? &sl->spill : NULL;
 }
 
 static void plan_one(const struct as_state *a, const struct as_state *b, uint32_t f, uint32_t loc,
-		     uint32_t *ids, struct join_plan *pl, uint32_t *n)
+		     const struct as_reg *ra, const struct as_reg *rb, uint32_t *ids, struct join_plan *pl,
+		     uint32_t *n)
 {
-	const struct as_reg *ra = loc_reg(a, f, loc), *rb = loc_reg(b, f, loc);
 	if (!ra || !rb || ra->type != rb->type || (ra->type != T_PKT && ra->type != T_PKT_META))
 		return;
 	if ((ra->id == rb->id && ra->delta == rb->delta) || ra->id == LOST_BASE || rb->id == LOST_BASE)
@@ -734,10 +817,21 @@ static uint32_t plan_join(const struct as_state *a, const struct as_state *b, ui
 {
 	uint32_t n = 0;
 	for (uint32_t f = 0; f < a->nframes && f < b->nframes; f++) {
+		const struct as_frame *fa = &a->fr[f], *fb = &b->fr[f];
 		for (uint32_t i = 0; i < 11; i++)
-			plan_one(a, b, f, i, ids, pl, &n);
-		for (uint32_t k = 0; k < a->fr[f].nslots; k++)
-			plan_one(a, b, f, 16u + a->fr[f].slots[k].idx, ids, pl, &n);
+			plan_one(a, b, f, i, &fa->r[i], &fb->r[i], ids, pl, &n);
+		/* spills at the same slot: one merge walk of the sorted lists */
+		uint32_t j = 0;
+		for (uint32_t k = 0; k < fa->nslots; k++) {
+			const struct as_slot *sa = &fa->slots[k];
+			while (j < fb->nslots && fb->slots[j].idx < sa->idx)
+				j++;
+			if (j == fb->nslots)
+				break;
+			const struct as_slot *sb = &fb->slots[j];
+			if (sb->idx == sa->idx && sa->kind == SK_SPILL && sb->kind == SK_SPILL)
+				plan_one(a, b, f, 16u + sa->idx, &sa->spill, &sb->spill, ids, pl, &n);
+		}
 	}
 	return n;
 }
@@ -766,7 +860,7 @@ static void apply_plan(struct as_state *s, const struct join_plan *pl, uint32_t 
 			if (s->fr[f].r[i].id == JOIN_PENDING)
 				s->fr[f].r[i].id = LOST_BASE;
 		for (uint32_t k = 0; k < s->fr[f].nslots; k++)
-			if (s->fr[f].slots[k].spill.id == JOIN_PENDING)
+			if (s->fr[f].slots[k].spill.id == JOIN_PENDING && !as_frame_own(&s->fr[f]))
 				s->fr[f].slots[k].spill.id = LOST_BASE;
 	}
 }
@@ -836,9 +930,14 @@ static void rename_map(const struct as_state *a, const struct as_state *b, struc
 		const struct as_frame *fa = &a->fr[f], *fb = &b->fr[f];
 		for (int i = 0; i < 11; i++)
 			pair_regs(m, &fa->r[i], &fb->r[i]);
+		uint32_t j = 0; /* both slot lists are sorted by index: one merge walk */
 		for (uint32_t k = 0; k < fb->nslots; k++) {
-			const struct as_slot *sa = as_slot_get((struct as_frame *)fa, fb->slots[k].idx, false);
-			if (sa && sa->kind == fb->slots[k].kind && sa->kind != SK_NONE)
+			while (j < fa->nslots && fa->slots[j].idx < fb->slots[k].idx)
+				j++;
+			if (j == fa->nslots)
+				break;
+			const struct as_slot *sa = &fa->slots[j];
+			if (sa->idx == fb->slots[k].idx && sa->kind == fb->slots[k].kind && sa->kind != SK_NONE)
 				pair_regs(m, &sa->spill, &fb->slots[k].spill);
 		}
 		if (fa->cb_args && fb->cb_args)
@@ -974,6 +1073,10 @@ static int rename_into(const struct as_state *a, const struct as_state *b, uint3
 	if (identity)
 		return 0;
 	err = as_state_copy(out, b);
+	if (!err && as_state_own(out)) {
+		as_state_fini(out);
+		err = -ENOMEM;
+	}
 	if (err)
 		return err;
 	state_ids(out, rename_apply_id, &r);
@@ -1227,6 +1330,7 @@ size_t as_state_bytes(const struct as_state *s)
 {
 	size_t n = sizeof(*s) + s->nframes * sizeof(struct as_frame);
 	for (uint32_t i = 0; i < s->nframes; i++)
-		n += s->fr[i].cap * sizeof(struct as_slot);
+		n += s->fr[i].cap * sizeof(struct as_slot); /* counted by every sharer (an upper bound;
+							    * the count of a state depends on it alone) */
 	return n;
 }

@@ -200,8 +200,20 @@ void as_state_move(struct as_state *dst, struct as_state *src);
 /* Frame operations. push: 0, -E2BIG (too deep) or -ENOMEM. */
 int as_push_frame(struct as_state *s, int32_t callsite);
 void as_pop_frame(struct as_state *s);
-/* Stack slot lookup; create makes an empty slot when missing (NULL: no memory). */
+/* Stack slot lookup for writing (the frame's slot array becomes its own, see
+ * as_frame_own); create makes an empty slot when missing (NULL: no memory,
+ * or absent without create). */
 struct as_slot *as_slot_get(struct as_frame *f, int idx, bool create);
+/* Stack slot lookup for reading: NULL when absent. */
+const struct as_slot *as_slot_find(const struct as_frame *f, int idx);
+/* Slot arrays are shared copy-on-write between copies of a state: before
+ * writing into f->slots[] directly, make the frame's array its own.
+ * 0 or -ENOMEM (then as_oom_take() is true: a void caller cannot report it). */
+int as_frame_own(struct as_frame *f) __attribute__((warn_unused_result));
+int as_state_own(struct as_state *s) __attribute__((warn_unused_result));
+/* Whether a copy-on-write failed for lack of memory since the last call
+ * (per thread); the analysis then stops as out of memory. */
+bool as_oom_take(void);
 /* The dynptr whose first slot is idx stops existing (overwritten or
  * released): both its slots become uninitialized, as the kernel marks a
  * destroyed dynptr's slots STACK_INVALID. */

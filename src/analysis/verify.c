@@ -856,7 +856,7 @@ static int global_arg(struct vctx *v, struct as_state *s, size_t pc, int i, cons
 			return verr(v, s, pc, "global_arg", "arg#%d expected pointer to stack or const struct bpf_dynptr", i);
 		if (!bg_scalar_is_const(&r->v, &c) || (int64_t)c >= 0 || ((int64_t)c & 7))
 			return verr(v, s, pc, "global_arg", "R%d must point to a dynptr at a constant, aligned stack offset", reg);
-		const struct as_slot *sl = as_slot_get(&s->fr[r->frame], (int)((-(int64_t)c - 1) / 8), false);
+		const struct as_slot *sl = as_slot_find(&s->fr[r->frame], (int)((-(int64_t)c - 1) / 8));
 		if (!sl || sl->kind != SK_DYNPTR)
 			return verr(v, s, pc, "global_arg", "Expected an initialized dynptr as arg #%d", i);
 		return 0;
@@ -1334,6 +1334,9 @@ static int process_state(struct vctx *v, uint32_t ctx, uint32_t block, struct as
 			r = xfer_insn(v, &s, pc) || ld_abs_exit(v, ctx, &s, pc) ? -1 : 0;
 		}
 	}
+	/* a copy-on-write of stack slots that found no memory (state.c) */
+	if (as_oom_take() && !r)
+		r = vnomem(v);
 	as_state_fini(&s);
 	return r;
 }

@@ -51,6 +51,8 @@ void for_each_reg(struct as_state *s, void (*fn)(struct as_reg *, void *), void 
 		struct as_frame *fr = &s->fr[f];
 		for (int i = 0; i < 11; i++)
 			fn(&fr->r[i], arg);
+		if (!fr->nslots || as_frame_own(fr))
+			continue; /* no memory: as_oom_take() stops the analysis */
 		for (uint32_t k = 0; k < fr->nslots; k++)
 			if (fr->slots[k].kind == SK_SPILL)
 				fn(&fr->slots[k].spill, arg);
@@ -440,9 +442,9 @@ int stack_write_objs(struct vctx *v, struct as_state *s, size_t pc, struct as_fr
 		     int64_t end)
 {
 	for (int idx = (int)((-lo - 1) / 8); idx >= 0 && idx >= (int)((-(end - 1) - 1) / 8); idx--) {
-		const struct as_slot *sl = as_slot_get(f, idx, false);
+		const struct as_slot *sl = as_slot_find(f, idx);
 		int head = sl && sl->kind == SK_OBJ_TAIL ? idx + 1 : idx;
-		const struct as_slot *h = head == idx ? sl : as_slot_get(f, head, false);
+		const struct as_slot *h = head == idx ? sl : as_slot_find(f, head);
 		if (!h || h->kind != SK_DYNPTR)
 			continue;
 		if (h->spill.ref)
@@ -520,7 +522,7 @@ static int stack_read(struct vctx *v, struct as_state *s, size_t pc, int reg,
 {
 	struct as_frame *f = &s->fr[p->frame];
 	if (lo == hi && lo % 8 == 0) {
-		struct as_slot *sl = as_slot_get(f, (int)((-lo - 1) / 8), false);
+		const struct as_slot *sl = as_slot_find(f, (int)((-lo - 1) / 8));
 		if (sl && sl->kind == SK_SPILL) {
 			if (as_reg_is_ptr(&sl->spill)) {
 				if (size != 8)
@@ -554,7 +556,7 @@ static int stack_read(struct vctx *v, struct as_state *s, size_t pc, int reg,
 	for (int64_t o = lo; o < hi + size; o++) {
 		int idx = (int)((-o - 1) / 8);
 		int byte = (int)(o + 8 * (idx + 1));
-		struct as_slot *sl = as_slot_get(f, idx, false);
+		const struct as_slot *sl = as_slot_find(f, idx);
 		uint8_t init = sl ? sl->init : 0, zero = sl ? sl->zero : 0;
 		if (sl && (sl->kind == SK_DYNPTR || sl->kind == SK_ITER || sl->kind == SK_OBJ_TAIL))
 			return verr(v, s, pc, "stack_obj",
@@ -1178,7 +1180,7 @@ int check_mem_range(struct vctx *v, struct as_state *s, size_t pc, int reg, cons
 		for (int64_t o = lo; o < hi; o = -8 * ((-o - 1) / 8)) {
 			/* a helper neither reads a dynptr or iterator as bytes nor
 			 * writes over one (the kernel's check_stack_range_initialized) */
-			const struct as_slot *sl = as_slot_get(f, (int)((-o - 1) / 8), false);
+			const struct as_slot *sl = as_slot_find(f, (int)((-o - 1) / 8));
 			if (!sl || (sl->kind != SK_DYNPTR && sl->kind != SK_ITER && sl->kind != SK_OBJ_TAIL))
 				continue;
 			if (write && sl->kind != SK_ITER)
@@ -1197,7 +1199,7 @@ int check_mem_range(struct vctx *v, struct as_state *s, size_t pc, int reg, cons
 			for (int64_t o = lo; o < hi; o++) {
 				int idx = (int)((-o - 1) / 8);
 				if (o == lo || o == -8 * (idx + 1))
-					sl = as_slot_get(f, idx, false); /* first byte here of a slot */
+					sl = as_slot_find(f, idx); /* first byte here of a slot */
 				int byte = (int)(o + 8 * (idx + 1));
 				bool ok = sl && ((sl->init >> byte) & 1);
 				if (!ok)
