@@ -152,9 +152,10 @@ int bg_kfunc_type_allowed(const char *name, uint32_t prog_type, bool *sleepable)
 	return (k->allowed >> prog_type) & 1;
 }
 
-/* The filters of kfunc sets (kernel/trace/bpf_trace.c
- * bpf_kprobe_multi_filter): the session kfuncs only in kprobe.session
- * programs (and uprobe.session ones since 6.16, the kernel that added them).
+/* The filters of kfunc sets, by attach type: the session kfuncs only in
+ * kprobe.session programs (kernel/trace/bpf_trace.c bpf_kprobe_multi_filter;
+ * and uprobe.session ones since 6.16, the kernel that added them),
+ * bpf_sock_destroy only in iterators (net/core/filter.c tracing_iter_filter).
  * The per-type table above is measured with the default attach type, so it
  * cannot see these. */
 static const struct {
@@ -166,6 +167,7 @@ static const struct {
 	 1ull << BG_ATTACH_TRACE_KPROBE_SESSION | 1ull << BG_ATTACH_TRACE_UPROBE_SESSION},
 	{"bpf_session_is_return", BG_PROG_KPROBE,
 	 1ull << BG_ATTACH_TRACE_KPROBE_SESSION | 1ull << BG_ATTACH_TRACE_UPROBE_SESSION},
+	{"bpf_sock_destroy", BG_PROG_TRACING, 1ull << BG_ATTACH_TRACE_ITER},
 };
 
 int bg_kfunc_attach_allowed(const char *name, uint32_t prog_type, uint32_t attach_type)

@@ -1,7 +1,8 @@
 # kfunc calls: which program types may call a kfunc, which kfuncs need a
 # sleepable program and which a device-bound one (never the case here), as
 # the running kernel answers (src/platform/kfunc_types.def, measured by
-# test_platform_kernel --dump-kfunc-types).
+# test_platform_kernel --dump-kfunc-types), and the kfunc sets' filters by
+# attach type (bpf_sock_destroy: iterators only, src/platform/helpers.c).
 # prog-type: socket
 # c: extern struct task_struct *bpf_task_from_pid(s32 pid) __ksym;
 # c: extern void bpf_task_release(struct task_struct *p) __ksym;
@@ -10,6 +11,7 @@
 # c: extern int bpf_copy_from_user_str(void *dst, u32 dst__sz, const void *unsafe_ptr__ign, u64 flags) __ksym;
 # c: extern int bpf_dynptr_from_xdp(struct xdp_md *x, u64 flags, struct bpf_dynptr *ptr__uninit) __ksym;
 # c: extern int bpf_xdp_metadata_rx_timestamp(const struct xdp_md *ctx, u64 *timestamp) __ksym;
+# c: extern int bpf_sock_destroy(struct sock_common *sk) __ksym;
 
 # case: task_from_pid_in_kprobe
 # section: kprobe
@@ -117,4 +119,23 @@ r2 = r10
 r2 += -8
 call bpf_xdp_metadata_rx_timestamp
 r0 = 2
+exit
+
+# case: sock_destroy_in_tcp_iterator
+# section: iter/tcp
+# expect: accept
+r1 = *(u64 *)(r1 + 8)
+if r1 == 0 goto out
+call bpf_sock_destroy
+out:
+r0 = 0
+exit
+
+# case: sock_destroy_in_tp_btf
+# section: tp_btf/tcp_destroy_sock
+# expect: reject
+# message: calling kernel function bpf_sock_destroy is not allowed
+r1 = *(u64 *)(r1 + 0)
+call bpf_sock_destroy
+r0 = 0
 exit
