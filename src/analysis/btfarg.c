@@ -2,6 +2,7 @@
  * fentry/fexit, lsm) from the attach target's prototype in the target BTF,
  * and the type of a field loaded through a typed pointer (BTF walking), so
  * that `task->real_parent->tgid` is a pointer chain, not a scalar. */
+#include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
 #include <linux/bpf.h>
@@ -288,6 +289,79 @@ int btf_field_safety(const struct bg_program *prog, const char *sname, int off)
 		}
 	}
 	return BTF_SAFE_NONE;
+}
+
+/* The struct (or union) `name` of the target BTF, or 0. */
+static uint32_t target_struct(const struct bg_object *o, const char *name)
+{
+	int id = obj_target_lookup(o, name, BTF_KIND_STRUCT);
+	if (id <= 0)
+		id = obj_target_lookup(o, name, BTF_KIND_UNION);
+	return id > 0 ? (uint32_t)id : 0;
+}
+
+/* The type of the member at byte 0 of composite sid when it is a struct or
+ * union (an array of them: the element type), as btf_struct_walk finds it
+ * for a one-byte access at offset 0 (WALK_STRUCT); 0 otherwise. */
+static uint32_t first_struct_member(const struct btf *b, uint32_t sid)
+{
+	const struct btf_type *t = obj_btf_skip_mods(b, sid, &sid);
+	if (!t || !btf_is_composite(t))
+		return 0;
+	const struct btf_member *m = btf_members(t);
+	for (uint16_t i = 0; i < btf_vlen(t); i++, m++) {
+		uint32_t moff = btf_member_bit_offset(t, i) / 8;
+		if (moff > 0)
+			return 0;
+		if (btf_member_bitfield_size(t, i)) {
+			if ((btf_member_bit_offset(t, i) + btf_member_bitfield_size(t, i) + 7) / 8 <= 1)
+				return 0; /* WALK_SCALAR */
+			continue;
+		}
+		int64_t msz = btf__resolve_size(b, m->type);
+		if (msz <= 0)
+			continue; /* empty: no overlap with byte 0 */
+		uint32_t mid;
+		const struct btf_type *mt = obj_btf_skip_mods(b, m->type, &mid);
+		while (mt && btf_is_array(mt))
+			mt = obj_btf_skip_mods(b, btf_array(mt)->type, &mid);
+		return mt && btf_is_composite(mt) ? mid : 0;
+	}
+	return 0;
+}
+
+int btf_struct_match(const struct bg_program *prog, const char *have, const char *want, bool strict)
+{
+	const struct bg_object *o = bg_program__object(prog);
+	const struct btf *b = bg_object__target_btf(o);
+	if (!b || !have || !want)
+		return -1;
+	uint32_t hid = target_struct(o, have), wid = target_struct(o, want);
+	if (!hid || !wid)
+		return -1;
+	if (hid == wid)
+		return 1;
+	if (strict)
+		return 0;
+	for (int depth = 0; depth < 32; depth++) {
+		hid = first_struct_member(b, hid);
+		if (!hid)
+			return 0;
+		if (hid == wid)
+			return 1;
+	}
+	return -1;
+}
+
+bool btf_nocast_alias(const char *a, const char *b)
+{
+	static const char sfx[] = "___init";
+	size_t la = strlen(a), lb = strlen(b), k = sizeof(sfx) - 1;
+	if (la + k == lb)
+		return !strncmp(a, b, la) && !strcmp(b + la, sfx);
+	if (lb + k == la)
+		return !strncmp(a, b, lb) && !strcmp(a + lb, sfx);
+	return false;
 }
 
 /* The kernel's btf_is_prog_ctx_type: is the pointer type ptr (object BTF)
@@ -812,6 +886,40 @@ bool btf_stops_writable(const struct bg_program *prog, const char *ptr, int64_t 
 			return true;
 	}
 	return false;
+}
+
+/* ---- writes a program type's access callback allows (src/platform/btfwrite.def) */
+static const struct {
+	uint32_t prog_type;
+	const char *ptr, *holder, *field;
+} btf_writes[] = {
+#define BTF_WRITE(t, p, h, f) {t, p, h, f},
+#include "platform/btfwrite.def"
+#undef BTF_WRITE
+};
+
+int btf_prog_writable(const struct bg_program *prog, const char *ptr, int64_t off, int size, char *why, size_t n)
+{
+	const struct bg_object *o = bg_program__object(prog);
+	const struct btf *b = bg_object__target_btf(o);
+	uint32_t lo, hi;
+	bool array;
+	for (size_t i = 0; b && ptr && i < sizeof(btf_writes) / sizeof(btf_writes[0]); i++) {
+		if (btf_writes[i].prog_type != bg_program__type(prog) || strcmp(btf_writes[i].ptr, ptr))
+			continue;
+		const char *h = btf_writes[i].holder;
+		if (!member_range(o, b, h, btf_writes[i].field, &lo, &hi, &array) || off != (int64_t)lo) {
+			snprintf(why, n, "no write support to %s at off %" PRId64, h, off);
+			return 0;
+		}
+		if (off + size > (int64_t)hi) {
+			snprintf(why, n, "write access at off %" PRId64 " with size %d beyond the member of %s ended at %u",
+				 off, size, h, hi);
+			return 0;
+		}
+		return 1;
+	}
+	return -1;
 }
 
 bool btf_stops_arg_nullable(const struct bg_program *prog, int off)

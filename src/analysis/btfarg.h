@@ -21,6 +21,14 @@ bool btf_field_load(const struct bg_program *prog, const char *sname, int off, i
  * struct sname: BTF_SAFE_NONE when none or not known. */
 enum { BTF_SAFE_NONE = 0, BTF_SAFE_TRUSTED, BTF_SAFE_TRUSTED_OR_NULL, BTF_SAFE_RCU, BTF_SAFE_RCU_OR_NULL };
 int btf_field_safety(const struct bg_program *prog, const char *sname, int off);
+/* btf_struct_ids_match (kernel/bpf/btf.c) by name in the target BTF: is an
+ * object of struct `have` a struct `want`, itself or (unless strict) through
+ * the struct its first member is, recursively (struct bpf_cpumask starts with
+ * a struct cpumask)? 1 yes, 0 no, -1 a name not in the target BTF. */
+int btf_struct_match(const struct bg_program *prog, const char *have, const char *want, bool strict);
+/* btf_type_ids_nocast_alias: is one name the other's with "___init"
+ * (nf_conn, nf_conn___init)? The kernel then matches the two strictly. */
+bool btf_nocast_alias(const char *a, const char *b);
 /* Is the 8 bytes at off of a map value of BTF type value_type_id (object
  * BTF; struct, array, DATASEC of globals, nested) a kptr field (`T __kptr *`,
  * `T __kptr_untrusted *`)? Then *name gets the struct T and *untrusted says
@@ -62,6 +70,10 @@ int btf_func_ret_scalar(const struct bg_program *prog, size_t insn);
  * `name` gets in this program (promotion, else name); may the program write
  * size bytes at off through a trusted pointer to struct ptr? */
 const char *btf_stops_promote(const struct bg_program *prog, const char *name);
+/* A write of size bytes at off through a trusted `ptr *` by the program's
+ * type's access callback (src/platform/btfwrite.def): 1 allowed, 0 refused
+ * (*why: the kernel's message), -1 the type has no rule for ptr. */
+int btf_prog_writable(const struct bg_program *prog, const char *ptr, int64_t off, int size, char *why, size_t n);
 /* Does the struct_ops member the program implements return void? (The kernel
  * then does not read r0 at exit.) */
 bool btf_stops_void_ret(const struct bg_program *prog);

@@ -1283,6 +1283,70 @@ bool call_throws(struct vctx *v, size_t pc)
 	return p && (p->flags & BG_HF_THROW);
 }
 
+static bool name_ends(const char *n, const char *sfx)
+{
+	size_t ln = n ? strlen(n) : 0, ls = strlen(sfx);
+	return ln >= ls && !strcmp(n + ln - ls, sfx);
+}
+
+/* check_kfunc_args as 6.18 does it (measured; 6.12 did so only for
+ * KF_TRUSTED_ARGS, KF_RCU and release kfuncs): a kfunc's memory argument
+ * sized by the next one (`x, x__sz`) may not be NULL, unless it is
+ * __nullable or __opt. (bpf_xdp_ct_lookup(ctx, NULL, 0, ...),
+ * bpf_crypto_ctx_create(NULL, 0, ...) are refused.) */
+static int kfunc_null_mem_args(struct vctx *v, struct as_state *s, size_t pc)
+{
+	const struct btf *b = tl_kbtf;
+	const struct bg_insn *in = &v->insns[pc];
+	if (!b || in->imm <= 0 || !v->prof || v->prof->version < BG_KVER(6, 18))
+		return 0;
+	const struct btf_type *f = btf__type_by_id(b, (uint32_t)in->imm);
+	const struct btf_type *fp = f && btf_is_func(f) ? btf__type_by_id(b, f->type) : NULL;
+	if (!fp || !btf_is_func_proto(fp))
+		return 0;
+	const struct btf_param *pa = btf_params(fp);
+	for (int i = 0; i + 1 < btf_vlen(fp) && i < 4; i++) {
+		const struct btf_type *t = obj_btf_skip_mods(b, pa[i].type, NULL);
+		const char *n = btf__name_by_offset(b, pa[i].name_off);
+		const struct as_reg *r = R(s, i + 1);
+		if (!t || !btf_is_ptr(t) || !name_ends(btf__name_by_offset(b, pa[i + 1].name_off), "__sz") ||
+		    name_ends(n, "__nullable") || name_ends(n, "__opt"))
+			continue;
+		if (is_null_const(r) || (r->type != T_SCALAR && (r->flags & RF_NULL)))
+			return verr(v, s, pc, "kfunc_arg", "Possibly NULL pointer passed to trusted arg%d", i);
+	}
+	return 0;
+}
+
+/* process_kf_arg_ptr_to_btf_id: a kfunc's struct pointer argument holds an
+ * object of its parameter's struct (target BTF), or of a struct that starts
+ * with it; strictly that struct for the object a release kfunc drops and
+ * between no-cast aliases (nf_conn and nf_conn___init: an allocated
+ * conntrack entry is not an inserted one). A kfunc taking a projection
+ * (__sk_buff, xdp_md) takes the kernel struct behind it. Objects whose
+ * struct bpfgate does not know, program-local objects and pointers off
+ * their struct's start are not judged here. */
+static int kfunc_struct_args(struct vctx *v, struct as_state *s, size_t pc, const struct bg_helper_proto *p)
+{
+	for (int i = 0; i < 5; i++) {
+		const struct as_reg *r = R(s, i + 1);
+		uint64_t c;
+		if ((p->args[i] != BG_ARG_BTF_ID && p->args[i] != BG_ARG_BTF_ID_OR_NULL) || r->type != T_BTF_ID ||
+		    (r->flags & RF_ALLOC) || !r->btf || !bg_scalar_is_const(&r->v, &c) || c)
+			continue;
+		const char *want = kfunc_param_struct(v, pc, i);
+		if (!want || (!strcmp(want, "__sk_buff") && !strcmp(r->btf, "sk_buff")) ||
+		    (!strcmp(want, "xdp_md") && !strcmp(r->btf, "xdp_buff")))
+			continue;
+		bool strict = ((p->flags & BG_HF_RELEASE) && r->ref) || btf_nocast_alias(r->btf, want);
+		if (btf_struct_match(v->prog, r->btf, want, strict) == 0)
+			return verr(v, s, pc, "kfunc_arg",
+				    "kernel function %s args#%d expected pointer to STRUCT %s but R%d has a pointer to STRUCT %s",
+				    p->name, i, want, i + 1, r->btf);
+	}
+	return 0;
+}
+
 static int xfer_kfunc(struct vctx *v, struct as_state *s, size_t pc, const struct bg_insn *in)
 {
 	const char *name = kfunc_name(v, in);
@@ -1303,6 +1367,8 @@ static int xfer_kfunc(struct vctx *v, struct as_state *s, size_t pc, const struc
 		if (arg_check(v, s, pc, i, &ci))
 			return -1;
 	}
+	if (kfunc_null_mem_args(v, s, pc) || kfunc_struct_args(v, s, pc, p))
+		return -1;
 	if ((p->flags & (BG_HF_ITER_NEW | BG_HF_ITER_NEXT | BG_HF_ITER_DESTROY)) && iter_op(v, s, pc, p, name))
 		return -1;
 	if (has_dynptr_arg(p) && dynptr_args(v, s, pc, p, &ci))

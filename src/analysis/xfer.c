@@ -982,6 +982,15 @@ static int access_btf(struct vctx *v, struct as_state *s, size_t pc, int reg, co
 	if (write && !(p->flags & RF_UNTRUSTED) && bg_scalar_is_const(&p->v, &at) &&
 	    btf_stops_writable(v->prog, p->btf, (int64_t)at + off, size))
 		return 0; /* a field the struct_ops type lets its programs write */
+	if (write && !(p->flags & RF_UNTRUSTED) && bg_scalar_is_const(&p->v, &at)) {
+		/* a field the program type's access callback lets it write */
+		char why[160];
+		int w = btf_prog_writable(v->prog, p->btf, (int64_t)at + off, size, why, sizeof(why));
+		if (w == 1)
+			return 0;
+		if (w == 0)
+			return verr(v, s, pc, "btf_write", "%s", why);
+	}
 	if (write)
 		return verr(v, s, pc, "btf_write", "only read is supported: R%d is %s%s", reg,
 			    as_type_name(p->type, 0), p->btf ? p->btf : "");
