@@ -690,6 +690,17 @@ static int arg_check(struct vctx *v, struct as_state *s, size_t pc, int i, struc
 		if (r->type != T_MAP_VALUE || !(r->flags & RF_RDONLY))
 			return verr(v, s, pc, "helper_arg", "R%d does not point to a readonly map' (const string expected): %s",
 				    reg, as_type_name(r->type, r->flags));
+		/* check_reg_const_str: a constant offset into the value, a NUL
+		 * between it and the value's end (in the object's initial data:
+		 * the map is frozen before the load) */
+		uint64_t c;
+		const struct bg_map_def *m = bg_object__map(v->obj, (size_t)r->map);
+		if (!bg_scalar_is_const(&r->v, &c))
+			return verr(v, s, pc, "helper_arg", "R%d is not a constant address'", reg);
+		if (m && m->init_data && c < m->value_size &&
+		    !memchr((const char *)m->init_data + c, 0, m->value_size - c))
+			return verr(v, s, pc, "helper_arg", "string is not zero-terminated (map %s, offset %" PRIu64 ")",
+				    m->name ? m->name : "?", c);
 		return 0;
 	}
 	case BG_ARG_DYNPTR:
