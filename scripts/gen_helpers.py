@@ -312,9 +312,9 @@ VARIANTS = {
     "get_socket_cookie": [(["sk_reuseport"] + TRACING_LIKE, "int | bskcn")],
     "setsockopt": [(["cgroup_sockopt", "lsm", "struct_ops"], "int | bskc any any mem sz")],
     "getsockopt": [(["cgroup_sockopt", "lsm", "struct_ops"], "int | bskc any any umem sz")],
-    "sk_storage_get": [(TRACING_LIKE, "mvn | map btfn:sock valn any"),
+    "sk_storage_get": [(TRACING_LIKE, "mvn | map btfn:sock_common valn any"),
                        (["cgroup_sock"], "mvn | map ctx valn any")],
-    "sk_storage_delete": [(TRACING_LIKE, "int | map btfn:sock")],
+    "sk_storage_delete": [(TRACING_LIKE, "int | map btfn:sock_common")],
     "sk_assign": [(["sk_lookup"], "int | ctx sockn any")],
     "xdp_get_buff_len": [(TRACING_LIKE, "int | btf:xdp_buff")],
 }

@@ -214,6 +214,25 @@ static bool is_null_const(const struct as_reg *r)
 static int type_mismatch(struct vctx *v, struct as_state *s, size_t pc, int reg, const char *exp);
 static int want_ptr_nonnull(struct vctx *v, struct as_state *s, size_t pc, int reg, const char *exp);
 
+/* A BTF pointer as a helper's memory argument (compatible_reg_types:
+ * mem_types): only a trusted one, and only where the helper declares it
+ * reads the memory (MEM_RDONLY: never for map keys and values), else
+ * "may write into memory". */
+static const char *btf_ptr_name(const struct as_reg *r);
+static const char mem_types_str[] = "fp, pkt, pkt_meta, map_key, map_value, mem, ringbuf_mem, buf, trusted_ptr_";
+static int btf_mem_arg(struct vctx *v, struct as_state *s, size_t pc, int reg, bool write, const char *helper)
+{
+	const struct as_reg *r = R(s, reg);
+	if (r->type != T_BTF_ID || (r->flags & RF_ALLOC))
+		return 0;
+	if (as_btf_trust(r) != AS_TRUST_TRUSTED)
+		return verr(v, s, pc, "helper_arg", "R%d type=%s expected=%s", reg, btf_ptr_name(r), mem_types_str);
+	if (write)
+		return verr(v, s, pc, "helper_arg", "%s() may write into memory pointed by R%d type=%s", helper, reg,
+			    btf_ptr_name(r));
+	return 0;
+}
+
 static int arg_mem_of_map(struct vctx *v, struct as_state *s, size_t pc, int reg, uint32_t size,
 			  const char *what, struct call_info *ci, bool write)
 {
@@ -221,6 +240,8 @@ static int arg_mem_of_map(struct vctx *v, struct as_state *s, size_t pc, int reg
 		return verr(v, s, pc, "helper_arg", "invalid map_ptr to access map->%s", what);
 	if (!rg_has(R(s, reg)->type, RG_KEY_ARG))
 		return type_mismatch(v, s, pc, reg, "fp, pkt, pkt_meta, map_key, map_value, mem, ringbuf_mem");
+	if (!(ci->p->flags & BG_HF_KFUNC) && btf_mem_arg(v, s, pc, reg, true, ci->name))
+		return -1;
 	if (want_ptr_nonnull(v, s, pc, reg, what))
 		return -1;
 	struct bg_scalar sz = bg_scalar_const(size);
@@ -304,11 +325,11 @@ static int arg_mem(struct vctx *v, struct as_state *s, size_t pc, int reg, int s
 	if (r->type == T_BTF_ID) {
 		if (!helper)
 			return 0; /* kfunc memory arguments through BTF pointers: not modelled */
-		/* check_reg_type: a helper may not write through a BTF pointer;
-		 * check_helper_mem_access: the read is one BTF access of the size */
-		if (write)
-			return verr(v, s, pc, "helper_arg", "%s() may write into memory pointed by R%d type=%s%s",
-				    helper, reg, as_type_name(r->type, r->flags), r->btf ? r->btf : "");
+		/* check_reg_type: a helper takes only a trusted BTF pointer and
+		 * may not write through it; check_helper_mem_access: the read is
+		 * one BTF access of the size */
+		if (btf_mem_arg(v, s, pc, reg, write, helper))
+			return -1;
 		if (sz->v.umax == 0 || sz->v.umax >= (1u << 29) || (sz->v.umin == 0 && !zero_ok))
 			return check_mem_range(v, s, pc, reg, &sz->v, false, zero_ok, "helper memory argument");
 		return check_mem(v, s, pc, reg, 0, (int)sz->v.umax, false, NULL, NULL, false);
@@ -486,6 +507,24 @@ static int arg_trust(struct vctx *v, struct as_state *s, size_t pc, int reg, con
 	}
 }
 
+/* check_reg_type's btf_struct_ids_match for a helper's BTF argument: the
+ * pointer's struct is the one expected, or starts with it (strictly the same
+ * struct for a released argument, but bpf_sk_release's). Pointers off their
+ * struct's start are not judged here. Kfuncs: kfunc_struct_args. */
+static int arg_btf_type(struct vctx *v, struct as_state *s, size_t pc, int reg, const struct call_info *ci,
+			const char *want)
+{
+	const struct as_reg *r = R(s, reg);
+	uint64_t c;
+	if ((ci->p->flags & BG_HF_KFUNC) || r->type != T_BTF_ID || (r->flags & RF_ALLOC) || !r->btf || !want ||
+	    !bg_scalar_is_const(&r->v, &c) || c)
+		return 0;
+	bool strict = ci->p->release_arg == reg && ci->id != BPF_FUNC_sk_release;
+	if (btf_struct_match(v->prog, r->btf, want, strict) != 0)
+		return 0;
+	return verr(v, s, pc, "helper_arg", "R%d is of type %s but %s is expected", reg, r->btf, want);
+}
+
 static int arg_check(struct vctx *v, struct as_state *s, size_t pc, int i, struct call_info *ci)
 {
 	int reg = i + 1;
@@ -584,13 +623,14 @@ static int arg_check(struct vctx *v, struct as_state *s, size_t pc, int i, struc
 		 * kernel's ARG_PTR_TO_BTF_ID_SOCK_COMMON), never NULL */
 		if (!rg_has(r->type, RG_SOCK_ARG))
 			return type_mismatch(v, s, pc, reg, "sock_common, sock, tcp_sock, xdp_sock, ptr_, trusted_ptr_");
-		if (arg_trust(v, s, pc, reg, ci))
+		if (arg_trust(v, s, pc, reg, ci) ||
+		    want_ptr_nonnull(v, s, pc, reg, "sock_common, sock, tcp_sock, xdp_sock, ptr_, trusted_ptr_"))
 			return -1;
-		return want_ptr_nonnull(v, s, pc, reg, "sock_common, sock, tcp_sock, xdp_sock, ptr_, trusted_ptr_");
+		return arg_btf_type(v, s, pc, reg, ci, "sock_common");
 	case BG_ARG_BTF_ID_OR_NULL:
 		if (is_null_const(r) || ((ci->p->flags & BG_HF_KFUNC) && !kfunc_param_struct(v, pc, i)))
 			return 0;
-		return arg_trust(v, s, pc, reg, ci);
+		return arg_trust(v, s, pc, reg, ci) ? -1 : arg_btf_type(v, s, pc, reg, ci, ci->p->arg_btf[i]);
 	case BG_ARG_BTF_ID:
 	case BG_ARG_PERCPU_BTF_ID:
 		/* check_kfunc_args (reg2btf_ids): a map pointer is a struct bpf_map */
@@ -607,7 +647,9 @@ static int arg_check(struct vctx *v, struct as_state *s, size_t pc, int i, struc
 		 * NULL first (check_kfunc_args), trust only for its struct
 		 * pointers (KF_ARG_PTR_TO_BTF_ID) */
 		if (!(ci->p->flags & BG_HF_KFUNC))
-			return arg_trust(v, s, pc, reg, ci) ? -1 : want_ptr_nonnull(v, s, pc, reg, "ptr_");
+			return arg_trust(v, s, pc, reg, ci) || want_ptr_nonnull(v, s, pc, reg, "ptr_")
+				       ? -1
+				       : arg_btf_type(v, s, pc, reg, ci, ci->p->arg_btf[i]);
 		if (want_ptr_nonnull(v, s, pc, reg, "ptr_"))
 			return -1;
 		return kfunc_param_struct(v, pc, i) ? arg_trust(v, s, pc, reg, ci) : 0;

@@ -16,11 +16,19 @@
 # it is trusted (bpf_get_current_task_btf). bpf_rdonly_cast returns an
 # untrusted pointer to the struct whose kernel BTF id its second argument is
 # (any other type but void is refused; ids are the 6.18 kernel's BTF:
-# task_struct 114, union bpf_attr 1933, the int type of u64 27).
+# task_struct 114, union bpf_attr 1933, the int type of u64 27). A helper's
+# BTF argument must point to the struct it names, or to one that starts with
+# it (btf_struct_ids_match: a tcp_sock is a sock_common through its first
+# members; bpf_sk_storage_get of tracing programs names sock_common). A
+# helper's memory argument takes only a trusted BTF pointer, and only where
+# the helper only reads it (never a map key or value: "may write"); task
+# comm is at 1752, pid at 1264.
 # prog-type: tp_btf/task_newtask
 # map: tstore BPF_MAP_TYPE_TASK_STORAGE key=int value=long entries=0 flags=BPF_F_NO_PREALLOC
 # map: skstore BPF_MAP_TYPE_SK_STORAGE key=int value=long entries=0 flags=BPF_F_NO_PREALLOC
+# map: h hash key=4 value=8 entries=4
 # map: cgstore BPF_MAP_TYPE_CGRP_STORAGE key=int value=long entries=0 flags=BPF_F_NO_PREALLOC
+# c: const char foo_str[4] = "foo";
 # c: extern struct task_struct *bpf_task_acquire(struct task_struct *p) __ksym;
 # c: extern void bpf_task_release(struct task_struct *p) __ksym;
 # c: extern bool bpf_cpumask_test_cpu(u32 cpu, const struct cpumask *cpumask) __ksym;
@@ -266,5 +274,84 @@ exit
 r1 = *(u64 *)(r1 + 0)
 w2 = 27
 call bpf_rdonly_cast
+r0 = 0
+exit
+
+# case: task_as_cgroup_to_helper
+# expect: reject
+# message: R2 is of type task_struct but cgroup is expected
+call bpf_get_current_task_btf
+r2 = r0
+r1 = %[cgstore] ll
+r3 = 0
+r4 = 0
+call bpf_cgrp_storage_get
+r0 = 0
+exit
+
+# case: skb_as_sock_to_helper
+# section: tp_btf/tcp_probe
+# expect: reject
+# message: R2 is of type sk_buff but sock_common is expected
+r2 = *(u64 *)(r1 + 8)
+r1 = %[skstore] ll
+r3 = 0
+r4 = 0
+call bpf_sk_storage_get
+r0 = 0
+exit
+
+# case: sock_to_sock_common_helper
+# section: tp_btf/tcp_probe
+# expect: accept
+r2 = *(u64 *)(r1 + 0)
+r1 = %[skstore] ll
+r3 = 0
+r4 = 0
+call bpf_sk_storage_get
+r0 = 0
+exit
+
+# case: trusted_comm_to_strncmp
+# expect: accept
+r1 = *(u64 *)(r1 + 0)
+r1 += 1752
+w2 = 16
+r3 = %[foo_str] ll
+call bpf_strncmp
+r0 = 0
+exit
+
+# case: rcu_comm_to_strncmp
+# expect: reject
+# message: R1 type=rcu_ptr_ expected=fp, pkt, pkt_meta, map_key, map_value, mem, ringbuf_mem, buf, trusted_ptr_
+r1 = *(u64 *)(r1 + 0)
+r1 = *(u64 *)(r1 + 1280)
+r1 += 1752
+w2 = 16
+r3 = %[foo_str] ll
+call bpf_strncmp
+r0 = 0
+exit
+
+# case: untrusted_comm_to_strncmp
+# expect: reject
+# message: R1 type=untrusted_ptr_ expected=fp
+r1 = *(u64 *)(r1 + 0)
+r1 = *(u64 *)(r1 + 1288)
+r1 += 1752
+w2 = 16
+r3 = %[foo_str] ll
+call bpf_strncmp
+r0 = 0
+exit
+
+# case: trusted_pid_as_map_key
+# expect: reject
+# message: bpf_map_lookup_elem\(\) may write into memory pointed by R2 type=trusted_ptr_
+r2 = *(u64 *)(r1 + 0)
+r2 += 1264
+r1 = %[h] ll
+call bpf_map_lookup_elem
 r0 = 0
 exit
