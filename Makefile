@@ -123,7 +123,8 @@ realcorpus:
 
 # The real corpus judged by Debian's 5.10, 6.1, 6.12 and 7.2 and compared with check --kernel V
 # (tests/realcorpus_kernels.py). realcorpus-kernels uses the kernels' verdicts cached in
-# tests/data/realcorpus/guests/ (minutes: only bpfgate check runs); realcorpus-kernels-boot
+# tests/data/realcorpus/guests/ (minutes: only bpfgate check runs; make test runs the same comparison
+# as tests/realcorpus_kernels.test.sh); realcorpus-kernels-boot
 # boots the four kernels under QEMU (under TCG on 2 shared cores the better part of an hour,
 # two guests at a time) and rewrites that cache: run it when the loader's rules change.
 realcorpus-kernels: all

@@ -228,7 +228,8 @@ def load_guests():
             if line.startswith("# boot.") or line.startswith("# host."):
                 k, v = line[2:].split(": ", 1)
                 try:
-                    v = float(v) if "." in v or k.endswith(("_kib", "mem_mib")) else v
+                    # numbers (a whole number of seconds too: "22"); release etc. stay text
+                    v = v if k.split(".", 1)[1] in ("release", "debian_version", "accel", "error") else float(v)
                 except ValueError:
                     pass
                 (boot if k.startswith("boot.") else host)[k.split(".", 1)[1]] = None if v == "None" else v
@@ -305,6 +306,10 @@ def main():
             skip_or_fail("guests", "no cached guest verdicts in %s (make realcorpus-kernels-boot)" % GUESTS)
             return 0
         cached = "the tracked guest verdicts in " + os.path.relpath(GUESTS, ROOT)
+        # check --kernel V relocates CO-RE against V's own BTF, from V's cached image: without
+        # the images it would judge against the host's BTF and disagree for that reason alone
+        if not fetch():
+            return 0
     if d is not None:
         wall, rss = d.get("host", {}).get("wall_seconds", -1), d.get("host", {}).get("max_rss_kib_children", -1)
         wall, rss = float(wall), int(float(rss))
@@ -459,6 +464,11 @@ def main():
                 out("FAIL", "%s/%s" % (v, key), "new disagreement %s (%s)" % (cls, diff))
                 failed += 1
         pct = 100.0 * st["agree"] / st["decided"] if st["decided"] else 0.0
+        if st["decided"]:  # the comparison ran (its FAILs above decide the outcome)
+            out("PASS", "compared@" + v, "%d programs decided by kernel %s, %.1f%% agree" % (st["decided"], v, pct))
+        else:
+            out("FAIL", "compared@" + v, "kernel %s decided no program (empty guest cache?)" % v)
+            failed += 1
         print("# bpfgate@%s vs kernel@%s: agreement %.1f%% (%d/%d decided); disagreements %d as on the "
               "running kernel, %d specific to %s; by class %s" % (
                   v, v, pct, st["agree"], st["decided"], st["shared"], st["specific"], v,
