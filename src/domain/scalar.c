@@ -443,8 +443,20 @@ bool bg_scalar_eq(const struct bg_scalar *a, const struct bg_scalar *b)
 
 /* Hull of each component, then reduced: contains both (not always the least
  * upper bound in the concrete: the union of two intervals is not one). */
+static bool scalar_same(const struct bg_scalar *a, const struct bg_scalar *b)
+{
+	return a->umin == b->umin && a->umax == b->umax && a->smin == b->smin && a->smax == b->smax &&
+	       a->u32min == b->u32min && a->u32max == b->u32max && a->s32min == b->s32min &&
+	       a->s32max == b->s32max && a->tn.value == b->tn.value && a->tn.mask == b->tn.mask &&
+	       a->bottom == b->bottom;
+}
+
 struct bg_scalar bg_scalar_join(const struct bg_scalar *a_in, const struct bg_scalar *b_in)
 {
+	/* the same value on both sides (most joins at a fixpoint): itself, as
+	 * reduced as it was made (every value is made reduced) */
+	if (scalar_same(a_in, b_in) && scalar_wellformed(a_in))
+		return *a_in;
 	struct bg_scalar an = scalar_norm(a_in), bn = scalar_norm(b_in), *a = &an, *b = &bn, r;
 
 	if (a->bottom)
