@@ -113,7 +113,12 @@ static int rule_map_fd(struct vctx *v, struct as_state *s, size_t pc, const stru
 {
 	(void)a;
 	const struct bg_insn *in = &v->insns[pc];
-	if ((uint32_t)in->imm >= bg_object__map_cnt(v->obj))
+	/* the loader turns every relocated map reference into a map index
+	 * (BG_PSEUDO_MAP_IDX[_VALUE]); a file descriptor the object holds itself
+	 * (BPF_PSEUDO_MAP_FD/VALUE with no relocation) names no map of the
+	 * object, and the loading process has no map there either */
+	if (in->pseudo == BG_PSEUDO_MAP_FD || in->pseudo == BG_PSEUDO_MAP_VALUE ||
+	    (uint32_t)in->imm >= bg_object__map_cnt(v->obj))
 		return verr(v, s, pc, "bad_map", "fd %d is not pointing to valid bpf_map", in->imm);
 	return 0;
 }

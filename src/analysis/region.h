@@ -23,6 +23,7 @@
 #define RG_PKT_PTR          (1u << 9) /* invalidated by helpers that change the packet */
 #define RG_ALIGN_ALWAYS     (1u << 10) /* accesses are always checked for alignment (the stack) */
 #define RG_ALIGN_IP         (1u << 11) /* alignment counts NET_IP_ALIGN (2) before the offset */
+#define RG_ARITH_CONST      (1u << 12) /* RG_ARITH by a constant only (flow keys) */
 
 /* Which handler checks a load or store through the pointer (xfer.c). */
 enum rg_access { ACC_NONE = 0, ACC_STACK, ACC_CTX, ACC_PKT, ACC_MAP, ACC_MEM, ACC_BTF, ACC_SOCK, ACC_ARENA, ACC_MAP_PTR };

@@ -203,7 +203,7 @@ static int ptr_arith(struct vctx *v, struct as_state *s, size_t pc, const struct
 	 * zero, and no other arithmetic */
 	if (d->type == T_MAP_PTR && op == BG_ALU_ADD && bg_scalar_is_const(off, &c0) && c0 == 0)
 		return 0;
-	if (!rg_has(d->type, RG_ARITH)) {
+	if (!rg_has(d->type, RG_ARITH) || (rg_has(d->type, RG_ARITH_CONST) && !bg_scalar_is_const(off, &c0))) {
 		fmt_reg(v, s, swapped ? in->src : dreg, buf, sizeof(buf));
 		return verr(v, s, pc, "ptr_arith", "R%d pointer arithmetic on %s prohibited: %s", dreg,
 			    as_type_name(d->type, d->flags), buf);
@@ -697,7 +697,7 @@ static int access_ctx(struct vctx *v, struct as_state *s, size_t pc, int reg, co
 		out->type = T_SOCK;
 		break;
 	case BG_CTXV_FLOW_KEYS:
-		out->type = T_MEM;
+		out->type = T_FLOW_KEYS;
 		out->size = BG_FLOW_KEYS_SIZE;
 		break;
 	case BG_CTXV_CTX_ARG: {

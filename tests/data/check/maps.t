@@ -420,3 +420,27 @@ r1 = *(u64 *)(r0 - 32)
 out:
 r0 = 2
 exit
+
+# case: map_by_relocation
+# expect: accept
+r2 = 0
+*(u64 *)(r10 - 8) = r2
+r2 = r10
+r2 += -8
+r1 = %[h] ll
+call bpf_map_delete_elem
+r0 = 2
+exit
+
+# case: map_by_raw_fd
+# expect: reject
+# message: fd 0 is not pointing to valid bpf_map
+r2 = 0
+*(u64 *)(r10 - 8) = r2
+r2 = r10
+r2 += -8
+.8byte 0x1118
+.8byte 0
+call bpf_map_delete_elem
+r0 = 2
+exit
