@@ -22,6 +22,11 @@ if python3 scripts/gen_helpers.py --maps > "$tmp/maps.def" 2> "$tmp/err" && cmp 
 else
   fail platform/gen-map-helpers "src/platform/map_helpers.def differs from scripts/gen_helpers.py --maps output: $(head -c 300 "$tmp/err")"
 fi
+if python3 scripts/gen_helpers.py --pkt > "$tmp/pkt.def" 2> "$tmp/err" && cmp -s "$tmp/pkt.def" src/platform/helper_pkt.def; then
+  pass platform/gen-helper-pkt
+else
+  fail platform/gen-helper-pkt "src/platform/helper_pkt.def differs from scripts/gen_helpers.py --pkt output: $(head -c 300 "$tmp/err")"
+fi
 if python3 scripts/gen_ctx.py > "$tmp/ctx.def" 2> "$tmp/err" && cmp -s "$tmp/ctx.def" src/platform/ctx.def; then
   pass platform/gen-ctx
 else

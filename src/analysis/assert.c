@@ -281,6 +281,40 @@ static int rule_gpl(struct vctx *v, struct as_state *s, size_t pc, const struct 
 	return 0;
 }
 
+/* The kernel's check_func_arg: a packet pointer in an argument that is not
+ * ARG_ANYTHING, to a helper whose prototype lacks pkt_access (or in a type
+ * where no helper may take one). */
+static int rule_helper_pkt(struct vctx *v, struct as_state *s, size_t pc, const struct assertion *a)
+{
+	(void)a;
+	uint32_t id = (uint32_t)v->insns[pc].imm;
+	const struct bg_helper_proto *p = bg_helper_proto_for(id, v->prog_type);
+	for (int i = 0; p && i < 5; i++) {
+		uint8_t at = p->args[i];
+		const struct as_reg *r = R(s, i + 1);
+		if (at == BG_ARG_NONE || at == BG_ARG_ANYTHING || !rg_has(r->type, RG_PKT_BASE))
+			continue;
+		if (bg_helper_pkt_arg_refused(id, v->prog_type))
+			return verr(v, s, pc, "helper_pkt",
+				    "helper access to the packet is not allowed: R%d (%s) to %s, which takes no packet pointer",
+				    i + 1, as_type_name(r->type, r->flags), p->name);
+		return 0;
+	}
+	return 0;
+}
+
+/* Given only to a may_goto whose jump leads back to it without a branch
+ * (may_goto_cycles): reaching it is the rejection. */
+static int rule_may_goto_cycle(struct vctx *v, struct as_state *s, size_t pc, const struct assertion *a)
+{
+	(void)a;
+	return verr(v, s, pc, "loop_bound",
+		    "infinite loop detected at insn %zu: may_goto jumps back to itself through code without a "
+		    "branch (the kernel follows a may_goto's jump first, keeping its iteration count, and so never "
+		    "leaves this cycle)",
+		    pc);
+}
+
 static int rule_call_lock(struct vctx *v, struct as_state *s, size_t pc, const struct assertion *a)
 {
 	(void)a;
@@ -684,6 +718,7 @@ static void build_call(struct builder *b, const struct bg_insn *in)
 		put(b, A_GPL, 0, 0, 0, 0);
 		put(b, A_CALL_LOCK, 0, 0, 0, 0);
 		put(b, A_SECTION_HELPER, 0, 0, 0, 0);
+		put(b, A_HELPER_PKT, 0, 0, 0, 0);
 		if (in->imm == BPF_FUNC_tail_call) {
 			put(b, A_TAIL_CALL_REFS, 0, 0, 0, 0);
 			put(b, A_SECTION_TAIL_CALL, 0, 0, 0, 0);
@@ -699,6 +734,44 @@ static void build_exit(struct builder *b)
 				       A_EXIT_CB_RANGE, A_EXIT_REFS, A_EXIT_SECTIONS, A_EXIT_RANGE };
 	for (size_t i = 0; i < sizeof(ids); i++)
 		put(b, ids[i], 0, 0, 0, 0);
+}
+
+/* Does the may_goto at pc jump back to itself through code without a
+ * branch?  The kernel's walk takes a may_goto's jump first with the same
+ * may_goto depth (the fall-through, one deeper, is explored later), as it
+ * takes every unconditional jump and the jump of every other may_goto: on
+ * such a cycle it never reaches an exit, and stops on an exactly repeated
+ * state ("infinite loop detected") or a complexity limit. Calls and
+ * conditional jumps end the search (no claim). */
+static bool may_goto_cycles(const struct vctx *v, size_t pc)
+{
+	size_t at = (size_t)v->insns[pc].target;
+	for (size_t steps = 0; steps <= v->n && at < v->n; steps++) {
+		const struct bg_insn *in = &v->insns[at];
+		switch (in->kind) {
+		case BG_K_MAY_GOTO:
+			if (at == pc)
+				return true;
+			/* fallthrough */
+		case BG_K_JA:
+			if (in->target < 0)
+				return false;
+			at = (size_t)in->target;
+			break;
+		case BG_K_JCOND:
+		case BG_K_CALL:
+		case BG_K_EXIT:
+		case BG_K_LD_IMM64_HI:
+			return false;
+		case BG_K_LD_IMM64:
+			at += 2;
+			break;
+		default:
+			at++;
+			break;
+		}
+	}
+	return false;
 }
 
 /* The assertions of one instruction, in the order they are checked. */
@@ -756,8 +829,11 @@ static void build_insn(const struct vctx *v, struct builder *b, const struct bg_
 	case BG_K_EXIT:
 		build_exit(b);
 		return;
-	case BG_K_JA:
 	case BG_K_MAY_GOTO:
+		if (may_goto_cycles(v, (size_t)(in - v->insns)))
+			put(b, A_MAY_GOTO_CYCLE, 0, 0, 0, 0);
+		return;
+	case BG_K_JA:
 	case BG_K_LD_IMM64_HI:
 		return;
 	default:

@@ -304,8 +304,19 @@ static int arg_mem(struct vctx *v, struct as_state *s, size_t pc, int reg, int s
 		   bool or_null, bool zero_ok, const char *helper)
 {
 	struct as_reg *r = R(s, reg);
-	if (or_null && is_null_const(r))
-		return 0;
+	if (or_null && is_null_const(r)) {
+		/* a kfunc's __opt buffer: NULL skips the size check; a helper's
+		 * NULL takes the size's checks, then only a zero size (the
+		 * kernel's check_helper_mem_access on a scalar register) */
+		struct as_reg *sz = R(s, size_reg);
+		if (!helper || sz->type != T_SCALAR || (sz->v.umax == 0 && zero_ok))
+			return 0;
+		if (sz->v.umax == 0 || (sz->v.umin == 0 && !zero_ok) || sz->v.umax >= (1u << 29))
+			return check_mem_range(v, s, pc, reg, &sz->v, write, zero_ok, "helper memory argument");
+		return verr(v, s, pc, "helper_arg",
+			    "R%d type=scalar expected=fp: %s() may access up to %" PRIu64 " bytes at address 0", reg,
+			    helper, sz->v.umax);
+	}
 	if (!rg_has(r->type, RG_MEM_ARG))
 		return type_mismatch(v, s, pc, reg, write ? "fp,pkt,map_value,mem (writable)" : "fp,pkt,map_value,mem");
 	if (want_ptr_nonnull(v, s, pc, reg, "mem"))

@@ -1159,9 +1159,19 @@ int check_mem_range(struct vctx *v, struct as_state *s, size_t pc, int reg, cons
 	char buf[200];
 	struct as_reg *p = R(s, reg);
 	if (size->umax == 0) {
-		if (zero_ok)
-			return 0;
-		return verr(v, s, pc, "helper_arg", "R%d invalid zero-sized %s", reg, what);
+		if (!zero_ok)
+			return verr(v, s, pc, "helper_arg", "R%d invalid zero-sized %s", reg, what);
+		/* even an empty range must start inside the stack and end at
+		 * its top at most (the kernel's check_stack_access_within_bounds:
+		 * first byte in [-512, -1], end <= 0, over the whole variable part) */
+		if (p->type == T_STACK && !(p->flags & RF_NULL) &&
+		    (p->v.smin < -AS_STACK_SIZE || p->v.smin > -1 || p->v.smax > 0)) {
+			fmt_reg(v, s, reg, buf, sizeof(buf));
+			return verr(v, s, pc, "stack_bounds",
+				    "invalid indirect access to stack R%d off=[%" PRId64 ", %" PRId64 "] size=0: %s (%s)", reg,
+				    p->v.smin, p->v.smax, buf, what);
+		}
+		return 0;
 	}
 	if (size->umin == 0 && !zero_ok)
 		return verr(v, s, pc, "helper_arg", "R%d invalid zero-sized read: size may be 0 (%s)", reg + 1,

@@ -252,6 +252,27 @@ static const struct {
 	{ 0, 0, 0, { 0, 0, 0, 0 } }, /* end (version 0 never matches) */
 };
 
+/* (type) -> the helper ids that refuse a packet pointer argument, measured
+ * on the running kernel (generated: helper_pkt.def) */
+static const struct {
+	uint8_t type;
+	uint64_t ids[4];
+} pkt_deny[] = {
+#define BG_HELPER_PKT_DENY(t, w0, w1, w2, w3) { t, { w0, w1, w2, w3 } },
+#include "platform/helper_pkt.def"
+#undef BG_HELPER_PKT_DENY
+};
+
+bool bg_helper_pkt_arg_refused(uint32_t id, uint32_t prog_type)
+{
+	if (id >= 256)
+		return false;
+	for (size_t i = 0; i < sizeof(pkt_deny) / sizeof(pkt_deny[0]); i++)
+		if (pkt_deny[i].type == prog_type)
+			return (pkt_deny[i].ids[id / 64] >> (id % 64)) & 1;
+	return false;
+}
+
 int bg_helper_measured(uint32_t id, uint32_t prog_type, uint32_t attach_type, uint32_t kver)
 {
 	if (!kver || id >= 256)

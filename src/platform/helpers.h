@@ -176,6 +176,12 @@ int bg_helper_measured(uint32_t id, uint32_t prog_type, uint32_t attach_type, ui
  * helpers have per-type variants (bpf_get_socket_cookie takes the ctx in
  * tc but a socket pointer in tracing). NULL when id is unknown. */
 const struct bg_helper_proto *bg_helper_proto_for(uint32_t id, uint32_t prog_type);
+
+/* The kernel refuses a packet pointer as an argument (other than an
+ * ARG_ANYTHING one) of helper `id` in this program type: "helper access to
+ * the packet is not allowed" (the prototype lacks pkt_access, or the type
+ * lets no helper take one). Measured on 6.18 (generated: helper_pkt.def). */
+bool bg_helper_pkt_arg_refused(uint32_t id, uint32_t prog_type);
 /* May a map of map_type (enum bpf_map_type) be passed to helper id? The
  * kernel refuses some pairs whatever the arguments ("cannot pass map_type 27
  * into func bpf_map_lookup_elem#1"); *why gets that message. Pairs not

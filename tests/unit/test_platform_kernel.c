@@ -424,6 +424,117 @@ static void dump_helpers_attach(void)
 	}
 }
 
+/* Where the packet's bounds sit in a target's context (data, data_end and
+ * the load size), or false: no packet pointers in this program type. */
+static bool pkt_fields(const struct probe_target *p, int *data, int *end, uint8_t *size)
+{
+	if (!p->ctx_struct || p->type == BPF_PROG_TYPE_SOCKET_FILTER)
+		return false;
+	if (!strcmp(p->ctx_struct, "__sk_buff")) {
+		*data = 76, *end = 80, *size = BPF_W;
+		return true;
+	}
+	if (!strcmp(p->ctx_struct, "xdp_md")) {
+		*data = 0, *end = 4, *size = BPF_W;
+		return true;
+	}
+	if (!strcmp(p->ctx_struct, "sk_msg_md") || !strcmp(p->ctx_struct, "sk_reuseport_md")) {
+		*data = 0, *end = 8, *size = BPF_DW;
+		return true;
+	}
+	if (!strcmp(p->ctx_struct, "bpf_sock_ops")) {
+		*data = 192, *end = 200, *size = BPF_DW; /* skb_data, skb_data_end */
+		return true;
+	}
+	if (!strcmp(p->ctx_struct, "bpf_sockopt")) {
+		*data = 8, *end = 16, *size = BPF_DW; /* optval, optval_end */
+		return true;
+	}
+	return false;
+}
+
+/* Does the kernel refuse a (bounds-checked) packet pointer as an argument
+ * of helper h in this target?  r1-r5 all hold one: the verifier checks the
+ * first argument that is not ARG_ANYTHING against the helper prototype's
+ * pkt_access ("helper access to the packet is not allowed") before its
+ * type.  -1: the helper is not callable here. */
+static int pkt_refused(const struct probe_target *p, int ret, uint32_t h)
+{
+	int data, end;
+	uint8_t sz;
+	if (!pkt_fields(p, &data, &end, &sz))
+		return -1;
+	struct bpf_insn in[] = {
+		insn(BPF_LDX | BPF_MEM | sz, 2, 1, (int16_t)data, 0),
+		insn(BPF_LDX | BPF_MEM | sz, 3, 1, (int16_t)end, 0),
+		insn(BPF_ALU64 | BPF_MOV | BPF_X, 4, 2, 0, 0),
+		insn(BPF_ALU64 | BPF_ADD | BPF_K, 4, 0, 0, 64),
+		insn(BPF_JMP | BPF_JGT | BPF_X, 4, 3, 6, 0),
+		insn(BPF_ALU64 | BPF_MOV | BPF_X, 1, 2, 0, 0),
+		insn(BPF_ALU64 | BPF_MOV | BPF_X, 3, 2, 0, 0),
+		insn(BPF_ALU64 | BPF_MOV | BPF_X, 4, 2, 0, 0),
+		insn(BPF_ALU64 | BPF_MOV | BPF_X, 5, 2, 0, 0),
+		insn(BPF_JMP | BPF_CALL, 0, 0, 0, (int32_t)h),
+		insn(BPF_ALU64 | BPF_MOV | BPF_K, 0, 0, 0, ret),
+		insn(BPF_ALU64 | BPF_MOV | BPF_K, 0, 0, 0, ret),
+		insn(BPF_JMP | BPF_EXIT, 0, 0, 0, 0),
+	};
+	enum verdict v = load(p->type, p->attach, in, (int)(sizeof(in) / sizeof(in[0])), "GPL");
+	if (v == V_NO_HELPER || v == V_INVALID_FUNC)
+		return -1;
+	return strstr(vlog, "helper access to the packet is not allowed") != NULL;
+}
+
+/* One line per loadable target with packet pointers: "target type attach
+ * id id ..." (the callable helpers that refuse a packet pointer). */
+static void dump_helpers_pkt(void)
+{
+	int d, e;
+	uint8_t sz;
+	for (unsigned i = 0; i < NTARGETS; i++) {
+		const struct probe_target *p = &targets[i];
+		int ret = ok_ret(p->type, p->attach);
+		if (ret < 0 || !pkt_fields(p, &d, &e, &sz))
+			continue;
+		printf("%s %u %u", p->layout, p->type, p->attach);
+		for (uint32_t h = 1; h <= bg_helper_max_id(); h++)
+			if (pkt_refused(p, ret, h) == 1)
+				printf(" %u", h);
+		printf("\n");
+	}
+}
+
+/* Per packet-pointer target: bg_helper_pkt_arg_refused against the kernel. */
+static void check_helpers_pkt(void)
+{
+	unsigned agree = 0, total = 0;
+	char first[200] = "";
+	int d, e;
+	uint8_t sz;
+	for (unsigned i = 0; i < NTARGETS; i++) {
+		const struct probe_target *p = &targets[i];
+		int ret = ok_ret(p->type, p->attach);
+		if (ret < 0 || !pkt_fields(p, &d, &e, &sz))
+			continue;
+		for (uint32_t h = 1; h <= bg_helper_max_id(); h++) {
+			int k = pkt_refused(p, ret, h);
+			if (k < 0)
+				continue;
+			total++;
+			if ((k == 1) == bg_helper_pkt_arg_refused(h, p->type)) {
+				agree++;
+			} else if (total - agree <= 3) {
+				size_t l = strlen(first);
+				snprintf(first + l, sizeof(first) - l, " %s/%s(kernel %s)", p->layout,
+					 bg_helper_by_id(h)->name, k ? "refuses" : "takes");
+			}
+		}
+	}
+	printf("# packet pointer arguments: %u/%u (target, helper) pairs agree\n", agree, total);
+	T_CHECK(total > 0 && agree == total, "platform/kernel/helpers-pkt", "%u disagreements:%s", total - agree,
+		first);
+}
+
 /* Per (type, attach): bg_helper_allowed_attach against the kernel. */
 static void check_helpers_attach(void)
 {
@@ -1500,6 +1611,10 @@ int main(int argc, char **argv)
 		dump_helpers_attach();
 		return 0;
 	}
+	if (argc > 1 && !strcmp(argv[1], "--dump-helpers-pkt")) {
+		dump_helpers_pkt();
+		return 0;
+	}
 	if (argc > 1 && !strcmp(argv[1], "--dump-kfunc-types"))
 		return dump_kfunc_types();
 	if (argc > 1 && !strcmp(argv[1], "--dump-map-helpers")) {
@@ -1514,6 +1629,7 @@ int main(int argc, char **argv)
 	check_spots();
 	check_helpers();
 	check_helpers_attach();
+	check_helpers_pkt();
 	check_ctx();
 	check_ret();
 	check_args();
