@@ -1550,9 +1550,12 @@ int call_set_cb_args(struct vctx *v, struct as_state *s, size_t pc, const struct
 			f->cb_args[i].v = bg_scalar_const(0);
 		break;
 	case BPF_FUNC_user_ringbuf_drain:
-		f->cb_args[0].type = T_MEM;
-		f->cb_args[0].size = 16;
-		f->cb_args[0].v = bg_scalar_const(0);
+		/* the kernel's CONST_PTR_TO_DYNPTR (a read-only dynptr the
+		 * callback may pass to dynptr helpers, never access as memory)
+		 * is not modelled: as for a global function's dynptr argument,
+		 * an unknown scalar, which no load, store or memory argument
+		 * takes ("invalid mem access 'dynptr_ptr'") */
+		as_reg_unknown(&f->cb_args[0]);
 		f->cb_args[1] = cf->r[3];
 		break;
 	default:
