@@ -362,7 +362,13 @@ def real_verdicts(tname, vers, objs):
         return {}
     if p.returncode == 2:
         print("FAIL %s/real-kernels: a guest failed: %s" % (tname, p.stderr[-400:]))
-    return {(r["kernel"], r["program"]): r for r in recs}
+    out = {}
+    for r in recs if isinstance(recs, list) else []:
+        if isinstance(r, dict) and "kernel" in r and "program" in r:
+            out[(r["kernel"], r["program"])] = r
+        else:  # an error object (a guest that failed to boot or timed out)
+            print("FAIL %s/real-kernels: kload --kernel reported an error: %s" % (tname, json.dumps(r)[:400]))
+    return out
 
 
 def label_slot(case, label):
