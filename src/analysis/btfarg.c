@@ -71,6 +71,12 @@ static const struct btf_type *func_proto_of(const struct bg_object *o, const str
 		*skip = 1; /* void *__data */
 		return t && btf_is_func_proto(t) ? t : NULL;
 	}
+	/* LSM programs attach to the hook's bpf_lsm_ stub (the section names
+	 * the hook; libbpf and the kernel's attach_btf_id add the prefix) */
+	if ((atype == BPF_LSM_MAC || atype == BPF_LSM_CGROUP) && strncmp(target, "bpf_lsm_", 8)) {
+		snprintf(name, sizeof(name), "bpf_lsm_%s", target);
+		target = name;
+	}
 	int id = obj_target_lookup(o, target, BTF_KIND_FUNC);
 	if (id <= 0)
 		return NULL;

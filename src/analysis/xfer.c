@@ -706,7 +706,9 @@ static int access_ctx(struct vctx *v, struct as_state *s, size_t pc, int reg, co
 		if (size == 8 && btf_ctx_arg(v->prog, off, &tn, &isp) && isp && tn) {
 			out->type = T_BTF_ID;
 			out->btf = tn;
-			if (!bg_prog_ctx_args_trusted(v->prog_type, bg_program__attach_type(v->prog)))
+			if (!bg_prog_ctx_args_trusted(v->prog_type, bg_program__attach_type(v->prog)) ||
+			    (v->prog_type == BPF_PROG_TYPE_LSM &&
+			     bg_lsm_hook_untrusted(bg_program__attach_target(v->prog))))
 				out->flags = RF_PLAIN; /* PTR_TO_BTF_ID without PTR_TRUSTED */
 			if (btf_stops_arg_nullable(v->prog, off)) {
 				out->flags |= RF_NULL;

@@ -238,6 +238,21 @@ bool bg_prog_ctx_args_trusted(uint32_t prog_type, uint32_t attach_type)
 	return true;
 }
 
+bool bg_lsm_hook_untrusted(const char *hook)
+{
+	static const char *const untrusted[] = { "bpf_map_free", "bpf_prog_free", "file_alloc_security",
+						 "file_free_security", "sk_alloc_security", "sk_free_security",
+						 "task_free" };
+	if (!hook)
+		return false;
+	if (!strncmp(hook, "bpf_lsm_", 8))
+		hook += 8;
+	for (size_t i = 0; i < sizeof(untrusted) / sizeof(untrusted[0]); i++)
+		if (!strcmp(hook, untrusted[i]))
+			return true;
+	return false;
+}
+
 bool bg_prog_map_fields_ok(uint32_t prog_type, uint32_t fields, const char **why)
 {
 	static const char *const what[] = { "bpf_spin_lock", "bpf_timer", "bpf_{list_head,rb_root}",

@@ -91,6 +91,10 @@ bool bg_prog_ld_abs_ok(uint32_t prog_type);
 /* Are the BTF-typed ctx arguments of (prog_type, attach_type) trusted
  * pointers? (fentry/fexit/fmod_ret: no.) */
 bool bg_prog_ctx_args_trusted(uint32_t prog_type, uint32_t attach_type);
+/* LSM hooks (the name after "lsm/", without the bpf_lsm_ prefix) whose
+ * arguments the kernel does not trust (bpf_lsm.c untrusted_lsm_hooks: objects
+ * being freed or not yet set up). */
+bool bg_lsm_hook_untrusted(const char *hook);
 
 /* The struct name a program type's BTF prototypes give its ctx
  * (progtypes.def BG_PROG_CTX_BTF), NULL when it has none; *under: the struct
