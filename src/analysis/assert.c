@@ -225,6 +225,13 @@ static int rule_helper_type(struct vctx *v, struct as_state *s, size_t pc, const
 	/* an older profile: the kernel's own measured table when there is one
 	 * (helper_kavail.def); else the running kernel's per-type availability,
 	 * the helper's first release being kgate's (which knows libbpf's rewrites) */
+	int lsm = v->prog_type == BPF_PROG_TYPE_LSM ? bg_lsm_helper(id, at, bg_program__attach_target(v->prog)) : -1;
+	if (lsm == 1)
+		return 0;
+	if (lsm == 0)
+		return verr(v, s, pc, "helper_not_allowed",
+			    "program of this type cannot use helper %s#%u (not with this LSM attach type and hook)",
+			    p->name, id);
 	uint32_t kv = v->kgate && bg_helper_measured(id, v->prog_type, at, v->prof->version) >= 0
 			      ? v->prof->version : 0;
 	if (!bg_helper_allowed_attach(id, v->prog_type, at, kv, &why))
@@ -478,6 +485,11 @@ static int rule_exit_r0(struct vctx *v, struct as_state *s, size_t pc, const str
 	uint8_t k = ctx_kind(v);
 	if (k == CTX_MAIN && btf_stops_void_ret(v->prog))
 		return 0; /* a void struct_ops member: r0 is not read */
+	int nargs;
+	if (k == CTX_MAIN && v->prog_type == BPF_PROG_TYPE_LSM &&
+	    bg_program__attach_type(v->prog) == BPF_LSM_MAC && (!v->prof || v->prof->version >= BG_KVER(6, 1)) &&
+	    btf_target_ret(v->prog, &nargs) == 0)
+		return 0; /* nor of an LSM program on a void hook (6.1 and later, as measured) */
 	if (k == CTX_MAIN || k == CTX_CB_SYNC || k == CTX_CB_ASYNC)
 		return check_reg_init(v, s, pc, 0);
 	return 0;
@@ -561,20 +573,31 @@ static int rule_exit_range(struct vctx *v, struct as_state *s, size_t pc, const 
 	const struct bg_prog_policy *p = v->pol;
 	if (ctx_kind(v) != CTX_MAIN || !p || !p->check_ret)
 		return 0;
+	int64_t lo = p->ret_min, hi = p->ret_max;
+	bool lsm32 = false;
+	if (v->prog_type == BPF_PROG_TYPE_LSM) {
+		/* per hook and kernel: void hooks and pre-6.12 LSM_MAC unchecked */
+		int nargs, kind = btf_target_ret(v->prog, &nargs);
+		if (!bg_lsm_ret_range(bg_program__attach_target(v->prog), bg_program__attach_type(v->prog), kind,
+				      v->prof ? v->prof->version : 0, &lo, &hi))
+			return 0;
+		lsm32 = bg_program__attach_type(v->prog) == BPF_LSM_MAC; /* return_32bit */
+	}
 	char buf[200];
 	struct as_reg *r0 = R(s, 0);
 	fmt_reg(v, s, 0, buf, sizeof(buf));
 	if (r0->type != T_SCALAR)
 		return verr(v, s, pc, "ret_range", "At program exit the register R0 is not a known value (%s)",
 			    as_type_name(r0->type, r0->flags));
-	if (r0->v.smin < p->ret_min || r0->v.smax > p->ret_max) {
-		/* the kernel compares the 32-bit subregister for most types */
-		if (r0->v.s32min >= p->ret_min && r0->v.s32max <= p->ret_max && p->ret_min >= INT32_MIN &&
-		    p->ret_max <= INT32_MAX && r0->v.umax <= UINT32_MAX)
+	if (r0->v.smin < lo || r0->v.smax > hi) {
+		/* the kernel compares the 32-bit subregister for most types
+		 * (LSM_MAC: whatever the upper half holds) */
+		if (r0->v.s32min >= lo && r0->v.s32max <= hi && lo >= INT32_MIN && hi <= INT32_MAX &&
+		    (lsm32 || r0->v.umax <= UINT32_MAX))
 			return 0;
 		return verr(v, s, pc, "ret_range",
 			    "At program exit the register R0 has %s should have been in [%" PRId64 ", %" PRId64 "]",
-			    buf, p->ret_min, p->ret_max);
+			    buf, lo, hi);
 	}
 	return 0;
 }

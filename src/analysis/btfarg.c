@@ -11,6 +11,7 @@
 #include <bpfgate/object.h>
 #include "analysis/btfarg.h"
 #include "platform/ctx.h"
+#include "platform/helpers.h"
 #include "obj/btftype.h"
 #include "obj/tfind.h"
 
@@ -110,6 +111,20 @@ bool btf_ctx_arg(const struct bg_program *prog, int off, const char **name, bool
 	}
 	*name = btf_stops_promote(prog, ptr_struct_name(b, p[idx].type, is_ptr));
 	return true;
+}
+
+int btf_target_ret(const struct bg_program *prog, int *nargs)
+{
+	const struct bg_object *o = bg_program__object(prog);
+	const struct btf *b = bg_object__target_btf(o);
+	const char *target = bg_program__attach_target(prog);
+	int skip;
+	const struct btf_type *fp = b && target ? func_proto_of(o, b, target, bg_program__attach_type(prog), &skip)
+					       : NULL;
+	if (!fp)
+		return -1;
+	*nargs = btf_vlen(fp) - skip;
+	return fp->type ? 1 : 0;
 }
 
 /* Member of struct `sid` covering byte `off`: recurse into embedded structs.

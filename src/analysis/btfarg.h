@@ -8,6 +8,10 @@ struct bg_program;
 /* Type of the ctx argument at byte offset off: *is_ptr and the pointed
  * struct name (NULL for a non-struct pointer). False when unknown. */
 bool btf_ctx_arg(const struct bg_program *prog, int off, const char **name, bool *is_ptr);
+/* The return of the attach target's prototype (LSM hooks: their bpf_lsm_
+ * stub): 0 void, 1 an integer, -1 unknown (no target BTF, not found).
+ * *nargs gets the number of arguments (the ctx slot of the return value). */
+int btf_target_ret(const struct bg_program *prog, int *nargs);
 /* btf_struct_walk's refusals of an access of size bytes at off of struct
  * sname: 1 a scalar member read past its end, 2 a pointer member read
  * partially (why gets the kernel's message); 0 none or not known. */

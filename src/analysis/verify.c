@@ -38,6 +38,8 @@
 #include "analysis/kgate.h"
 #include "core/opts.h"
 
+static int check_attach_target(struct vctx *v);
+
 #define DEFAULT_MAX_STEPS 40000000ull
 #define DEFAULT_MAX_BYTES ((size_t)1 << 30) /* abstract states stored */
 #define DEFAULT_UNROLL 2048u
@@ -2109,12 +2111,30 @@ static int setup(struct vctx *v, const struct bg_program *prog, const struct bg_
 		return verr(v, NULL, 0, "struct_ops", "attach to unsupported member %s of struct %.*s%s", c + 1,
 			    (int)(c - t), t, prog_sleepable(v) ? " (sleepable)" : "");
 	}
-	if (kgate_program(v))
+	if (kgate_program(v) || check_attach_target(v))
 		return -1;
 	v->kc = kcost_new(v); /* NULL: no estimate */
 	if (check_ksym_addrs(v) || check_abnormal_return(v))
 		return -1;
 	return check_reachable(v);
+}
+
+/* bpf_check_attach_target's refusals that depend on the target alone: a
+ * disabled LSM hook, a sleepable tracing program on a function that cannot
+ * sleep (before any instruction, as the kernel). */
+static int check_attach_target(struct vctx *v)
+{
+	const char *t = bg_program__attach_target(v->prog);
+	uint32_t at = bg_program__attach_type(v->prog);
+	if (!t)
+		return 0;
+	if (v->prog_type == BPF_PROG_TYPE_LSM && bg_lsm_hook_disabled(t, v->prof ? v->prof->version : 0))
+		return verr(v, NULL, 0, "attach", "attach_btf_id points to disabled hook bpf_lsm_%s", t);
+	if (v->prog_type == BPF_PROG_TYPE_TRACING && prog_sleepable(v) &&
+	    (at == BPF_TRACE_FENTRY || at == BPF_TRACE_FEXIT || at == BPF_MODIFY_RETURN) &&
+	    !bg_tracing_sleepable_ok(t, v->prof ? v->prof->version : 0))
+		return verr(v, NULL, 0, "attach", "%s is not sleepable (not in this kernel's error-injection list)", t);
+	return 0;
 }
 
 static double now_s(void)

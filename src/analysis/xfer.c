@@ -606,6 +606,25 @@ static int access_stack(struct vctx *v, struct as_state *s, size_t pc, int reg, 
 
 /* ----------------------------------------------------------------- ctx */
 
+/* An LSM program reading the hook's return value (the ctx slot after the
+ * arguments) gets the range the kernel enforces on its own return (6.12:
+ * check_ctx_access's is_retval, __mark_reg_s32_range). */
+static void lsm_retval(struct vctx *v, int off, int size, struct as_reg *out)
+{
+	int nargs;
+	int64_t lo, hi;
+	if (v->prog_type != BPF_PROG_TYPE_LSM || bg_program__attach_type(v->prog) != BPF_LSM_MAC || size != 8)
+		return;
+	int kind = btf_target_ret(v->prog, &nargs);
+	if (kind != 1 || off != nargs * 8 ||
+	    !bg_lsm_ret_range(bg_program__attach_target(v->prog), BPF_LSM_MAC, kind, v->prof ? v->prof->version : 0,
+			      &lo, &hi))
+		return;
+	out->v.s32min = (int32_t)lo;
+	out->v.s32max = (int32_t)hi;
+	bg_scalar_reduce(&out->v);
+}
+
 static int access_ctx(struct vctx *v, struct as_state *s, size_t pc, int reg, const struct as_reg *p,
 		      int off, int size, bool write, struct as_reg *out, bool sign)
 {
@@ -718,6 +737,7 @@ static int access_ctx(struct vctx *v, struct as_state *s, size_t pc, int reg, co
 			break;
 		}
 		as_reg_scalar(out, bg_scalar_load((uint8_t)size, sign));
+		lsm_retval(v, off, size, out);
 		return 0;
 	}
 	default:

@@ -6,6 +6,7 @@
  * with these tables against every offset of every layout on the running
  * kernel. */
 #include "platform/ctx.h"
+#include <linux/bpf.h>
 
 #include <stdio.h>
 #include <string.h>
@@ -251,6 +252,76 @@ bool bg_lsm_hook_untrusted(const char *hook)
 		if (!strcmp(hook, untrusted[i]))
 			return true;
 	return false;
+}
+
+int bg_lsm_helper(uint32_t helper_id, uint32_t attach_type, const char *hook)
+{
+	/* bpf_lsm_locked_sockopt_hooks and bpf_lsm_unlocked_sockopt_hooks */
+	static const char *const sockopt_hooks[] = { "sock_graft", "inet_csk_clone", "inet_conn_established",
+						     "socket_post_create", "socket_socketpair" };
+	if (helper_id == BPF_FUNC_get_local_storage)
+		return attach_type == BPF_LSM_CGROUP ? 1 : -1;
+	if (helper_id != BPF_FUNC_setsockopt && helper_id != BPF_FUNC_getsockopt)
+		return -1;
+	if (attach_type != BPF_LSM_CGROUP || !hook)
+		return 0;
+	if (!strncmp(hook, "bpf_lsm_", 8))
+		hook += 8;
+	for (size_t i = 0; i < sizeof(sockopt_hooks) / sizeof(sockopt_hooks[0]); i++)
+		if (!strcmp(hook, sockopt_hooks[i]))
+			return 1;
+	return 0;
+}
+
+bool bg_lsm_hook_disabled(const char *hook, uint32_t kver)
+{
+	static const char *const disabled[] = { "vm_enough_memory", "inode_need_killpriv", "inode_getsecurity",
+						"inode_listsecurity", "inode_copy_up_xattr", "getselfattr",
+						"getprocattr", "setprocattr", "key_getsecurity", "audit_rule_match",
+						"xfrm_decode_session", "ismaclabel" };
+	if (!hook || (kver && kver < BG_KVER(6, 1)))
+		return false;
+	if (!strncmp(hook, "bpf_lsm_", 8))
+		hook += 8;
+	for (size_t i = 0; i < sizeof(disabled) / sizeof(disabled[0]); i++)
+		if (!strcmp(hook, disabled[i]))
+			return true;
+	return false;
+}
+
+bool bg_tracing_sleepable_ok(const char *target, uint32_t kver)
+{
+	if (kver >= BG_KVER(7, 0))
+		return true;
+	return target && !strcmp(target, "bpf_fentry_test1") && (!kver || kver >= BG_KVER(6, 12));
+}
+
+bool bg_lsm_ret_range(const char *hook, uint32_t attach_type, int hook_ret, uint32_t kver, int64_t *lo,
+		      int64_t *hi)
+{
+	/* bpf_lsm.c bool_lsm_hooks: hooks returning 0 or 1 */
+	static const char *const bool_hooks[] = { "xfrm_state_pol_flow_match", "audit_rule_known",
+						  "inode_xattr_skipcap" };
+	if (attach_type == BPF_LSM_CGROUP) {
+		*lo = hook_ret == 0 ? 1 : 0;
+		*hi = 1;
+		return true;
+	}
+	if (kver && kver < BG_KVER(6, 12))
+		return false;
+	if (hook_ret == 0)
+		return false;
+	if (hook && !strncmp(hook, "bpf_lsm_", 8))
+		hook += 8;
+	for (size_t i = 0; hook && i < sizeof(bool_hooks) / sizeof(bool_hooks[0]); i++)
+		if (!strcmp(hook, bool_hooks[i])) {
+			*lo = 0;
+			*hi = 1;
+			return true;
+		}
+	*lo = -4095;
+	*hi = 0;
+	return true;
 }
 
 bool bg_prog_map_fields_ok(uint32_t prog_type, uint32_t fields, const char **why)

@@ -95,6 +95,30 @@ bool bg_prog_ctx_args_trusted(uint32_t prog_type, uint32_t attach_type);
  * arguments the kernel does not trust (bpf_lsm.c untrusted_lsm_hooks: objects
  * being freed or not yet set up). */
 bool bg_lsm_hook_untrusted(const char *hook);
+/* The return value range the kernel enforces on an LSM program (check_return_code,
+ * bpf_lsm_get_retval_range) for kernel version kver: hook_ret is the hook's
+ * return (0 void, 1 int, -1 unknown). False: any value (no check): BPF_LSM_MAC
+ * before 6.12 or on a void hook. BPF_LSM_CGROUP: [0, 1], on a void hook [1, 1];
+ * BPF_LSM_MAC from 6.12: [0, 1] on the bool hooks, else [-MAX_ERRNO, 0]. */
+/* Helpers an LSM program's attach type and hook decide (bpf_lsm_func_proto):
+ * BPF_LSM_CGROUP adds get_local_storage and, on the hooks where the socket is
+ * locked or not yet visible, setsockopt/getsockopt (elsewhere refused).
+ * 1 allowed, 0 refused, -1 not decided here (the program type's table). */
+int bg_lsm_helper(uint32_t helper_id, uint32_t attach_type, const char *hook);
+/* LSM hooks no BPF program may attach to on kernel kver (bpf_lsm.c
+ * bpf_lsm_disabled_hooks; the kernel refuses at load: "attach_btf_id N points
+ * to disabled hook"; measured: Debian's 5.10 has no such list, 6.1 has). */
+bool bg_lsm_hook_disabled(const char *hook, uint32_t kver);
+/* May a sleepable fentry/fexit/fmod_ret program attach to function target on
+ * kernel kver (0: the running one)? The kernel wants the target in the
+ * error-injection list (ALLOW_ERROR_INJECTION: syscalls, ...) or in the
+ * fmod_ret set with KF_SLEEPABLE (bpf_fentry_test1, 6.12 on). Measured: the
+ * running 6.18 has no CONFIG_FUNCTION_ERROR_INJECTION and Debian's 5.10, 6.1
+ * and 6.12 refuse syscalls ("__x64_sys_getpgid is not sleepable"); Debian's
+ * 7.2 accepts them (its list is not known: every target is taken there). */
+bool bg_tracing_sleepable_ok(const char *target, uint32_t kver);
+bool bg_lsm_ret_range(const char *hook, uint32_t attach_type, int hook_ret, uint32_t kver, int64_t *lo,
+		      int64_t *hi);
 
 /* The struct name a program type's BTF prototypes give its ctx
  * (progtypes.def BG_PROG_CTX_BTF), NULL when it has none; *under: the struct
