@@ -59,6 +59,15 @@ enum bg_kernel_feature {
 	BG_KFEAT_UNINIT_STACK_WRITTEN, /* 5.10: uninitialized stack reads within the written depth */
 	BG_KFEAT_NONNULL_ARG_NULL,     /* 6.18: a NULL constant refused for a non-NULL global function argument */
 	BG_KFEAT_WALK_UNTRUSTED,       /* 6.4: a pointer walked from a trusted one is untrusted unless allow-listed */
+	/* range tracking of the verifier (older kernels walk branches a newer
+	 * one proves dead) */
+	BG_KFEAT_SMALL_SPILL,          /* 5.10 (5.16 upstream, in Debian's 5.10 LTS): spills of 1/2/4-byte scalars keep their bounds */
+	BG_KFEAT_PTR_EQ_NOT_NULL,      /* 6.2: ptr == non-NULL ptr proves the first not NULL */
+	BG_KFEAT_BRANCH_JEQ_RANGE,     /* 6.4: ==/!= a constant decided by the other side's range */
+	BG_KFEAT_BRANCH_CONST_DST,     /* 6.4: `if <const> op <reg>` decided */
+	BG_KFEAT_MOV32_LINK,           /* 6.4: w1 = w2 keeps the scalar link (upper 32 bits zero) */
+	BG_KFEAT_BRANCH_RANGES,        /* 6.8: comparisons of two non-constant scalars decided, refined */
+	BG_KFEAT_SPILL_LINK,           /* 6.9: spills link scalars, unbounded spills, narrowing fills */
 	BG_KFEAT__CNT,
 };
 

@@ -23,6 +23,9 @@ int kgate_setup(struct vctx *v)
 	v->kgate = v->prof != bg_profile_default();
 	v->uninit_stack_ok = v->priv && bg_profile_has(v->prof, BG_KF_UNINIT_STACK_READ);
 	v->uninit_stack_written_ok = v->priv && bg_profile_has(v->prof, BG_KF_UNINIT_STACK_WRITTEN);
+	v->rt_lacks = ~v->prof->features & (BG_KF_SMALL_SPILL | BG_KF_PTR_EQ_NOT_NULL | BG_KF_BRANCH_JEQ_RANGE |
+					     BG_KF_BRANCH_CONST_DST | BG_KF_MOV32_LINK | BG_KF_BRANCH_RANGES |
+					     BG_KF_SPILL_LINK);
 	return 0;
 }
 

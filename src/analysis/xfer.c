@@ -270,7 +270,9 @@ static int alu_mov(struct vctx *v, struct as_state *s, size_t pc, const struct b
 		/* a 32-bit move of a value known to fit keeps the link (kernel does too) */
 		uint32_t keep = (sr->v.umax <= UINT32_MAX && !bg_scalar_is_const(&sr->v, &c)) ? sr->id : 0;
 		as_reg_scalar(d, r);
-		if (keep) {
+		if (!rt_has(v, BG_KF_MOV32_LINK)) {
+			/* before 6.4 a 32-bit move clears the copy's id */
+		} else if (keep) {
 			d->id = keep;
 		} else if (sr->v.umax <= UINT32_MAX && !bg_scalar_is_const(&sr->v, &c)) {
 			uint32_t id = vid(v, pc, 1);
@@ -479,7 +481,8 @@ static int stack_write(struct vctx *v, struct as_state *s, size_t pc, int reg,
 	if (val && as_reg_is_ptr(val) && size != 8)
 		return verr(v, s, pc, "stack_spill", "invalid size of register spill: r%d, size %d", reg,
 			    size);
-	if (val && off % 8 == 0 && (size == 8 || val->type == T_SCALAR)) {
+	/* a 1/2/4-byte spill of a scalar keeps it from 5.16 (BG_KF_SMALL_SPILL) */
+	if (val && off % 8 == 0 && (size == 8 || (val->type == T_SCALAR && rt_has(v, BG_KF_SMALL_SPILL)))) {
 		int idx = (-off - 1) / 8;
 		if (stack_write_bytes(v, f, off, size, reg_is_zero(val)))
 			return -1;
@@ -532,6 +535,14 @@ static int stack_read(struct vctx *v, struct as_state *s, size_t pc, int reg,
 						    reg, lo, size, as_type_name(sl->spill.type, sl->spill.flags));
 				if (out)
 					*out = sl->spill;
+				return 0;
+			}
+			uint64_t z;
+			if (sl->spill.type == T_SCALAR && size < sl->spill_size && !rt_has(v, BG_KF_SPILL_LINK) &&
+			    !(bg_scalar_is_const(&sl->spill.v, &z) && z == 0)) {
+				/* before 6.9 a fill narrower than the spill is unknown */
+				if (out)
+					as_reg_scalar(out, bg_scalar_load((uint8_t)size, sign));
 				return 0;
 			}
 			if (sl->spill.type == T_SCALAR && size <= sl->spill_size) {
@@ -1290,6 +1301,17 @@ static void spill_link(struct vctx *v, struct as_state *s, size_t pc, const stru
 		val->flags &= (uint8_t)~RF_LINK32;
 		return;
 	}
+	if (!rt_has(v, BG_KF_SPILL_LINK)) {
+		/* before 6.9 the spill copies the register, id included, but
+		 * gives none, and an unbounded scalar spills as unknown data */
+		struct bg_scalar u = bg_scalar_unknown();
+		if (bg_scalar_eq(&src->v, &u)) {
+			val->id = 0;
+			val->delta = 0;
+			val->flags &= (uint8_t)~RF_LINK32;
+		}
+		return;
+	}
 	if (src->id && (src->delta || (src->flags & RF_LINK32))) {
 		src->id = 0;
 		src->delta = 0;
@@ -1608,6 +1630,49 @@ static void eq_set(struct as_reg *r, void *p)
 		r->v = m;
 }
 
+/* Is x one value at the jump's width (the kernel's tnum_is_const of the
+ * register or of its subregister)? */
+static bool const_at(const struct bg_scalar *x, bool alu64, uint64_t *k)
+{
+	if (alu64)
+		return bg_scalar_is_const(x, k);
+	*k = x->u32min;
+	return !x->bottom && x->u32min == x->u32max;
+}
+
+/* The decision c (-1: both edges) of a comparison of two scalars by a
+ * verifier older than 6.8 (profile without BG_KF_BRANCH_RANGES): only a
+ * constant operand decides (the source; from 6.4, BG_KF_BRANCH_CONST_DST,
+ * either), by the other's ranges; ==/!= only when both are constants (from
+ * 6.4, BG_KF_BRANCH_JEQ_RANGE, also a constant outside the other's unsigned
+ * range). Two non-constant operands refine nothing but 64-bit ==/!= (its
+ * reg_combine_min_max): *refine is cleared otherwise. */
+static int legacy_branch(const struct vctx *v, const struct bg_insn *in, const struct bg_scalar *d,
+			 const struct bg_scalar *s, int c, bool *refine)
+{
+	uint64_t kd, ks;
+	bool dk = const_at(d, in->alu64, &kd), sk = const_at(s, in->alu64, &ks);
+	bool eqne = in->op == BG_JMP_JEQ || in->op == BG_JMP_JNE;
+	if (rt_has(v, BG_KF_BRANCH_RANGES))
+		return c;
+	if (!dk && !sk) {
+		*refine = in->alu64 && eqne;
+		return -1;
+	}
+	if (!sk && !rt_has(v, BG_KF_BRANCH_CONST_DST))
+		return -1;
+	if (!eqne || (dk && sk))
+		return c;
+	if (!rt_has(v, BG_KF_BRANCH_JEQ_RANGE))
+		return -1;
+	const struct bg_scalar *o = sk ? d : s;
+	uint64_t k = sk ? ks : kd;
+	uint64_t lo = in->alu64 ? o->umin : o->u32min, hi = in->alu64 ? o->umax : o->u32max;
+	if (k < lo || k > hi)
+		return in->op == BG_JMP_JNE;
+	return -1;
+}
+
 static int scalar_branch(struct vctx *v, struct as_state *s, size_t pc, const struct bg_insn *in,
 			 bool taken, bool *dead)
 {
@@ -1621,14 +1686,37 @@ static int scalar_branch(struct vctx *v, struct as_state *s, size_t pc, const st
 			tmp.v = bg_scalar_const((uint64_t)(int64_t)in->imm);
 	}
 	int c = bg_scalar_cmp_kernel(in->op, in->alu64, &d->v, &sr->v);
+	bool refine = true;
+	if (v->rt_lacks & (BG_KF_BRANCH_RANGES | BG_KF_BRANCH_JEQ_RANGE | BG_KF_BRANCH_CONST_DST))
+		c = legacy_branch(v, in, &d->v, &sr->v, c, &refine);
 	if (c >= 0 && (c == 1) != taken) {
 		*dead = true;
 		return 0;
 	}
 	struct bg_scalar dv = d->v, sv = sr->v;
-	if (!bg_scalar_refine_kernel(in->op, in->alu64, taken, &dv, &sv)) {
-		*dead = true;
-		return 0;
+	if (refine && !bg_scalar_refine_kernel(in->op, in->alu64, taken, &dv, &sv)) {
+		if (c >= 0 || !(v->rt_lacks & (BG_KF_BRANCH_RANGES | BG_KF_BRANCH_JEQ_RANGE |
+						 BG_KF_BRANCH_CONST_DST))) {
+			*dead = true;
+			return 0;
+		}
+		/* an older verifier that cannot decide the jump walks this
+		 * edge, its reg_set_min_max applying the constant's bound to
+		 * the other register even where the two cross (umin > umax):
+		 * its later checks see the new bound, so does this state (the
+		 * bound met with an unknown value; `if r == K` makes r K) */
+		struct bg_scalar u = bg_scalar_unknown(), d2, s2;
+		uint64_t k;
+		d2 = d->v, s2 = sr->v;
+		if (const_at(&s2, in->alu64, &k))
+			d2 = u;
+		else if (const_at(&d2, in->alu64, &k))
+			s2 = u;
+		if (bg_scalar_refine_kernel(in->op, in->alu64, taken, &d2, &s2)) {
+			dv = d2, sv = s2;
+		} else {
+			dv = d->v, sv = sr->v;
+		}
 	}
 	d->v = dv;
 	if (in->src_is_reg && in->src != in->dst)
@@ -1696,7 +1784,7 @@ int xfer_branch(struct vctx *v, struct as_state *s, size_t pc, bool taken, bool 
 	/* two pointers, one maybe NULL and the other not, neither a BTF
 	 * pointer: where they are equal the first is not NULL either (only
 	 * that register, as mark_ptr_not_null_reg) */
-	if (eqne && in->src_is_reg && as_reg_is_ptr(d) && as_reg_is_ptr(sr) &&
+	if (eqne && in->src_is_reg && rt_has(v, BG_KF_PTR_EQ_NOT_NULL) && as_reg_is_ptr(d) && as_reg_is_ptr(sr) &&
 	    !(d->flags & RF_NULL) != !(sr->flags & RF_NULL) && d->type != T_BTF_ID && sr->type != T_BTF_ID) {
 		if ((op == BG_JMP_JEQ) == taken) {
 			struct as_reg *n = (d->flags & RF_NULL) ? d : sr;

@@ -32,6 +32,10 @@ static const struct {
 	{ BG_KF_ST_CTX, BG_KVER(6, 3) },          { BG_KF_UNINIT_STACK_WRITTEN, BG_KVER(5, 10) },
 	{ BG_KF_NONNULL_ARG_NULL, BG_KVER(6, 18) },
 	{ BG_KF_WALK_UNTRUSTED, BG_KVER(6, 4) },
+	{ BG_KF_SMALL_SPILL, BG_KVER(5, 10) },    { BG_KF_PTR_EQ_NOT_NULL, BG_KVER(6, 2) },
+	{ BG_KF_BRANCH_JEQ_RANGE, BG_KVER(6, 4) }, { BG_KF_BRANCH_CONST_DST, BG_KVER(6, 4) },
+	{ BG_KF_MOV32_LINK, BG_KVER(6, 4) },      { BG_KF_BRANCH_RANGES, BG_KVER(6, 8) },
+	{ BG_KF_SPILL_LINK, BG_KVER(6, 9) },
 };
 
 static const char *const feat_names[] = {
@@ -46,6 +50,10 @@ static const char *const feat_names[] = {
 	"privileged reads of uninitialized stack within the written depth",
 	"NULL refused for non-NULL global function arguments",
 	"untrusted pointers walked from trusted ones",
+	"bounds of 1/2/4-byte scalar spills", "not-NULL from ptr == ptr",
+	"==/!= decided by ranges", "comparisons with a constant first operand decided",
+	"links through 32-bit moves", "comparisons of two non-constant scalars",
+	"scalar links through spills and narrowing fills",
 };
 
 /* features of a version, as a constant expression is not possible from the

@@ -76,6 +76,46 @@ enum bg_kfeat {
 					       * before, a plain PTR_TO_BTF_ID they take (iterator
 					       * programs' ctx->meta->seq to bpf_seq_printf). QEMU:
 					       * 5.10 and 6.1 accept, 6.12 and 7.2 as 6.18 */
+	/* Range tracking (xfer.c scalar_branch, spill_link, stack_read,
+	 * alu_mov): what an older verifier cannot prove, so it walks branches a
+	 * newer one proves dead. Each is the release of the kernel commit that
+	 * added the capability; tests/data/check/kernels.t has an accepted and a
+	 * rejected case of each, confirmed by the booted 5.10/6.1/6.12/7.2. */
+	BG_KF_SMALL_SPILL = 1ull << BG_KFEAT_SMALL_SPILL, /* 5.16 upstream ("Support <8-byte
+							   * scalar spill and refill"), in the 5.10
+							   * LTS as Debian ships it (QEMU: 5.10
+							   * keeps a 4-byte spilled constant): 5.10
+							   * here. A 1/2/4-byte spill of a bounded
+							   * scalar keeps it; before, unknown data */
+	BG_KF_PTR_EQ_NOT_NULL = 1ull << BG_KFEAT_PTR_EQ_NOT_NULL, /* 6.2 ("propagate nullness
+								   * information for reg to reg
+								   * comparisons") */
+	BG_KF_BRANCH_JEQ_RANGE = 1ull << BG_KFEAT_BRANCH_JEQ_RANGE, /* 6.4 ("Improve verifier JEQ/JNE
+								     * insn branch taken checking"):
+								     * before, ==/!= is decided only
+								     * when both sides are constants;
+								     * from 6.4 also a constant outside
+								     * the other's unsigned range */
+	BG_KF_BRANCH_CONST_DST = 1ull << BG_KFEAT_BRANCH_CONST_DST, /* 6.4 ("Improve handling of
+								     * pattern '<const> <cond_op>
+								     * <non_const>'"): before, only a
+								     * constant source operand decides */
+	BG_KF_MOV32_LINK = 1ull << BG_KFEAT_MOV32_LINK, /* 6.4 ("Improve verifier u32 scalar
+							 * equality checking"): before, w1 = w2
+							 * never links the two */
+	BG_KF_BRANCH_RANGES = 1ull << BG_KFEAT_BRANCH_RANGES, /* 6.8 (is_scalar_branch_taken /
+							       * reg_set_min_max generalized to two
+							       * registers): before, a comparison
+							       * of two non-constant scalars is
+							       * never decided and refines nothing
+							       * but 64-bit ==/!= */
+	BG_KF_SPILL_LINK = 1ull << BG_KFEAT_SPILL_LINK, /* 6.9 ("Assign ID to scalars on spill",
+							 * "Track spilled unbounded scalars",
+							 * "Preserve boundaries and track scalars
+							 * on narrowing fill"): before, a spill
+							 * links only a register already linked,
+							 * an unbounded scalar spills as unknown
+							 * data and a narrower fill is unknown */
 };
 
 struct bg_kernel_profile {

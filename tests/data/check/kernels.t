@@ -459,3 +459,273 @@ exit
 # profile: 5.10 accept
 r0 = 1
 exit
+
+# ---- range tracking of older verifiers (profiles.h: BG_KF_BRANCH_JEQ_RANGE,
+# BG_KF_BRANCH_CONST_DST, BG_KF_MOV32_LINK, BG_KF_BRANCH_RANGES,
+# BG_KF_SPILL_LINK, BG_KF_SMALL_SPILL, BG_KF_PTR_EQ_NOT_NULL): a branch an
+# older verifier cannot prove dead is walked, and the uninitialized r1 (or r9)
+# read there rejects the program; the *_old_ok variants are proved dead by
+# every kernel.
+
+# case: jeq_const_outside_range
+# (6.4: ==/!= a constant is decided by the other side's unsigned range;
+# before, only when both sides are constants)
+# expect: accept
+# profile: 7.2 accept
+# profile: 6.12 accept
+# profile: 6.1 reject R1 !read_ok
+# profile: 5.10 reject R1 !read_ok
+call bpf_ktime_get_ns
+if r0 < 3 goto out
+if r0 == 2 goto bad
+out:
+r0 = 0
+exit
+bad:
+r0 -= r1
+exit
+
+# case: jlt_const_outside_range_old_ok
+# expect: accept
+# profile: 7.2 accept
+# profile: 6.1 accept
+# profile: 5.10 accept
+call bpf_ktime_get_ns
+if r0 < 3 goto out
+if r0 < 2 goto bad
+out:
+r0 = 0
+exit
+bad:
+r0 -= r1
+exit
+
+# case: const_first_operand
+# (6.4: `if <const> op <reg>` decided; before, only a constant source)
+# expect: accept
+# profile: 7.2 accept
+# profile: 6.12 accept
+# profile: 6.1 reject R1 !read_ok
+# profile: 5.10 reject R1 !read_ok
+call bpf_ktime_get_ns
+if r0 > 3 goto out
+r2 = 4
+if r2 < r0 goto bad
+out:
+r0 = 0
+exit
+bad:
+r0 -= r1
+exit
+
+# case: const_second_operand_old_ok
+# expect: accept
+# profile: 7.2 accept
+# profile: 6.1 accept
+# profile: 5.10 accept
+call bpf_ktime_get_ns
+if r0 > 3 goto out
+r2 = 4
+if r0 > r2 goto bad
+out:
+r0 = 0
+exit
+bad:
+r0 -= r1
+exit
+
+# case: two_ranges_compared
+# (6.8: a comparison of two non-constant scalars is decided by their ranges)
+# expect: accept
+# profile: 7.2 accept
+# profile: 6.12 accept
+# profile: 6.1 reject R1 !read_ok
+# profile: 5.10 reject R1 !read_ok
+call bpf_get_prandom_u32
+r6 = r0
+r6 &= 15
+call bpf_get_prandom_u32
+r7 = r0
+r7 &= 15
+r7 += 16
+if r6 < r7 goto out
+r0 -= r1
+exit
+out:
+r0 = 0
+exit
+
+# case: mov32_keeps_link
+# (6.4: w3 = w2 links the two when the upper 32 bits are zero; before, a
+# 32-bit move never links)
+# expect: accept
+# profile: 7.2 accept
+# profile: 6.12 accept
+# profile: 6.1 reject R1 !read_ok
+# profile: 5.10 reject R1 !read_ok
+call bpf_get_prandom_u32
+r2 = r0
+r2 &= 65535
+w3 = w2
+if w2 < 9 goto l0
+r0 = 0
+exit
+l0:
+if r3 < 9 goto out
+r0 -= r1
+out:
+r0 = 0
+exit
+
+# case: mov64_keeps_link_old_ok
+# expect: accept
+# profile: 7.2 accept
+# profile: 6.1 accept
+# profile: 5.10 accept
+call bpf_get_prandom_u32
+r2 = r0
+r2 &= 65535
+r3 = r2
+if w2 < 9 goto l0
+r0 = 0
+exit
+l0:
+if r3 < 9 goto out
+r0 -= r1
+out:
+r0 = 0
+exit
+
+# case: spill_assigns_link
+# (6.9: a spill links the register with the slot; before, only a register
+# linked already keeps its link through the stack)
+# expect: accept
+# profile: 7.2 accept
+# profile: 6.12 accept
+# profile: 6.1 reject R9 !read_ok
+# profile: 5.10 reject R9 !read_ok
+call bpf_get_prandom_u32
+r0 &= 0x40000000
+*(u64 *)(r10 - 8) = r0
+r1 = *(u64 *)(r10 - 8)
+if r1 > 5 goto out
+if r0 <= 5 goto out
+r0 = *(u64 *)(r9 + 0)
+out:
+r0 = 0
+exit
+
+# case: spill_of_linked_old_ok
+# expect: accept
+# profile: 7.2 accept
+# profile: 6.1 accept
+# profile: 5.10 accept
+call bpf_get_prandom_u32
+r0 &= 0x40000000
+r2 = r0
+*(u64 *)(r10 - 8) = r0
+r1 = *(u64 *)(r10 - 8)
+if r1 > 5 goto out
+if r0 <= 5 goto out
+r0 = *(u64 *)(r9 + 0)
+out:
+r0 = 0
+exit
+
+# case: spill_unbounded_linked
+# (6.9: an unbounded scalar spills as itself; before, as unknown data, so even
+# a linked register loses its link)
+# expect: accept
+# profile: 7.2 accept
+# profile: 6.12 accept
+# profile: 6.1 reject R9 !read_ok
+# profile: 5.10 reject R9 !read_ok
+call bpf_get_prandom_u32
+r2 = r0
+*(u64 *)(r10 - 8) = r0
+if r0 > 16 goto out
+r0 = *(u64 *)(r10 - 8)
+if r0 <= 16 goto out
+r0 = *(u64 *)(r9 + 0)
+out:
+r0 = 0
+exit
+
+# case: narrowing_fill
+# (6.9: a 4-byte fill of an 8-byte spill keeps the value; before, unknown)
+# expect: accept
+# profile: 7.2 accept
+# profile: 6.12 accept
+# profile: 6.1 reject R9 !read_ok
+# profile: 5.10 reject R9 !read_ok
+r0 = 0
+r4 = 20
+*(u64 *)(r10 - 8) = r4
+r4 = *(u32 *)(r10 - 8)
+if r4 == 20 goto out
+r0 -= r9
+exit
+out:
+r0 = 0
+exit
+
+# case: same_size_fill_old_ok
+# expect: accept
+# profile: 7.2 accept
+# profile: 6.1 accept
+# profile: 5.10 accept
+r0 = 0
+r4 = 20
+*(u64 *)(r10 - 8) = r4
+r4 = *(u64 *)(r10 - 8)
+if r4 == 20 goto out
+r0 -= r9
+exit
+out:
+r0 = 0
+exit
+
+# case: small_spill
+# (5.16 upstream: a 4-byte spill of a scalar keeps it; before, unknown data;
+# Debian's 5.10 LTS has it, measured here)
+# expect: accept
+# profile: 7.2 accept
+# profile: 6.1 accept
+# profile: 5.10 accept
+# profile: 5.4 reject R9 !read_ok
+r0 = 0
+r4 = 20
+*(u32 *)(r10 - 8) = r4
+r4 = *(u32 *)(r10 - 8)
+if r4 == 20 goto out
+r0 -= r9
+exit
+out:
+r0 = 0
+exit
+
+# case: ptr_eq_nonnull_ptr
+# (6.2: where a maybe-NULL pointer equals a non-NULL one it is not NULL)
+# expect: accept
+# profile: 7.2 accept
+# profile: 6.12 accept
+# profile: 6.1 reject map_value_or_null
+# profile: 5.10 reject map_value_or_null
+call bpf_get_prandom_u32
+*(u32 *)(r10 - 4) = r0
+r2 = r10
+r2 += -4
+r1 = %[arr] ll
+call bpf_map_lookup_elem
+r6 = r0
+r2 = r10
+r2 += -4
+r1 = %[arr] ll
+call bpf_map_lookup_elem
+r7 = r0
+if r6 == 0 goto out
+if r6 != r7 goto out
+r0 = *(u64 *)(r7 + 0)
+out:
+r0 = 0
+exit
