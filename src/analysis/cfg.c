@@ -510,18 +510,45 @@ static uint16_t insn_blive(const struct bg_insn *in, uint16_t live)
 	}
 }
 
+/* The function a local call at slot i enters (UINT32_MAX: none). */
+static uint32_t callee_of(const struct cfg *g, uint32_t i)
+{
+	const struct bg_insn *in = &g->insns[i];
+	if (!is_local_call(in))
+		return UINT32_MAX;
+	int64_t t = (int64_t)i + 1 + in->imm;
+	for (uint32_t f = 0; f < g->nfuncs; f++)
+		if (g->funcs[f].start == t)
+			return f;
+	return UINT32_MAX;
+}
+
 void cfg_branch_live(struct cfg *g)
 {
 	for (uint32_t b = 0; b < g->nblocks; b++)
 		g->blocks[b].blive = 0;
+	/* a subprogram whose result a caller tests (a bool telling whether a
+	 * pointer it wrote through an argument is NULL, or whether it proved
+	 * a packet range: the kernel walks each return path on its own) has r0
+	 * branch-live at its exits */
+	bool *rlive = calloc(g->nfuncs ? g->nfuncs : 1, sizeof(*rlive));
 	bool changed = true;
 	while (changed) {
 		changed = false;
+		for (uint32_t b = 0; rlive && b + 1 < g->nblocks; b++) {
+			uint32_t f = callee_of(g, g->blocks[b].end - 1);
+			if (f != UINT32_MAX && !rlive[f] && (g->blocks[b + 1].blive & 1u)) {
+				rlive[f] = true;
+				changed = true;
+			}
+		}
 		for (uint32_t b = g->nblocks; b-- > 0;) {
 			struct cfg_block *bl = &g->blocks[b];
 			uint16_t live = 0;
 			for (uint32_t k = 0; k < bl->nsucc; k++)
 				live |= g->blocks[bl->succ[k]].blive;
+			if (rlive && rlive[bl->func] && g->insns[bl->end - 1].kind == BG_K_EXIT)
+				live |= 1u;
 			for (uint32_t i = bl->end; i-- > bl->start;)
 				if (g->insns[i].kind != BG_K_LD_IMM64_HI)
 					live = insn_blive(&g->insns[i], live);
@@ -531,6 +558,7 @@ void cfg_branch_live(struct cfg *g)
 			}
 		}
 	}
+	free(rlive);
 	for (uint32_t b = 0; b < g->nblocks; b++)
 		g->blocks[b].npred = 0;
 	for (uint32_t b = 0; b < g->nblocks; b++) {

@@ -1181,6 +1181,18 @@ uint64_t as_state_key(const struct as_state *s, bool weak, uint16_t live)
 	return h;
 }
 
+uint64_t as_state_live_key(const struct as_state *s, uint16_t live)
+{
+	uint64_t h = 0;
+	if (!s->nframes)
+		return h;
+	const struct as_frame *fr = &s->fr[s->nframes - 1];
+	for (int i = 0; i < 10; i++)
+		if ((live >> i) & 1)
+			h = mix(h, reg_key(&fr->r[i], false));
+	return h;
+}
+
 uint64_t as_state_map_key(const struct as_state *s, uint16_t live)
 {
 	uint64_t h = 0;

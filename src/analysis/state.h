@@ -235,6 +235,11 @@ uint64_t as_state_key(const struct as_state *s, bool weak, uint16_t live);
 /* Which maps the live map pointers (registers, spills) name: 0 when none. States
  * with different map keys are not joined while the node has room (<= 2K). */
 uint64_t as_state_map_key(const struct as_state *s, uint16_t live);
+/* The full key of the current frame's branch-live registers only: beyond K
+ * disjuncts an incoming state prefers a disjunct that agrees on them (a
+ * subprogram's result 0/1 kept apart at its exit however many caller
+ * slots differ). */
+uint64_t as_state_live_key(const struct as_state *s, uint16_t live);
 /* References. */
 int as_ref_add(struct as_state *s, uint32_t id, uint32_t insn, uint8_t type);
 bool as_ref_del(struct as_state *s, uint32_t id);

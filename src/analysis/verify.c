@@ -598,7 +598,9 @@ static void propagate(struct vctx *v, uint32_t ctx, uint32_t block, struct as_st
 	bool weak_only = widen && v->g.blocks[block].head_of >= 0;
 	uint64_t wkey = as_state_key(s, true, 0);
 	uint64_t key = weak_only ? wkey : as_state_key(s, false, live);
+	uint64_t lkey = weak_only ? 0 : as_state_live_key(s, live);
 	uint32_t same = 0, target = UINT32_MAX, weak = UINT32_MAX, first = UINT32_MAX;
+	uint32_t wlive = UINT32_MAX, olive = UINT32_MAX;
 	for (uint32_t i = idx_first(n, s->iter, s->niter); i != UINT32_MAX; i = idx_next(n, i)) {
 		struct disj *d = &n->d[i];
 		if (d->done || !same_iter(&d->st, s))
@@ -611,10 +613,19 @@ static void propagate(struct vctx *v, uint32_t ctx, uint32_t block, struct as_st
 			target = i;
 		if (d->wkey == wkey && i < weak)
 			weak = i;
+		if (d->lkey == lkey && d->wkey == wkey && i < wlive)
+			wlive = i;
+		if (d->lkey == lkey && i < olive)
+			olive = i;
 	}
 	uint64_t mkey = as_state_map_key(s, live);
 	if (target == UINT32_MAX && same >= v->kdisj) {
-		target = weak != UINT32_MAX ? weak : first;
+		/* beyond K: one that agrees on the branch-live registers (and
+		 * the weak key), else on the weak key, else on the live
+		 * registers, else the first */
+		target = wlive != UINT32_MAX ? wlive :
+			 weak != UINT32_MAX ? weak :
+			 olive != UINT32_MAX ? olive : first;
 		/* joining map pointers of different maps loses them (the kernel walks
 		 * each map's path apart): a disjunct with the same weak key and maps,
 		 * else a new one up to 2K; beyond, the weak choice */
@@ -664,6 +675,7 @@ static void propagate(struct vctx *v, uint32_t ctx, uint32_t block, struct as_st
 			d->wkey = as_state_key(&d->st, true, 0);
 			d->key = weak_only ? d->wkey : as_state_key(&d->st, false, live);
 			d->mkey = as_state_map_key(&d->st, live);
+			d->lkey = weak_only ? 0 : as_state_live_key(&d->st, live);
 			track_bytes(v, (ssize_t)as_state_bytes(&d->st) - (ssize_t)before);
 			enqueue(v, n, target);
 		}
@@ -687,6 +699,7 @@ static void propagate(struct vctx *v, uint32_t ctx, uint32_t block, struct as_st
 	d->key = key;
 	d->wkey = wkey;
 	d->mkey = mkey;
+	d->lkey = lkey;
 	d->inext = UINT32_MAX;
 	track_bytes(v, (ssize_t)as_state_bytes(&d->st));
 	if (n->nbuck)

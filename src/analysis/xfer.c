@@ -244,6 +244,26 @@ static int ptr_arith(struct vctx *v, struct as_state *s, size_t pc, const struct
 	return sane_offset(v, s, pc, &d->v, true, d->type);
 }
 
+/* A copy (register move or fill) of a pointer that may be NULL but whose NULL
+ * id a join dropped: both copies hold the same value from here on, so a fresh
+ * id links them and a NULL check on one refines the other, as the kernel's
+ * copies share the id the lookup gave (a pointer written through an argument
+ * in a callee, NULL on some return paths: test_xdp_noinline's `dst`). */
+static bool null_copy_unlinked(const struct as_reg *r)
+{
+	return r->type != T_SCALAR && r->type != T_UNINIT && (r->flags & RF_NULL) && !r->id && !r->ref &&
+	       rg(r->type)->null_name;
+}
+
+static void link_null_copy(struct vctx *v, struct as_state *s, size_t pc, struct as_reg *r)
+{
+	if (!null_copy_unlinked(r))
+		return;
+	uint32_t id = vid(v, pc, 2);
+	release_id(s, id);
+	r->id = id;
+}
+
 static int alu_mov(struct vctx *v, struct as_state *s, size_t pc, const struct bg_insn *in)
 {
 	struct as_reg *d = R(s, in->dst);
@@ -282,6 +302,7 @@ static int alu_mov(struct vctx *v, struct as_state *s, size_t pc, const struct b
 		}
 		return 0;
 	}
+	link_null_copy(v, s, pc, sr);
 	if (sr->type == T_SCALAR) {
 		uint64_t c;
 		if (!sr->id && !bg_scalar_is_const(&sr->v, &c)) {
@@ -533,8 +554,17 @@ static int stack_read(struct vctx *v, struct as_state *s, size_t pc, int reg,
 						    "invalid size of register fill: r%d off=%" PRId64
 						    " size %d holds a spilled %s",
 						    reg, lo, size, as_type_name(sl->spill.type, sl->spill.flags));
-				if (out)
+				if (out) {
+					/* linking writes the slot: its own copy (as_slot_get) */
+					struct as_slot *w = null_copy_unlinked(&sl->spill)
+								    ? as_slot_get(f, (int)((-lo - 1) / 8), false)
+								    : NULL;
+					if (w) {
+						link_null_copy(v, s, pc, &w->spill);
+						sl = w;
+					}
 					*out = sl->spill;
+				}
 				return 0;
 			}
 			uint64_t z;

@@ -121,3 +121,47 @@ exit
 pick:
 r0 = r1
 exit
+
+# A subprogram proves a packet range and says so in its result: the kernel
+# walks each return path on its own (r0 is branch-live at the callee's exits
+# because the caller tests it), so the range holds where the result is 1.
+# case: subprog_pkt_range_result
+# section: tc
+# expect: accept
+r6 = *(u32 *)(r1 + 76)
+r2 = *(u32 *)(r1 + 80)
+r3 = r6
+r3 += 8
+call chk
+if r0 == 0 goto out
+r0 = *(u8 *)(r6 + 0)
+out:
+r0 = 0
+exit
+chk:
+r0 = 0
+if r3 > r2 goto bad
+r0 = 1
+bad:
+exit
+
+# case: subprog_pkt_range_result_wrong_side
+# section: tc
+# expect: reject
+# message: invalid access to packet
+r6 = *(u32 *)(r1 + 76)
+r2 = *(u32 *)(r1 + 80)
+r3 = r6
+r3 += 8
+call chk
+if r0 != 0 goto out
+r0 = *(u8 *)(r6 + 0)
+out:
+r0 = 0
+exit
+chk:
+r0 = 0
+if r3 > r2 goto bad
+r0 = 1
+bad:
+exit

@@ -444,3 +444,127 @@ r2 += -8
 call bpf_map_delete_elem
 r0 = 2
 exit
+
+# A fill copies the slot's value, so the copy and the slot are the same
+# pointer: a NULL check on the copy proves the slot, as the kernel's copies
+# keep the lookup's id on each path. Here a join cannot keep the slot's NULL
+# id (on one path the slot shares it with r6, on the other r6 holds another
+# lookup's): the fill gives slot and copy a new one.
+# case: joined_lookup_fill_checked
+# expect: accept
+r1 = 0
+*(u64 *)(r10 - 8) = r1
+call bpf_get_prandom_u32
+if r0 > 100 goto second
+r2 = r10
+r2 += -8
+r1 = %[h] ll
+call bpf_map_lookup_elem
+r6 = r0
+*(u64 *)(r10 - 16) = r0
+r0 = 0
+goto join
+second:
+r2 = r10
+r2 += -8
+r1 = %[h] ll
+call bpf_map_lookup_elem
+r6 = r0
+r2 = r10
+r2 += -8
+r1 = %[h] ll
+call bpf_map_lookup_elem
+*(u64 *)(r10 - 16) = r0
+r0 = 0
+goto join
+join:
+r1 = *(u64 *)(r10 - 16)
+if r1 == 0 goto out
+r2 = *(u64 *)(r10 - 16)
+r0 = *(u64 *)(r2 + 8)
+out:
+r0 = 2
+if r6 == 0 goto done
+r0 = 1
+done:
+exit
+
+# case: joined_lookup_move_checked
+# expect: accept
+r1 = 0
+*(u64 *)(r10 - 8) = r1
+call bpf_get_prandom_u32
+if r0 > 100 goto second
+r2 = r10
+r2 += -8
+r1 = %[h] ll
+call bpf_map_lookup_elem
+r6 = r0
+r7 = r0
+r0 = 0
+goto join
+second:
+r2 = r10
+r2 += -8
+r1 = %[h] ll
+call bpf_map_lookup_elem
+r6 = r0
+r2 = r10
+r2 += -8
+r1 = %[h] ll
+call bpf_map_lookup_elem
+r7 = r0
+r0 = 0
+goto join
+join:
+r8 = r7
+if r8 == 0 goto out
+r0 = *(u64 *)(r7 + 8)
+out:
+r0 = 2
+if r6 == 0 goto done
+r0 = 1
+done:
+exit
+
+# The twin: the checked copy is r6's, the access through the slot, which
+# holds r6's value on one path only: still NULL-able.
+# case: joined_lookup_other_copy_unchecked
+# expect: reject
+# message: NULL check missing|invalid mem access 'map_value_or_null'
+r1 = 0
+*(u64 *)(r10 - 8) = r1
+call bpf_get_prandom_u32
+if r0 > 100 goto second
+r2 = r10
+r2 += -8
+r1 = %[h] ll
+call bpf_map_lookup_elem
+r6 = r0
+*(u64 *)(r10 - 16) = r0
+r0 = 0
+goto join
+second:
+r2 = r10
+r2 += -8
+r1 = %[h] ll
+call bpf_map_lookup_elem
+r6 = r0
+r2 = r10
+r2 += -8
+r1 = %[h] ll
+call bpf_map_lookup_elem
+*(u64 *)(r10 - 16) = r0
+r0 = 0
+goto join
+join:
+r1 = r6
+if r1 == 0 goto out
+r2 = *(u64 *)(r10 - 16)
+r0 = *(u64 *)(r2 + 8)
+out:
+r0 = 2
+if r6 == 0 goto done
+r0 = 1
+done:
+exit
