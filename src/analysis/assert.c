@@ -234,10 +234,20 @@ static int rule_helper_type(struct vctx *v, struct as_state *s, size_t pc, const
 			    p->name, id);
 	uint32_t kv = v->kgate && bg_helper_measured(id, v->prog_type, at, v->prof->version) >= 0
 			      ? v->prof->version : 0;
-	if (!bg_helper_allowed_attach(id, v->prog_type, at, kv, &why))
+	if (!bg_helper_allowed_attach(id, v->prog_type, at, kv, &why) && !prog_iter_helper(v, id))
 		return verr(v, s, pc, "helper_not_allowed", "program of this type cannot use helper %s#%u%s%s",
 			    p->name, id, why ? ": " : "", why ? why : "");
 	return 0;
+}
+
+const struct bg_helper_proto *prog_iter_helper(struct vctx *v, uint32_t id)
+{
+	const char *sec = bg_program__section(v->prog);
+	if (v->prog_type != BPF_PROG_TYPE_TRACING || bg_program__attach_type(v->prog) != BPF_TRACE_ITER ||
+	    !sec)
+		return NULL;
+	const char *slash = strchr(sec, '/');
+	return slash ? bg_helper_iter_proto(id, slash + 1, v->prof->version) : NULL;
 }
 
 /* Loaded with BPF_F_SLEEPABLE: a ".s" section ("fentry.s/...", "lsm.s/...")

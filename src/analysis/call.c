@@ -1466,7 +1466,9 @@ int xfer_call(struct vctx *v, struct as_state *s, size_t pc, int32_t *cb_target,
 	uint32_t id = (uint32_t)in->imm;
 	/* the prototype this program type sees (bpf_setsockopt takes a socket in
 	 * cgroup/setsockopt, the ctx in sock_ops) */
-	const struct bg_helper_proto *p = bg_helper_proto_for(id, v->prog_type);
+	const struct bg_helper_proto *p = prog_iter_helper(v, id);
+	if (!p)
+		p = bg_helper_proto_for(id, v->prog_type);
 	struct call_info ci = { .p = p, .name = p->name, .id = id, .map_idx = -1 };
 	lock_ops(s, id);
 	struct as_reg args[5];

@@ -169,6 +169,9 @@ bool prog_license_gpl(struct vctx *v);
 /* The program is loaded sleepable (BPF_F_SLEEPABLE: a ".s" section, or one
  * libbpf always loads sleepable) (assert.c). */
 bool prog_sleepable(struct vctx *v);
+/* The prototype an iterator program's target adds for helper id (tcp/unix
+ * socket iterators: bpf_setsockopt/getsockopt), else NULL. */
+const struct bg_helper_proto *prog_iter_helper(struct vctx *v, uint32_t id);
 /* A fresh id (state.h) for a value created at insn pc (the message's place
  * when the counter runs out; salt is unused: ids are never derived from the
  * place, so two values never share one). */

@@ -324,6 +324,25 @@ const struct bg_helper_proto *bg_helper_proto_for(uint32_t id, uint32_t prog_typ
 	return bg_helper_by_id(id);
 }
 
+const struct bg_helper_proto *bg_helper_iter_proto(uint32_t id, const char *target, uint32_t kver)
+{
+	static const struct {
+		const char *target;
+		uint32_t since;
+	} sockopt_iters[] = { { "tcp", BG_KVER(5, 14) }, { "unix", BG_KVER(6, 4) } };
+	if (!target || (id != BPF_FUNC_setsockopt && id != BPF_FUNC_getsockopt))
+		return NULL;
+	for (size_t i = 0; i < sizeof(sockopt_iters) / sizeof(sockopt_iters[0]); i++) {
+		if (strcmp(target, sockopt_iters[i].target) || kver < sockopt_iters[i].since)
+			continue;
+		/* bpf_sk_{set,get}sockopt_proto: the variant on a socket */
+		for (size_t k = 0; k < sizeof(variant_table) / sizeof(variant_table[0]); k++)
+			if (variant_table[k].id == id && variant_table[k].args[0] == BG_ARG_BTF_ID_SOCK_COMMON)
+				return &variant_table[k];
+	}
+	return NULL;
+}
+
 /* (map type, helper) pairs the kernel refuses (generated: map_helpers.def). */
 static const struct {
 	uint8_t map_type;

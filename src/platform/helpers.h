@@ -182,6 +182,12 @@ const struct bg_helper_proto *bg_helper_proto_for(uint32_t id, uint32_t prog_typ
  * the packet is not allowed" (the prototype lacks pkt_access, or the type
  * lets no helper take one). Measured on 6.18 (generated: helper_pkt.def). */
 bool bg_helper_pkt_arg_refused(uint32_t id, uint32_t prog_type);
+/* Helpers an iterator target adds for BPF_TRACE_ITER programs (the kernel's
+ * bpf_iter_reg.get_func_proto, asked after the tracing set): the tcp (5.14)
+ * and unix (6.4) socket iterators offer bpf_setsockopt / bpf_getsockopt on
+ * the socket (bpf_sk_setsockopt_proto). target is the iterator name after
+ * "iter/" ("tcp"); kver the profile's version. NULL when it adds none. */
+const struct bg_helper_proto *bg_helper_iter_proto(uint32_t id, const char *target, uint32_t kver);
 /* May a map of map_type (enum bpf_map_type) be passed to helper id? The
  * kernel refuses some pairs whatever the arguments ("cannot pass map_type 27
  * into func bpf_map_lookup_elem#1"); *why gets that message. Pairs not

@@ -234,3 +234,85 @@ exit
 call bpf_session_cookie
 r0 = 0
 exit
+
+# Iterator programs: the tcp and unix socket iterators add bpf_setsockopt /
+# bpf_getsockopt on the socket (bpf_iter_reg.get_func_proto, asked for
+# BPF_TRACE_ITER after the tracing set); other targets (udp) do not.
+# struct bpf_iter__tcp / __unix: sk_common / unix_sk at 8. SOL_SOCKET 1,
+# SO_SNDBUF 7.
+# case: iter_tcp_setsockopt
+# section: iter/tcp
+# expect: accept
+r6 = *(u64 *)(r1 + 8)
+if r6 == 0 goto out
+r1 = 4096
+*(u64 *)(r10 - 8) = r1
+r1 = r6
+r2 = 1
+r3 = 7
+r4 = r10
+r4 += -8
+r5 = 4
+call bpf_setsockopt
+r1 = r6
+r2 = 1
+r3 = 7
+r4 = r10
+r4 += -8
+r5 = 4
+call bpf_getsockopt
+out:
+r0 = 0
+exit
+
+# case: iter_unix_setsockopt
+# section: iter/unix
+# expect: accept
+r6 = *(u64 *)(r1 + 8)
+if r6 == 0 goto out
+r1 = 4096
+*(u64 *)(r10 - 8) = r1
+r1 = r6
+r2 = 1
+r3 = 7
+r4 = r10
+r4 += -8
+r5 = 4
+call bpf_setsockopt
+out:
+r0 = 0
+exit
+
+# case: iter_udp_setsockopt
+# section: iter/udp
+# expect: reject
+# message: cannot use helper bpf_setsockopt
+r6 = *(u64 *)(r1 + 8)
+if r6 == 0 goto out
+r1 = 4096
+*(u64 *)(r10 - 8) = r1
+r1 = r6
+r2 = 1
+r3 = 7
+r4 = r10
+r4 += -8
+r5 = 4
+call bpf_setsockopt
+out:
+r0 = 0
+exit
+
+# The socket is the first argument: the iterator's ctx is no socket.
+# case: iter_tcp_setsockopt_ctx
+# section: iter/tcp
+# expect: reject
+r1 = 4096
+*(u64 *)(r10 - 8) = r1
+r2 = 1
+r3 = 7
+r4 = r10
+r4 += -8
+r5 = 4
+call bpf_setsockopt
+r0 = 0
+exit
