@@ -841,7 +841,11 @@ static void resolve(struct bg_object *obj, const struct btf *tb, const struct co
 		res->new_sz = sz;
 	}
 	if (!found) {
-		if (kind_is_existence(kind))
+		/* libbpf: existence relocations, and type-based ones (type id,
+		 * size, exists, matches), give 0 when no target type matches
+		 * (a program guards them with bpf_core_type_exists); field
+		 * offsets and enum values poison the instruction */
+		if (kind_is_existence(kind) || kind_is_type(kind))
 			res->val = 0;
 		else
 			res->poison = true,

@@ -394,6 +394,10 @@ static void test_core(int v)
 	T_CHECK(ok && val == 1, tn("core", v, "field-exists"), "out[10] = %lld", (long long)val);
 	ok = stored_const(p, 11, &val);
 	T_CHECK(ok && val == 0, tn("core", v, "enum-missing"), "out[11] = %lld", (long long)val);
+	ok = stored_const(p, 14, &val);
+	T_CHECK(ok && val == 0, tn("core", v, "type-size-missing"), "out[14] = %lld", (long long)val);
+	ok = stored_const(p, 15, &val);
+	T_CHECK(ok && val == 0, tn("core", v, "type-id-target-missing"), "out[15] = %lld", (long long)val);
 	T_CHECK(bg_program__core_failure_cnt(miss) == 1 &&
 			strstr(bg_program__core_failure(miss, 0)->reason, "field_not_in_kernel") &&
 			bg_program__raw(miss, NULL)[bg_program__core_failure(miss, 0)->insn].imm == 0xbad2310,

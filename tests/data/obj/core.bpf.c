@@ -41,6 +41,9 @@ int core_reads(void *ctx)
 	out[9] = bpf_core_type_id_kernel(struct task_struct___local);
 	out[10] = bpf_core_field_exists(t->pid);
 	out[11] = bpf_core_enum_value_exists(enum bpf_map_type___local, BPF_MAP_TYPE_NOPE___local);
+	/* type-based relocations of a type the target lacks: 0, as libbpf */
+	out[14] = bpf_core_type_size(struct no_such_type___local);
+	out[15] = bpf_core_type_id_kernel(struct no_such_type___local);
 	return 0;
 }
 
