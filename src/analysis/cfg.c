@@ -816,7 +816,7 @@ int cfg_counted_loops(struct cfg *g)
 	int err = mark && seen && stack ? 0 : -ENOMEM;
 	if (!err)
 		for (uint32_t l = 0; l < g->nloops; l++)
-			g->loops[l].counted = !g->loops[l].allowed_unbounded && g->loops[l].size <= 4096 &&
+			g->loops[l].counted = g->loops[l].size <= 4096 &&
 					      loop_counted(g, l, mark, stack, seen);
 	free(mark);
 	free(seen);

@@ -2,6 +2,7 @@
 # examples: clang's inline assembler crashes on `call label`).
 # prog-type: socket
 # map: arr array key=4 value=8 entries=4
+# c: long garr[16];
 
 # case: loop_counted_array
 # expect: accept
@@ -170,4 +171,38 @@ m:
 r0 += 1
 r0 &= 1
 if r0 < 2 goto l
+exit
+
+# A may_goto loop counted by `r != K` (stepped by 1) with a pointer stepped in
+# lockstep: the kernel walks every iteration (the pointer's offset differs in
+# each, so no state is pruned); bpfgate keeps `p - 8*i` invariant as for a
+# counted loop without may_goto, the may_goto being one more exit.
+# case: may_goto_counted_lockstep
+# expect: accept
+r1 = 0
+r2 = %[garr] ll
+loop:
+may_goto out
+*(u64 *)(r2 + 0) = r1
+r2 += 8
+r1 += 1
+if r1 != 16 goto loop
+out:
+r0 = 0
+exit
+
+# The twin: one iteration more writes past the array.
+# case: may_goto_counted_lockstep_oob
+# expect: reject
+# message: invalid access to map value|outside of the allowed memory range|unbounded memory access
+r1 = 0
+r2 = %[garr] ll
+loop:
+may_goto out
+*(u64 *)(r2 + 0) = r1
+r2 += 8
+r1 += 1
+if r1 != 17 goto loop
+out:
+r0 = 0
 exit
