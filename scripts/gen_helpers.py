@@ -572,6 +572,15 @@ def maps_main():
     print("\n".join(out))
 
 
+def id_words(ids):
+    """Helper ids (decimal strings, < 256) as the four 64-bit words the
+    BG_HELPER_KAVAIL / BG_HELPER_PKT_DENY rows carry."""
+    w = [0, 0, 0, 0]
+    for i in ids:
+        w[int(i) // 64] |= 1 << (int(i) % 64)
+    return w
+
+
 def kavail_main():
     """Helper availability per (program type, expected attach type) measured on
     each real kernel (scripts/probe_kernel_helpers.py in Debian's images under
@@ -593,9 +602,7 @@ def kavail_main():
             f = line.split()
             if len(f) < 3:
                 continue
-            w = [0, 0, 0, 0]
-            for i in f[3:]:
-                w[int(i) // 64] |= 1 << (int(i) % 64)
+            w = id_words(f[3:])
             out.append("BG_HELPER_KAVAIL(BG_KVER(%d, %d), %s, %s, 0x%xull, 0x%xull, 0x%xull, 0x%xull) /* %s */"
                        % (a, b, f[1], f[2], w[0], w[1], w[2], w[3], f[0]))
     print("\n".join(out))
@@ -618,9 +625,7 @@ def pkt_main():
         f = line.split()
         if len(f) < 3:
             continue
-        w = [0, 0, 0, 0]
-        for i in f[3:]:
-            w[int(i) // 64] |= 1 << (int(i) % 64)
+        w = id_words(f[3:])
         if f[1] in rows and rows[f[1]][0] != w:
             sys.exit("gen_helpers: %s: attach types %s and %s of type %s differ"
                      % (src, rows[f[1]][1], f[0], f[1]))

@@ -239,19 +239,23 @@ bool bg_prog_ctx_args_trusted(uint32_t prog_type, uint32_t attach_type)
 	return true;
 }
 
+/* Is LSM hook `hook` (with or without its bpf_lsm_ prefix) one of list[n]? */
+static bool lsm_hook_in(const char *hook, const char *const *list, size_t n)
+{
+	if (!strncmp(hook, "bpf_lsm_", 8))
+		hook += 8;
+	for (size_t i = 0; i < n; i++)
+		if (!strcmp(hook, list[i]))
+			return true;
+	return false;
+}
+
 bool bg_lsm_hook_untrusted(const char *hook)
 {
 	static const char *const untrusted[] = { "bpf_map_free", "bpf_prog_free", "file_alloc_security",
 						 "file_free_security", "sk_alloc_security", "sk_free_security",
 						 "task_free" };
-	if (!hook)
-		return false;
-	if (!strncmp(hook, "bpf_lsm_", 8))
-		hook += 8;
-	for (size_t i = 0; i < sizeof(untrusted) / sizeof(untrusted[0]); i++)
-		if (!strcmp(hook, untrusted[i]))
-			return true;
-	return false;
+	return hook && lsm_hook_in(hook, untrusted, sizeof(untrusted) / sizeof(untrusted[0]));
 }
 
 int bg_lsm_helper(uint32_t helper_id, uint32_t attach_type, const char *hook)
@@ -265,12 +269,7 @@ int bg_lsm_helper(uint32_t helper_id, uint32_t attach_type, const char *hook)
 		return -1;
 	if (attach_type != BPF_LSM_CGROUP || !hook)
 		return 0;
-	if (!strncmp(hook, "bpf_lsm_", 8))
-		hook += 8;
-	for (size_t i = 0; i < sizeof(sockopt_hooks) / sizeof(sockopt_hooks[0]); i++)
-		if (!strcmp(hook, sockopt_hooks[i]))
-			return 1;
-	return 0;
+	return lsm_hook_in(hook, sockopt_hooks, sizeof(sockopt_hooks) / sizeof(sockopt_hooks[0]));
 }
 
 bool bg_lsm_hook_disabled(const char *hook, uint32_t kver)
@@ -281,12 +280,7 @@ bool bg_lsm_hook_disabled(const char *hook, uint32_t kver)
 						"xfrm_decode_session", "ismaclabel" };
 	if (!hook || (kver && kver < BG_KVER(6, 1)))
 		return false;
-	if (!strncmp(hook, "bpf_lsm_", 8))
-		hook += 8;
-	for (size_t i = 0; i < sizeof(disabled) / sizeof(disabled[0]); i++)
-		if (!strcmp(hook, disabled[i]))
-			return true;
-	return false;
+	return lsm_hook_in(hook, disabled, sizeof(disabled) / sizeof(disabled[0]));
 }
 
 bool bg_tracing_sleepable_ok(const char *target, uint32_t kver)
