@@ -25,49 +25,53 @@ extern "C" {
 /* The kernel's KERNEL_VERSION(a, b, 0): BG_KERNEL_VERSION(5, 10) == 0x050a00. */
 #define BG_KERNEL_VERSION(a, b) ((((uint32_t)(a)) << 16) | (((uint32_t)(b)) << 8))
 
-/* Verifier features a profile has or lacks (each with a first release). */
+/* Verifier features a profile has or lacks. The values are ABI: append new
+ * ones before BG_KFEAT__CNT, never renumber. Each has one row in the library's
+ * feature table (src/platform/kfeatures.def: its first release, as
+ * bg_kernel_feature__since() returns it, and its name in messages); the
+ * library does not compile when the two disagree. */
 enum bg_kernel_feature {
-	BG_KFEAT_BPF2BPF_CALLS = 0,    /* 4.16 */
-	BG_KFEAT_JMP32,                /* 5.1: ISA v3 */
-	BG_KFEAT_SPIN_LOCK,            /* 5.1 */
-	BG_KFEAT_1M_INSNS,             /* 5.2: 1M processed instructions */
-	BG_KFEAT_BOUNDED_LOOPS,        /* 5.3 */
-	BG_KFEAT_GLOBAL_FUNCS,         /* 5.6 */
-	BG_KFEAT_RINGBUF,              /* 5.8 */
-	BG_KFEAT_TAILCALL_SUBPROG,     /* 5.10 */
-	BG_KFEAT_ATOMICS,              /* 5.12 */
-	BG_KFEAT_KFUNCS,               /* 5.13 */
-	BG_KFEAT_TIMER,                /* 5.15 */
-	BG_KFEAT_BPF_LOOP,             /* 5.17 */
-	BG_KFEAT_DYNPTR,               /* 5.19 */
-	BG_KFEAT_KPTR,                 /* 5.19 */
-	BG_KFEAT_LOCAL_OBJ,            /* 6.2 */
-	BG_KFEAT_ITERATORS,            /* 6.4 */
-	BG_KFEAT_ISA_V4,               /* 6.6 */
-	BG_KFEAT_EXCEPTIONS,           /* 6.7 */
-	BG_KFEAT_MAY_GOTO,             /* 6.9 */
-	BG_KFEAT_ARENA,                /* 6.9 */
-	BG_KFEAT_LOAD_ACQ_STORE_REL,   /* 6.15 */
-	BG_KFEAT_GLOBAL_DATA,          /* 5.2 */
-	BG_KFEAT_BTF_KSYM,             /* 5.10 */
-	BG_KFEAT_PSEUDO_FUNC,          /* 5.13 */
-	BG_KFEAT_CONST_KEY_LOOKUP,     /* 6.14 */
-	BG_KFEAT_UNINIT_STACK_READ,    /* 5.12 */
-	BG_KFEAT_VAR_STACK_ACCESS,     /* 5.10 (as Debian's 5.10 LTS ships it) */
-	BG_KFEAT_GLOBAL_PTR_ARGS,      /* 5.12 */
-	BG_KFEAT_ST_CTX,               /* 6.3 */
-	BG_KFEAT_UNINIT_STACK_WRITTEN, /* 5.10: uninitialized stack reads within the written depth */
-	BG_KFEAT_NONNULL_ARG_NULL,     /* 6.18: a NULL constant refused for a non-NULL global function argument */
-	BG_KFEAT_WALK_UNTRUSTED,       /* 6.4: a pointer walked from a trusted one is untrusted unless allow-listed */
+	BG_KFEAT_BPF2BPF_CALLS = 0,
+	BG_KFEAT_JMP32 = 1,                    /* ISA v3 */
+	BG_KFEAT_SPIN_LOCK = 2,
+	BG_KFEAT_1M_INSNS = 3,                 /* 1M processed instructions */
+	BG_KFEAT_BOUNDED_LOOPS = 4,
+	BG_KFEAT_GLOBAL_FUNCS = 5,
+	BG_KFEAT_RINGBUF = 6,
+	BG_KFEAT_TAILCALL_SUBPROG = 7,
+	BG_KFEAT_ATOMICS = 8,
+	BG_KFEAT_KFUNCS = 9,
+	BG_KFEAT_TIMER = 10,
+	BG_KFEAT_BPF_LOOP = 11,
+	BG_KFEAT_DYNPTR = 12,
+	BG_KFEAT_KPTR = 13,
+	BG_KFEAT_LOCAL_OBJ = 14,
+	BG_KFEAT_ITERATORS = 15,
+	BG_KFEAT_ISA_V4 = 16,
+	BG_KFEAT_EXCEPTIONS = 17,
+	BG_KFEAT_MAY_GOTO = 18,
+	BG_KFEAT_ARENA = 19,
+	BG_KFEAT_LOAD_ACQ_STORE_REL = 20,
+	BG_KFEAT_GLOBAL_DATA = 21,
+	BG_KFEAT_BTF_KSYM = 22,
+	BG_KFEAT_PSEUDO_FUNC = 23,
+	BG_KFEAT_CONST_KEY_LOOKUP = 24,
+	BG_KFEAT_UNINIT_STACK_READ = 25,
+	BG_KFEAT_VAR_STACK_ACCESS = 26,
+	BG_KFEAT_GLOBAL_PTR_ARGS = 27,
+	BG_KFEAT_ST_CTX = 28,
+	BG_KFEAT_UNINIT_STACK_WRITTEN = 29,    /* uninitialized stack reads within the written depth */
+	BG_KFEAT_NONNULL_ARG_NULL = 30,        /* a NULL constant refused for a non-NULL global function argument */
+	BG_KFEAT_WALK_UNTRUSTED = 31,          /* a pointer walked from a trusted one is untrusted unless allow-listed */
 	/* range tracking of the verifier (older kernels walk branches a newer
 	 * one proves dead) */
-	BG_KFEAT_SMALL_SPILL,          /* 5.10 (5.16 upstream, in Debian's 5.10 LTS): spills of 1/2/4-byte scalars keep their bounds */
-	BG_KFEAT_PTR_EQ_NOT_NULL,      /* 6.2: ptr == non-NULL ptr proves the first not NULL */
-	BG_KFEAT_BRANCH_JEQ_RANGE,     /* 6.4: ==/!= a constant decided by the other side's range */
-	BG_KFEAT_BRANCH_CONST_DST,     /* 6.4: `if <const> op <reg>` decided */
-	BG_KFEAT_MOV32_LINK,           /* 6.4: w1 = w2 keeps the scalar link (upper 32 bits zero) */
-	BG_KFEAT_BRANCH_RANGES,        /* 6.8: comparisons of two non-constant scalars decided, refined */
-	BG_KFEAT_SPILL_LINK,           /* 6.9: spills link scalars, unbounded spills, narrowing fills */
+	BG_KFEAT_SMALL_SPILL = 32,             /* spills of 1/2/4-byte scalars keep their bounds */
+	BG_KFEAT_PTR_EQ_NOT_NULL = 33,         /* ptr == non-NULL ptr proves the first not NULL */
+	BG_KFEAT_BRANCH_JEQ_RANGE = 34,        /* ==/!= a constant decided by the other side's range */
+	BG_KFEAT_BRANCH_CONST_DST = 35,        /* `if <const> op <reg>` decided */
+	BG_KFEAT_MOV32_LINK = 36,              /* w1 = w2 keeps the scalar link (upper 32 bits zero) */
+	BG_KFEAT_BRANCH_RANGES = 37,           /* comparisons of two non-constant scalars decided, refined */
+	BG_KFEAT_SPILL_LINK = 38,              /* spills link scalars, unbounded spills, narrowing fills */
 	BG_KFEAT__CNT,
 };
 

@@ -1,5 +1,6 @@
 /* Kernel version profiles as one table. Features accumulate: a profile has
- * every feature introduced at or before its version (FEAT_SINCE). */
+ * every feature introduced at or before its version (the releases of
+ * platform/kfeatures.def). */
 #include "platform/profiles.h"
 
 #include <errno.h>
@@ -11,49 +12,25 @@
 
 #include "platform/helpers.h"
 
-static const struct {
-	uint64_t feat;
-	uint32_t since;
-} feat_since[] = {
-	{ BG_KF_BPF2BPF_CALLS, BG_KVER(4, 16) },  { BG_KF_JMP32, BG_KVER(5, 1) },
-	{ BG_KF_SPIN_LOCK, BG_KVER(5, 1) },       { BG_KF_1M_INSNS, BG_KVER(5, 2) },
-	{ BG_KF_BOUNDED_LOOPS, BG_KVER(5, 3) },   { BG_KF_GLOBAL_FUNCS, BG_KVER(5, 6) },
-	{ BG_KF_RINGBUF, BG_KVER(5, 8) },         { BG_KF_TAILCALL_SUBPROG, BG_KVER(5, 10) },
-	{ BG_KF_ATOMICS, BG_KVER(5, 12) },        { BG_KF_KFUNCS, BG_KVER(5, 13) },
-	{ BG_KF_TIMER, BG_KVER(5, 15) },          { BG_KF_BPF_LOOP, BG_KVER(5, 17) },
-	{ BG_KF_DYNPTR, BG_KVER(5, 19) },         { BG_KF_KPTR, BG_KVER(5, 19) },
-	{ BG_KF_LOCAL_OBJ, BG_KVER(6, 2) },       { BG_KF_ITERATORS, BG_KVER(6, 4) },
-	{ BG_KF_ISA_V4, BG_KVER(6, 6) },          { BG_KF_EXCEPTIONS, BG_KVER(6, 7) },
-	{ BG_KF_MAY_GOTO, BG_KVER(6, 9) },        { BG_KF_ARENA, BG_KVER(6, 9) },
-	{ BG_KF_LOAD_ACQ_STORE_REL, BG_KVER(6, 15) }, { BG_KF_GLOBAL_DATA, BG_KVER(5, 2) },
-	{ BG_KF_BTF_KSYM, BG_KVER(5, 10) },       { BG_KF_PSEUDO_FUNC, BG_KVER(5, 13) },
-	{ BG_KF_CONST_KEY_LOOKUP, BG_KVER(6, 14) }, { BG_KF_UNINIT_STACK_READ, BG_KVER(5, 12) },
-	{ BG_KF_VAR_STACK_ACCESS, BG_KVER(5, 10) },  { BG_KF_GLOBAL_PTR_ARGS, BG_KVER(5, 12) },
-	{ BG_KF_ST_CTX, BG_KVER(6, 3) },          { BG_KF_UNINIT_STACK_WRITTEN, BG_KVER(5, 10) },
-	{ BG_KF_NONNULL_ARG_NULL, BG_KVER(6, 18) },
-	{ BG_KF_WALK_UNTRUSTED, BG_KVER(6, 4) },
-	{ BG_KF_SMALL_SPILL, BG_KVER(5, 10) },    { BG_KF_PTR_EQ_NOT_NULL, BG_KVER(6, 2) },
-	{ BG_KF_BRANCH_JEQ_RANGE, BG_KVER(6, 4) }, { BG_KF_BRANCH_CONST_DST, BG_KVER(6, 4) },
-	{ BG_KF_MOV32_LINK, BG_KVER(6, 4) },      { BG_KF_BRANCH_RANGES, BG_KVER(6, 8) },
-	{ BG_KF_SPILL_LINK, BG_KVER(6, 9) },
+/* the rows of kfeatures.def by public feature number; the count check is at
+ * the public API below */
+static const uint32_t feat_since[BG_KFEAT__CNT] = {
+#define BG_KFEATURE(name_, since_, desc_) [BG_KFEAT_##name_] = since_,
+#include "platform/kfeatures.def"
+#undef BG_KFEATURE
 };
 
-static const char *const feat_names[] = {
-	"bpf-to-bpf calls", "jmp32 instructions", "bpf_spin_lock", "1M instruction limit",
-	"bounded loops", "global functions", "ring buffers", "tail calls from subprograms",
-	"atomic fetch operations", "kfunc calls", "bpf_timer", "bpf_loop", "dynptrs", "kptrs",
-	"local objects", "open-coded iterators", "ISA v4 instructions", "exceptions", "may_goto",
-	"arena", "load-acquire/store-release", "global data", "kernel symbols (ksym)",
-	"callback functions (ld_imm64 func)", "non-NULL array lookups with a constant key",
-	"privileged reads of uninitialized stack", "variable-offset stack access",
-	"pointer arguments of global functions", "BPF_ST into ctx",
-	"privileged reads of uninitialized stack within the written depth",
-	"NULL refused for non-NULL global function arguments",
-	"untrusted pointers walked from trusted ones",
-	"bounds of 1/2/4-byte scalar spills", "not-NULL from ptr == ptr",
-	"==/!= decided by ranges", "comparisons with a constant first operand decided",
-	"links through 32-bit moves", "comparisons of two non-constant scalars",
-	"scalar links through spills and narrowing fills",
+static const char *const feat_names[BG_KFEAT__CNT] = {
+#define BG_KFEATURE(name_, since_, desc_) [BG_KFEAT_##name_] = desc_,
+#include "platform/kfeatures.def"
+#undef BG_KFEATURE
+};
+
+enum {
+#define BG_KFEATURE(name_, since_, desc_) KF_ROW_##name_,
+#include "platform/kfeatures.def"
+#undef BG_KFEATURE
+	KF_ROWS
 };
 
 /* features of a version, as a constant expression is not possible from the
@@ -83,9 +60,9 @@ static struct bg_kernel_profile profiles[] = {
 static uint64_t features_of(uint32_t version)
 {
 	uint64_t f = 0;
-	for (unsigned i = 0; i < sizeof(feat_since) / sizeof(feat_since[0]); i++)
-		if (feat_since[i].since <= version)
-			f |= feat_since[i].feat;
+	for (unsigned i = 0; i < BG_KFEAT__CNT; i++)
+		if (feat_since[i] <= version)
+			f |= 1ull << i;
 	return f;
 }
 
@@ -264,16 +241,14 @@ static int feat_index(uint64_t feat)
 
 uint32_t bg_feature_since(uint64_t feat)
 {
-	for (unsigned i = 0; i < NELEM(feat_since); i++)
-		if (feat_since[i].feat == feat)
-			return feat_since[i].since;
-	return 0;
+	int i = feat_index(feat);
+	return i >= 0 && i < BG_KFEAT__CNT ? feat_since[i] : 0;
 }
 
 const char *bg_feature_name(uint64_t feat)
 {
 	int i = feat_index(feat);
-	return i >= 0 && (unsigned)i < NELEM(feat_names) ? feat_names[i] : "feature";
+	return i >= 0 && i < BG_KFEAT__CNT ? feat_names[i] : "feature";
 }
 
 const char *bg_kver_str(uint32_t kver, char *buf)
@@ -331,8 +306,9 @@ int bg_profile_parse_list(const char *spec, const struct bg_kernel_profile **out
 
 /* ---- the public API (bpfgate/profile.h): the same table, opaque ---- */
 
-_Static_assert(sizeof(feat_names) / sizeof(feat_names[0]) == BG_KFEAT__CNT,
-	       "one name per public feature");
+_Static_assert((int)KF_ROWS == (int)BG_KFEAT__CNT,
+	       "one row of platform/kfeatures.def per public feature (bpfgate/profile.h)");
+_Static_assert(BG_KFEAT__CNT <= 64, "feature bits are one uint64_t");
 
 size_t bg_kernel_profile__cnt(void)
 {
