@@ -408,8 +408,8 @@ static bool is_prog_ctx_type(const struct btf *b, const struct btf_type *ptr, ui
 	const char *n = btf__name_by_offset(b, t->name_off);
 	if (!n)
 		return false;
-	if ((!strcmp(ctx, "__sk_buff") && !strcmp(n, "sk_buff")) ||
-	    (!strcmp(ctx, "xdp_md") && !strcmp(n, "xdp_buff")))
+	const char *kern = bg_ctx_kernel_struct(ctx);
+	if (kern && !strcmp(kern, n))
 		return true;
 	return !strcmp(ctx, n) || (under && !strcmp(under, n));
 }

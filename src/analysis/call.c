@@ -1399,8 +1399,8 @@ static int kfunc_struct_args(struct vctx *v, struct as_state *s, size_t pc, cons
 		    (r->flags & RF_ALLOC) || !r->btf || !bg_scalar_is_const(&r->v, &c) || c)
 			continue;
 		const char *want = kfunc_param_struct(v, pc, i);
-		if (!want || (!strcmp(want, "__sk_buff") && !strcmp(r->btf, "sk_buff")) ||
-		    (!strcmp(want, "xdp_md") && !strcmp(r->btf, "xdp_buff")))
+		const char *kern = bg_ctx_kernel_struct(want);
+		if (!want || (kern && !strcmp(kern, r->btf)))
 			continue;
 		bool strict = ((p->flags & BG_HF_RELEASE) && r->ref) || btf_nocast_alias(r->btf, want);
 		if (btf_struct_match(v->prog, r->btf, want, strict) == 0)

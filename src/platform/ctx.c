@@ -187,6 +187,21 @@ const char *bg_prog_ctx_btf(uint32_t prog_type, const char **under, bool *conver
 	return NULL;
 }
 
+/* The kernel structs behind the uapi ctx projections a kfunc or a global
+ * function may name (the kernel's bpf_ctx_convert pairs; only those two are
+ * modelled). */
+static const struct {
+	const char *uapi, *kern;
+} ctx_kern_structs[] = { { "__sk_buff", "sk_buff" }, { "xdp_md", "xdp_buff" } };
+
+const char *bg_ctx_kernel_struct(const char *uapi_ctx)
+{
+	for (size_t i = 0; uapi_ctx && i < sizeof(ctx_kern_structs) / sizeof(ctx_kern_structs[0]); i++)
+		if (!strcmp(ctx_kern_structs[i].uapi, uapi_ctx))
+			return ctx_kern_structs[i].kern;
+	return NULL;
+}
+
 bool bg_prog_ld_abs_ok(uint32_t prog_type)
 {
 	for (size_t i = 0; i < sizeof(ld_abs_types) / sizeof(ld_abs_types[0]); i++)

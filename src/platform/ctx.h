@@ -125,6 +125,9 @@ bool bg_lsm_ret_range(const char *hook, uint32_t attach_type, int hook_ret, uint
  * a typedef name stands for (kprobe), *converted: the type rewrites ctx
  * accesses (convert_ctx_access). */
 const char *bg_prog_ctx_btf(uint32_t prog_type, const char **under, bool *converted);
+/* The kernel struct a uapi ctx projection stands for ("__sk_buff" ->
+ * "sk_buff", "xdp_md" -> "xdp_buff"), NULL for any other name or NULL. */
+const char *bg_ctx_kernel_struct(const char *uapi_ctx);
 
 /* Kernel ABI facts the analysis needs as numbers (uapi linux/bpf.h). */
 #define BG_TCP_SOCK_SIZE 112        /* sizeof(struct bpf_tcp_sock) */
