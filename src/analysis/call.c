@@ -883,7 +883,7 @@ static int ret_value(struct vctx *v, struct as_state *s, size_t pc, struct call_
 			r0->flags |= RF_RDONLY;
 		if ((mt == BPF_MAP_TYPE_ARRAY || mt == BPF_MAP_TYPE_PERCPU_ARRAY) && ci->key_const &&
 		    ci->key_val < ci->map->max_entries && ci->id == BPF_FUNC_map_lookup_elem &&
-		    bg_profile_has(v->prof, BG_KF_CONST_KEY_LOOKUP))
+		    kf_has(v, BG_KF_CONST_KEY_LOOKUP))
 			r0->flags &= (uint8_t)~RF_NULL;
 		return 0;
 	}

@@ -21,11 +21,9 @@ int kgate_setup(struct vctx *v)
 	if (!v->prof)
 		return -EINVAL;
 	v->kgate = v->prof != bg_profile_default();
-	v->uninit_stack_ok = v->priv && bg_profile_has(v->prof, BG_KF_UNINIT_STACK_READ);
-	v->uninit_stack_written_ok = v->priv && bg_profile_has(v->prof, BG_KF_UNINIT_STACK_WRITTEN);
-	v->rt_lacks = ~v->prof->features & (BG_KF_SMALL_SPILL | BG_KF_PTR_EQ_NOT_NULL | BG_KF_BRANCH_JEQ_RANGE |
-					     BG_KF_BRANCH_CONST_DST | BG_KF_MOV32_LINK | BG_KF_BRANCH_RANGES |
-					     BG_KF_SPILL_LINK);
+	v->kf_lacks = ~v->prof->features & BG_KF_ALL;
+	v->uninit_stack_ok = v->priv && kf_has(v, BG_KF_UNINIT_STACK_READ);
+	v->uninit_stack_written_ok = v->priv && kf_has(v, BG_KF_UNINIT_STACK_WRITTEN);
 	return 0;
 }
 
@@ -38,7 +36,7 @@ static int unavailable(struct vctx *v, const struct as_state *s, size_t pc, uint
 
 static int need(struct vctx *v, const struct as_state *s, size_t pc, uint64_t feat, const char *what)
 {
-	if (bg_profile_has(v->prof, feat))
+	if (kf_has(v, feat))
 		return 0;
 	char buf[160];
 	snprintf(buf, sizeof(buf), "%s (%s)", what, bg_feature_name(feat));
@@ -192,11 +190,11 @@ int kgate_insn(struct vctx *v, const struct as_state *s, size_t pc)
 	uint64_t f = insn_feature(in, &what);
 	if (f && need(v, s, pc, f, what))
 		return -1;
-	if (!bg_profile_has(v->prof, BG_KF_VAR_STACK_ACCESS) && gate_var_stack(v, s, pc, in))
+	if (!kf_has(v, BG_KF_VAR_STACK_ACCESS) && gate_var_stack(v, s, pc, in))
 		return -1;
 	if (gate_ctx_field(v, s, pc, in))
 		return -1;
-	if (!bg_profile_has(v->prof, BG_KF_ST_CTX) && gate_st_ctx(v, s, pc, in))
+	if (!kf_has(v, BG_KF_ST_CTX) && gate_st_ctx(v, s, pc, in))
 		return -1;
 	if (in->kind == BG_K_CALL)
 		return gate_call(v, s, pc, in);
@@ -240,7 +238,7 @@ static int gate_map(struct vctx *v, size_t pc, int idx, int depth)
 /* The kernel's first pass (check_cfg) refuses any back-edge before 5.3. */
 static int gate_back_edges(struct vctx *v)
 {
-	if (bg_profile_has(v->prof, BG_KF_BOUNDED_LOOPS))
+	if (kf_has(v, BG_KF_BOUNDED_LOOPS))
 		return 0;
 	uint32_t best_from = UINT32_MAX, best_to = 0;
 	for (uint32_t l = 0; l < v->g.nloops; l++) {
@@ -289,9 +287,9 @@ int kgate_program(struct vctx *v)
 		if (in->kind == BG_K_CALL && in->pseudo == BG_CALL_HELPER && in->imm == BPF_FUNC_tail_call && tail_call == SIZE_MAX)
 			tail_call = pc;
 	}
-	if (v->g.nfuncs > 1 && tail_call != SIZE_MAX && !bg_profile_has(v->prof, BG_KF_TAILCALL_SUBPROG))
+	if (v->g.nfuncs > 1 && tail_call != SIZE_MAX && !kf_has(v, BG_KF_TAILCALL_SUBPROG))
 		return need(v, NULL, tail_call, BG_KF_TAILCALL_SUBPROG, "tail call in a program with bpf-to-bpf calls");
-	if (!bg_profile_has(v->prof, BG_KF_GLOBAL_FUNCS))
+	if (!kf_has(v, BG_KF_GLOBAL_FUNCS))
 		for (uint32_t f = 0; f < v->g.nfuncs; f++)
 			v->g.funcs[f].linkage = 0; /* libbpf makes them static for such kernels */
 	return gate_back_edges(v);

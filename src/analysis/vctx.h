@@ -125,9 +125,11 @@ struct vctx {
 	bool kgate;
 	bool uninit_stack_ok; /* reads of uninitialized stack allowed (privileged, 5.12+) */
 	bool uninit_stack_written_ok; /* ... only within the depth already written (5.10) */
-	/* range-tracking capabilities (BG_KF_BRANCH_RANGES, BG_KF_SPILL_LINK...)
-	 * the profile LACKS: 0, the default, is the running kernel's verifier */
-	uint64_t rt_lacks;
+	/* the features (BG_KF_* bits) the judged profile LACKS, read through
+	 * kf_has (kgate_setup): 0 for a profile with all of them (the running
+	 * 6.18, the default), whose transfer functions then take no older
+	 * kernel's branch */
+	uint64_t kf_lacks;
 	/* assertion lists (assert.h): those of insn pc are asrt[asrt_at[pc] .. asrt_at[pc+1]) */
 	struct assertion *asrt;
 	uint32_t *asrt_at;
@@ -229,9 +231,10 @@ int verify_observed(const struct bg_program *prog, const struct bg_verify_opts *
 		    struct bg_verify_result *res, verify_visit_fn visit, void *arg);
 
 int fmt_reg(struct vctx *v, const struct as_state *s, int reg, char *buf, unsigned sz);
-/* Does the judged kernel's verifier have the range-tracking capability f? */
-static inline bool rt_has(const struct vctx *v, uint64_t f)
+/* Does the judged kernel's verifier have feature f (every bit of it)? The
+ * analysis' one question to the profile (kgate.c, xfer.c, call.c, verify.c). */
+static inline bool kf_has(const struct vctx *v, uint64_t f)
 {
-	return !(v->rt_lacks & f);
+	return !(v->kf_lacks & f);
 }
 #endif

@@ -858,12 +858,12 @@ static int global_arg(struct vctx *v, struct as_state *s, size_t pc, int i, cons
 			return verr(v, s, pc, "global_arg", "arg#%d expects pointer to ctx", i);
 		return 0;
 	case GP_MEM:
-		if (!bg_profile_has(v->prof, BG_KF_GLOBAL_PTR_ARGS))
+		if (!kf_has(v, BG_KF_GLOBAL_PTR_ARGS))
 			return verr(v, s, pc, "kernel_version", "Arg#%d type PTR in %s() is not supported yet.", i, fname);
 		if (global_arg_off(v, s, pc, reg) || global_arg_mem(v, s, pc, reg, gp->size))
 			return -1;
 		if (!gp->nullable && (((r->flags & RF_NULL) && r->type != T_SCALAR) ||
-				      (null && bg_profile_has(v->prof, BG_KF_NONNULL_ARG_NULL))))
+				      (null && kf_has(v, BG_KF_NONNULL_ARG_NULL))))
 			return verr(v, s, pc, "global_arg", "arg#%d is expected to be non-NULL", i);
 		return 0;
 	case GP_DYNPTR: {

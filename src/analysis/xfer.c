@@ -290,7 +290,7 @@ static int alu_mov(struct vctx *v, struct as_state *s, size_t pc, const struct b
 		/* a 32-bit move of a value known to fit keeps the link (kernel does too) */
 		uint32_t keep = (sr->v.umax <= UINT32_MAX && !bg_scalar_is_const(&sr->v, &c)) ? sr->id : 0;
 		as_reg_scalar(d, r);
-		if (!rt_has(v, BG_KF_MOV32_LINK)) {
+		if (!kf_has(v, BG_KF_MOV32_LINK)) {
 			/* before 6.4 a 32-bit move clears the copy's id */
 		} else if (keep) {
 			d->id = keep;
@@ -503,7 +503,7 @@ static int stack_write(struct vctx *v, struct as_state *s, size_t pc, int reg,
 		return verr(v, s, pc, "stack_spill", "invalid size of register spill: r%d, size %d", reg,
 			    size);
 	/* a 1/2/4-byte spill of a scalar keeps it from 5.16 (BG_KF_SMALL_SPILL) */
-	if (val && off % 8 == 0 && (size == 8 || (val->type == T_SCALAR && rt_has(v, BG_KF_SMALL_SPILL)))) {
+	if (val && off % 8 == 0 && (size == 8 || (val->type == T_SCALAR && kf_has(v, BG_KF_SMALL_SPILL)))) {
 		int idx = (-off - 1) / 8;
 		if (stack_write_bytes(v, f, off, size, reg_is_zero(val)))
 			return -1;
@@ -568,7 +568,7 @@ static int stack_read(struct vctx *v, struct as_state *s, size_t pc, int reg,
 				return 0;
 			}
 			uint64_t z;
-			if (sl->spill.type == T_SCALAR && size < sl->spill_size && !rt_has(v, BG_KF_SPILL_LINK) &&
+			if (sl->spill.type == T_SCALAR && size < sl->spill_size && !kf_has(v, BG_KF_SPILL_LINK) &&
 			    !(bg_scalar_is_const(&sl->spill.v, &z) && z == 0)) {
 				/* before 6.9 a fill narrower than the spill is unknown */
 				if (out)
@@ -1015,7 +1015,7 @@ static void walked_trust(struct vctx *v, struct as_state *s, size_t pc, const st
 		return;
 	int safe = btf_field_safety(v->prog, p->btf, (int)(c + (uint64_t)(int64_t)off));
 	/* before 6.4 a field without an allow-list entry reads as a plain pointer */
-	uint8_t fl = bg_profile_has(v->prof, BG_KF_WALK_UNTRUSTED) ? RF_UNTRUSTED : 0;
+	uint8_t fl = kf_has(v, BG_KF_WALK_UNTRUSTED) ? RF_UNTRUSTED : 0;
 	if (safe == BTF_SAFE_TRUSTED)
 		fl = 0;
 	else if (safe == BTF_SAFE_TRUSTED_OR_NULL)
@@ -1331,7 +1331,7 @@ static void spill_link(struct vctx *v, struct as_state *s, size_t pc, const stru
 		val->flags &= (uint8_t)~RF_LINK32;
 		return;
 	}
-	if (!rt_has(v, BG_KF_SPILL_LINK)) {
+	if (!kf_has(v, BG_KF_SPILL_LINK)) {
 		/* before 6.9 the spill copies the register, id included, but
 		 * gives none, and an unbounded scalar spills as unknown data */
 		struct bg_scalar u = bg_scalar_unknown();
@@ -1683,17 +1683,17 @@ static int legacy_branch(const struct vctx *v, const struct bg_insn *in, const s
 	uint64_t kd, ks;
 	bool dk = const_at(d, in->alu64, &kd), sk = const_at(s, in->alu64, &ks);
 	bool eqne = in->op == BG_JMP_JEQ || in->op == BG_JMP_JNE;
-	if (rt_has(v, BG_KF_BRANCH_RANGES))
+	if (kf_has(v, BG_KF_BRANCH_RANGES))
 		return c;
 	if (!dk && !sk) {
 		*refine = in->alu64 && eqne;
 		return -1;
 	}
-	if (!sk && !rt_has(v, BG_KF_BRANCH_CONST_DST))
+	if (!sk && !kf_has(v, BG_KF_BRANCH_CONST_DST))
 		return -1;
 	if (!eqne || (dk && sk))
 		return c;
-	if (!rt_has(v, BG_KF_BRANCH_JEQ_RANGE))
+	if (!kf_has(v, BG_KF_BRANCH_JEQ_RANGE))
 		return -1;
 	const struct bg_scalar *o = sk ? d : s;
 	uint64_t k = sk ? ks : kd;
@@ -1717,7 +1717,7 @@ static int scalar_branch(struct vctx *v, struct as_state *s, size_t pc, const st
 	}
 	int c = bg_scalar_cmp_kernel(in->op, in->alu64, &d->v, &sr->v);
 	bool refine = true;
-	if (v->rt_lacks & (BG_KF_BRANCH_RANGES | BG_KF_BRANCH_JEQ_RANGE | BG_KF_BRANCH_CONST_DST))
+	if (!kf_has(v, BG_KF_BRANCH_RANGES | BG_KF_BRANCH_JEQ_RANGE | BG_KF_BRANCH_CONST_DST))
 		c = legacy_branch(v, in, &d->v, &sr->v, c, &refine);
 	if (c >= 0 && (c == 1) != taken) {
 		*dead = true;
@@ -1725,8 +1725,8 @@ static int scalar_branch(struct vctx *v, struct as_state *s, size_t pc, const st
 	}
 	struct bg_scalar dv = d->v, sv = sr->v;
 	if (refine && !bg_scalar_refine_kernel(in->op, in->alu64, taken, &dv, &sv)) {
-		if (c >= 0 || !(v->rt_lacks & (BG_KF_BRANCH_RANGES | BG_KF_BRANCH_JEQ_RANGE |
-						 BG_KF_BRANCH_CONST_DST))) {
+		if (c >= 0 ||
+		    kf_has(v, BG_KF_BRANCH_RANGES | BG_KF_BRANCH_JEQ_RANGE | BG_KF_BRANCH_CONST_DST)) {
 			*dead = true;
 			return 0;
 		}
@@ -1814,7 +1814,7 @@ int xfer_branch(struct vctx *v, struct as_state *s, size_t pc, bool taken, bool 
 	/* two pointers, one maybe NULL and the other not, neither a BTF
 	 * pointer: where they are equal the first is not NULL either (only
 	 * that register, as mark_ptr_not_null_reg) */
-	if (eqne && in->src_is_reg && rt_has(v, BG_KF_PTR_EQ_NOT_NULL) && as_reg_is_ptr(d) && as_reg_is_ptr(sr) &&
+	if (eqne && in->src_is_reg && kf_has(v, BG_KF_PTR_EQ_NOT_NULL) && as_reg_is_ptr(d) && as_reg_is_ptr(sr) &&
 	    !(d->flags & RF_NULL) != !(sr->flags & RF_NULL) && d->type != T_BTF_ID && sr->type != T_BTF_ID) {
 		if ((op == BG_JMP_JEQ) == taken) {
 			struct as_reg *n = (d->flags & RF_NULL) ? d : sr;

@@ -20,6 +20,8 @@ enum bg_kfeat {
 #include "platform/kfeatures.def"
 #undef BG_KFEATURE
 };
+/* every feature bit */
+#define BG_KF_ALL (~0ull >> (64 - BG_KFEAT__CNT))
 
 struct bg_kernel_profile {
 	const char *name;            /* "6.18" */
