@@ -485,54 +485,68 @@ static int pkt_refused(const struct probe_target *p, int ret, uint32_t h)
 	return strstr(vlog, "helper access to the packet is not allowed") != NULL;
 }
 
-/* One line per loadable target with packet pointers: "target type attach
- * id id ..." (the callable helpers that refuse a packet pointer). */
-static void dump_helpers_pkt(void)
+/* Calls fn for every loadable target with packet pointers (ret: a return
+ * value it accepts), the walk both the dump and the check make. */
+static void each_pkt_target(void (*fn)(void *arg, const struct probe_target *p, int ret), void *arg)
 {
 	int d, e;
 	uint8_t sz;
 	for (unsigned i = 0; i < NTARGETS; i++) {
 		const struct probe_target *p = &targets[i];
 		int ret = ok_ret(p->type, p->attach);
-		if (ret < 0 || !pkt_fields(p, &d, &e, &sz))
+		if (ret >= 0 && pkt_fields(p, &d, &e, &sz))
+			fn(arg, p, ret);
+	}
+}
+
+/* One line per loadable target with packet pointers: "target type attach
+ * id id ..." (the callable helpers that refuse a packet pointer). */
+static void dump_pkt_target(void *arg, const struct probe_target *p, int ret)
+{
+	(void)arg;
+	printf("%s %u %u", p->layout, p->type, p->attach);
+	for (uint32_t h = 1; h <= bg_helper_max_id(); h++)
+		if (pkt_refused(p, ret, h) == 1)
+			printf(" %u", h);
+	printf("\n");
+}
+
+static void dump_helpers_pkt(void)
+{
+	each_pkt_target(dump_pkt_target, NULL);
+}
+
+struct pkt_agree {
+	unsigned agree, total;
+	char first[200];
+};
+
+static void check_pkt_target(void *arg, const struct probe_target *p, int ret)
+{
+	struct pkt_agree *a = arg;
+	for (uint32_t h = 1; h <= bg_helper_max_id(); h++) {
+		int k = pkt_refused(p, ret, h);
+		if (k < 0)
 			continue;
-		printf("%s %u %u", p->layout, p->type, p->attach);
-		for (uint32_t h = 1; h <= bg_helper_max_id(); h++)
-			if (pkt_refused(p, ret, h) == 1)
-				printf(" %u", h);
-		printf("\n");
+		a->total++;
+		if ((k == 1) == bg_helper_pkt_arg_refused(h, p->type)) {
+			a->agree++;
+		} else if (a->total - a->agree <= 3) {
+			size_t l = strlen(a->first);
+			snprintf(a->first + l, sizeof(a->first) - l, " %s/%s(kernel %s)", p->layout,
+				 bg_helper_by_id(h)->name, k ? "refuses" : "takes");
+		}
 	}
 }
 
 /* Per packet-pointer target: bg_helper_pkt_arg_refused against the kernel. */
 static void check_helpers_pkt(void)
 {
-	unsigned agree = 0, total = 0;
-	char first[200] = "";
-	int d, e;
-	uint8_t sz;
-	for (unsigned i = 0; i < NTARGETS; i++) {
-		const struct probe_target *p = &targets[i];
-		int ret = ok_ret(p->type, p->attach);
-		if (ret < 0 || !pkt_fields(p, &d, &e, &sz))
-			continue;
-		for (uint32_t h = 1; h <= bg_helper_max_id(); h++) {
-			int k = pkt_refused(p, ret, h);
-			if (k < 0)
-				continue;
-			total++;
-			if ((k == 1) == bg_helper_pkt_arg_refused(h, p->type)) {
-				agree++;
-			} else if (total - agree <= 3) {
-				size_t l = strlen(first);
-				snprintf(first + l, sizeof(first) - l, " %s/%s(kernel %s)", p->layout,
-					 bg_helper_by_id(h)->name, k ? "refuses" : "takes");
-			}
-		}
-	}
-	printf("# packet pointer arguments: %u/%u (target, helper) pairs agree\n", agree, total);
-	T_CHECK(total > 0 && agree == total, "platform/kernel/helpers-pkt", "%u disagreements:%s", total - agree,
-		first);
+	struct pkt_agree a = { 0 };
+	each_pkt_target(check_pkt_target, &a);
+	printf("# packet pointer arguments: %u/%u (target, helper) pairs agree\n", a.agree, a.total);
+	T_CHECK(a.total > 0 && a.agree == a.total, "platform/kernel/helpers-pkt", "%u disagreements:%s",
+		a.total - a.agree, a.first);
 }
 
 /* Per (type, attach): bg_helper_allowed_attach against the kernel. */
