@@ -16,6 +16,7 @@
 # c: extern void bpf_iter_num_destroy(struct bpf_iter_num *it) __ksym;
 # c: __attribute__((noinline)) int gderef(int *p) { return *p; }
 # c: __attribute__((noinline)) int gderef_chk(int *p) { return p ? *p : 0; }
+# c: __attribute__((noinline)) int gderef_nonnull(int *p __attribute__((btf_decl_tag("arg:nonnull")))) { return *p; }
 # c: extern int LINUX_HAS_BPF_COOKIE __kconfig;
 
 # case: uses_bpf_loop
@@ -400,6 +401,31 @@ r2 += -4
 call bpf_map_lookup_elem
 r1 = r0
 call %[gderef]
+r0 = 0
+exit
+
+# A NULL constant passed to a global function's pointer argument tagged
+# `arg:nonnull`: 6.12 lets it through (only a maybe-NULL pointer is refused
+# there), 7.2 and the running 6.18 refuse it (BG_KFEAT_NONNULL_ARG_NULL).
+# case: null_to_nonnull_global_func
+# expect: reject
+# message: arg#0 is expected to be non-NULL
+# profile: 7.2 reject arg#0 is expected to be non-NULL
+# profile: 6.12 accept
+r1 = 0
+call %[gderef_nonnull]
+r0 = 0
+exit
+
+# case: stack_to_nonnull_global_func
+# expect: accept
+# profile: 7.2 accept
+# profile: 6.12 accept
+r1 = 0
+*(u64 *)(r10 - 8) = r1
+r1 = r10
+r1 += -8
+call %[gderef_nonnull]
 r0 = 0
 exit
 
