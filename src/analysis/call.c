@@ -317,6 +317,15 @@ static int arg_mem(struct vctx *v, struct as_state *s, size_t pc, int reg, int s
 			    "R%d type=scalar expected=fp: %s() may access up to %" PRIu64 " bytes at address 0", reg,
 			    helper, sz->v.umax);
 	}
+	/* a maybe-NULL pointer where a helper's prototype allows NULL: the
+	 * kernel folds PTR_MAYBE_NULL away (check_reg_type) and checks the
+	 * memory as that of a pointer known not NULL */
+	if (or_null && helper && (r->flags & RF_NULL) && rg_has(r->type, RG_MEM_ARG)) {
+		r->flags &= (uint8_t)~RF_NULL;
+		int err = arg_mem(v, s, pc, reg, size_reg, write, false, zero_ok, helper);
+		r->flags |= RF_NULL;
+		return err;
+	}
 	if (!rg_has(r->type, RG_MEM_ARG))
 		return type_mismatch(v, s, pc, reg, write ? "fp,pkt,map_value,mem (writable)" : "fp,pkt,map_value,mem");
 	if (want_ptr_nonnull(v, s, pc, reg, "mem"))

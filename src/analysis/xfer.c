@@ -1234,6 +1234,12 @@ int check_mem_range(struct vctx *v, struct as_state *s, size_t pc, int reg, cons
 				    "invalid indirect access to stack R%d off=[%" PRId64 ", %" PRId64 "] size=0: %s (%s)", reg,
 				    p->v.smin, p->v.smax, buf, what);
 		}
+		/* so must an empty range in a map value, a memory region or the
+		 * packet: its offsets within [0, size] (check_mem_region_access /
+		 * check_packet_access with size 0: off + 0 <= size) */
+		enum rg_access acc = rg(p->type)->access;
+		if (!(p->flags & RF_NULL) && (acc == ACC_MAP || acc == ACC_MEM || acc == ACC_PKT))
+			return check_mem(v, s, pc, reg, 0, 0, write, NULL, NULL, false);
 		return 0;
 	}
 	if (size->umin == 0 && !zero_ok)
