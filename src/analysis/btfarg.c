@@ -269,6 +269,20 @@ bool btf_field_load(const struct bg_program *prog, const char *sname, int off, i
 	return walk(b, (uint32_t)id, (uint32_t)off, (uint32_t)size, name, is_ptr, 0) == 0;
 }
 
+const char *btf_field_name(const struct bg_program *prog, const char *sname, int off)
+{
+	const struct bg_object *o = bg_program__object(prog);
+	const struct btf *b = bg_object__target_btf(o);
+	const char *tn = NULL, *mname = NULL;
+	bool isp = false;
+	if (!b || !sname || off < 0)
+		return NULL;
+	int id = obj_target_lookup(o, sname, BTF_KIND_STRUCT);
+	if (id <= 0 || walk_m(b, (uint32_t)id, (uint32_t)off, 8, &tn, &isp, &mname, NULL, 0) != 0)
+		return NULL;
+	return mname;
+}
+
 /* The kernel's allow-lists of pointer members that keep their base's trust
  * (BTF_TYPE_SAFE_TRUSTED, _TRUSTED_OR_NULL, _RCU, _RCU_OR_NULL in
  * kernel/bpf/verifier.c) are emitted into the kernel's BTF as structs named

@@ -20,6 +20,9 @@ int btf_field_check(const struct bg_program *prog, const char *sname, int off, i
 /* Type of the field of struct sname loaded at off with size bytes. */
 bool btf_field_load(const struct bg_program *prog, const char *sname, int off, int size,
 		    const char **name, bool *is_ptr);
+/* The name of the pointer member of struct sname read whole (8 bytes) at
+ * off (inside embedded structs and unions), NULL when not known. */
+const char *btf_field_name(const struct bg_program *prog, const char *sname, int off);
 /* Which of the kernel's allow-lists (read from the target BTF's
  * "<sname>__safe_*" structs) names the pointer member loaded at off of
  * struct sname: BTF_SAFE_NONE when none or not known. */

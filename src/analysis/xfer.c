@@ -666,6 +666,23 @@ static void lsm_retval(struct vctx *v, int off, int size, struct as_reg *out)
 	bg_scalar_reduce(&out->v);
 }
 
+/* The trust and NULL-ness of the pointer field at off of an iterator's ctx
+ * struct sname (iter_ctx.def: the target's ctx_arg_info). A target the table
+ * does not list: every field but meta (off 0) may be NULL, all trusted. */
+static void iter_ctx_field(struct vctx *v, struct as_state *s, size_t pc, const char *sname, int off,
+			   struct as_reg *out)
+{
+	enum bg_iter_arg k = bg_iter_ctx_arg(bg_program__attach_target(v->prog), btf_field_name(v->prog, sname, off),
+					     v->prof ? v->prof->version : 0);
+	if (k == BG_ITER_ARG_TRUSTED || (k == BG_ITER_ARG_UNKNOWN && off == 0))
+		return;
+	if (k == BG_ITER_ARG_PLAIN_OR_NULL)
+		out->flags = RF_PLAIN;
+	out->flags |= RF_NULL;
+	out->id = vid(v, pc, 5);
+	release_id(s, out->id);
+}
+
 static int access_ctx(struct vctx *v, struct as_state *s, size_t pc, int reg, const struct as_reg *p,
 		      int off, int size, bool write, struct as_reg *out, bool sign)
 {
@@ -699,11 +716,7 @@ static int access_ctx(struct vctx *v, struct as_state *s, size_t pc, int reg, co
 			out->type = T_BTF_ID;
 			out->btf = tn;
 			out->v = bg_scalar_const(0);
-			if (off != 0) { /* every object but meta may be NULL */
-				out->flags = RF_NULL;
-				out->id = vid(v, pc, 5);
-				release_id(s, out->id);
-			}
+			iter_ctx_field(v, s, pc, sname, off, out);
 			return 0;
 		}
 	}
@@ -1011,6 +1024,10 @@ static void walked_trust(struct vctx *v, struct as_state *s, size_t pc, const st
 {
 	enum as_trust t = as_btf_trust(p);
 	uint64_t c;
+	if (t == AS_TRUST_PLAIN && v->prof && !bg_profile_has(v->prof, BG_KF_WALK_UNTRUSTED)) {
+		out->flags = RF_PLAIN; /* before 6.4 a plain base gives plain members */
+		return;
+	}
 	if ((t != AS_TRUST_TRUSTED && t != AS_TRUST_RCU) || !p->btf || !bg_scalar_is_const(&p->v, &c))
 		return;
 	int safe = btf_field_safety(v->prog, p->btf, (int)(c + (uint64_t)(int64_t)off));

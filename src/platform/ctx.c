@@ -287,6 +287,33 @@ int bg_lsm_helper(uint32_t helper_id, uint32_t attach_type, const char *hook)
 	return lsm_hook_in(hook, sockopt_hooks, sizeof(sockopt_hooks) / sizeof(sockopt_hooks[0]));
 }
 
+enum bg_iter_arg bg_iter_ctx_arg(const char *target, const char *field, uint32_t kver)
+{
+	enum { BG_ITER_OR_NULL, BG_ITER_BUF };
+	static const struct {
+		const char *target, *field;
+		int kind;
+		uint32_t trusted_since;
+	} rows[] = {
+#define BG_ITER_FIELD(t, f, k, since) { t, f, k, since },
+#include "platform/iter_ctx.def"
+#undef BG_ITER_FIELD
+	};
+	bool known = false;
+	for (size_t i = 0; target && i < sizeof(rows) / sizeof(rows[0]); i++) {
+		if (strcmp(rows[i].target, target))
+			continue;
+		known = true;
+		if (!field || strcmp(rows[i].field, field))
+			continue;
+		if (rows[i].kind == BG_ITER_BUF)
+			return BG_ITER_ARG_BUF_OR_NULL;
+		return rows[i].trusted_since && (!kver || kver >= rows[i].trusted_since) ? BG_ITER_ARG_TRUSTED_OR_NULL
+											 : BG_ITER_ARG_PLAIN_OR_NULL;
+	}
+	return known ? BG_ITER_ARG_TRUSTED : BG_ITER_ARG_UNKNOWN;
+}
+
 bool bg_lsm_hook_disabled(const char *hook, uint32_t kver)
 {
 	static const char *const disabled[] = { "vm_enough_memory", "inode_need_killpriv", "inode_getsecurity",

@@ -105,6 +105,17 @@ bool bg_lsm_hook_untrusted(const char *hook);
  * locked or not yet visible, setsockopt/getsockopt (elsewhere refused).
  * 1 allowed, 0 refused, -1 not decided here (the program type's table). */
 int bg_lsm_helper(uint32_t helper_id, uint32_t attach_type, const char *hook);
+/* How the kernel of version kver (0: the running one) types the pointer
+ * field `field` of an iterator program's ctx, struct bpf_iter__TARGET
+ * (iter_ctx.def, the targets' ctx_arg_info): */
+enum bg_iter_arg {
+	BG_ITER_ARG_UNKNOWN = 0,     /* a target iter_ctx.def does not list */
+	BG_ITER_ARG_TRUSTED,         /* no ctx_arg_info: trusted, not NULL (meta) */
+	BG_ITER_ARG_TRUSTED_OR_NULL, /* PTR_TO_BTF_ID_OR_NULL | PTR_TRUSTED */
+	BG_ITER_ARG_PLAIN_OR_NULL,   /* PTR_TO_BTF_ID_OR_NULL: the legacy plain pointer */
+	BG_ITER_ARG_BUF_OR_NULL,     /* PTR_TO_BUF | PTR_MAYBE_NULL (a map key or value) */
+};
+enum bg_iter_arg bg_iter_ctx_arg(const char *target, const char *field, uint32_t kver);
 /* LSM hooks no BPF program may attach to on kernel kver (bpf_lsm.c
  * bpf_lsm_disabled_hooks; the kernel refuses at load: "attach_btf_id N points
  * to disabled hook"; measured: Debian's 5.10 has no such list, 6.1 has). */
