@@ -897,6 +897,8 @@ static int bounded_region(struct vctx *v, struct as_state *s, size_t pc, int reg
 	return 0;
 }
 
+static bool in_rcu_cs(struct vctx *v, const struct as_state *s);
+
 static int access_map(struct vctx *v, struct as_state *s, size_t pc, int reg, const struct as_reg *p,
 		      int off, int size, bool write, struct as_reg *out, bool sign)
 {
@@ -934,8 +936,13 @@ static int access_map(struct vctx *v, struct as_state *s, size_t pc, int reg, co
 		as_reg_uninit(out);
 		out->type = T_BTF_ID;
 		out->btf = kname;
-		out->flags = RF_NULL | (untrusted ? RF_UNTRUSTED : RF_RCU);
-		if (!untrusted && kname && vctx_is_local(v, kname))
+		/* btf_ld_kptr_type: RCU-protected inside an RCU read section when
+		 * its struct is freed after a grace period (or is the program's
+		 * own), else untrusted */
+		bool local = kname && vctx_is_local(v, kname);
+		bool rcu = !untrusted && (local || bg_kptr_rcu_protected(kname)) && in_rcu_cs(v, s);
+		out->flags = RF_NULL | (rcu ? RF_RCU : RF_UNTRUSTED);
+		if (rcu && local)
 			out->flags |= RF_ALLOC; /* a stashed local object (MEM_ALLOC | MEM_RCU) */
 		out->id = vid(v, pc, 5);
 		release_id(s, out->id);

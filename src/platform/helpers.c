@@ -410,6 +410,16 @@ static const char *const map_struct[] = {
 	[33 /* BPF_MAP_TYPE_ARENA */] = "bpf_arena",
 };
 
+bool bg_kptr_rcu_protected(const char *kernel_struct)
+{
+	static const char *const rcu_protected[] = { "task_struct", "cgroup", "bpf_cpumask", "bpf_crypto_ctx",
+						     "prog_test_ref_kfunc" };
+	for (size_t i = 0; kernel_struct && i < sizeof(rcu_protected) / sizeof(rcu_protected[0]); i++)
+		if (!strcmp(kernel_struct, rcu_protected[i]))
+			return true;
+	return false;
+}
+
 bool bg_helper_ptr_cast(uint32_t id)
 {
 	switch (id) {

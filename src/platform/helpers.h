@@ -197,6 +197,11 @@ bool bg_map_helper_ok(uint32_t map_type, uint32_t id, const char **why);
  * bpf_htab, ...): what a load through a map pointer walks
  * (check_ptr_to_map_access). NULL: "map_ptr access not supported". */
 const char *bg_map_kernel_struct(uint32_t map_type);
+/* Kernel structs whose objects are freed after an RCU grace period, so a
+ * kptr to one loaded from a map value inside an RCU read section is an RCU
+ * pointer (verifier.c rcu_protected_types); a kptr to any other kernel
+ * struct loads as PTR_UNTRUSTED (rcu_safe_kptr). */
+bool bg_kptr_rcu_protected(const char *kernel_struct);
 /* Helpers whose result is a view of their socket argument (the kernel's
  * is_ptr_cast_function: bpf_sk_fullsock, bpf_tcp_sock, bpf_skc_to_*): the
  * result shares the argument's reference and dies with its release. */

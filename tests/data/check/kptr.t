@@ -173,3 +173,65 @@ call bpf_task_release
 out:
 r0 = 0
 exit
+
+# btf_ld_kptr_type: a kptr to a struct the kernel frees after an RCU grace
+# period (rcu_protected_types: task_struct, cgroup, bpf_cpumask,
+# bpf_crypto_ctx; or a program-local type) loads as an RCU pointer only
+# inside an RCU read section; a sleepable program (syscall) is outside one
+# unless it took bpf_rcu_read_lock, and there the kptr is untrusted: a
+# KF_RCU kfunc refuses it, reading through it is fine.
+# case: kptr_load_sleepable
+# section: syscall
+# expect: reject
+# message: R1 must be a rcu pointer
+r1 = 0
+*(u32 *)(r10 - 4) = r1
+r2 = r10
+r2 += -4
+r1 = %[masks] ll
+call bpf_map_lookup_elem
+if r0 == 0 goto out
+r1 = *(u64 *)(r0 + 0)
+if r1 == 0 goto out
+call bpf_cpumask_first
+out:
+r0 = 0
+exit
+
+# case: kptr_load_sleepable_in_rcu
+# section: syscall
+# expect: accept
+r1 = 0
+*(u32 *)(r10 - 4) = r1
+r2 = r10
+r2 += -4
+r1 = %[masks] ll
+call bpf_map_lookup_elem
+if r0 == 0 goto out
+r6 = r0
+call bpf_rcu_read_lock
+r1 = *(u64 *)(r6 + 0)
+if r1 == 0 goto unl
+call bpf_cpumask_first
+unl:
+call bpf_rcu_read_unlock
+out:
+r0 = 0
+exit
+
+# case: kptr_load_sleepable_read
+# section: syscall
+# expect: accept
+r1 = 0
+*(u32 *)(r10 - 4) = r1
+r2 = r10
+r2 += -4
+r1 = %[masks] ll
+call bpf_map_lookup_elem
+if r0 == 0 goto out
+r1 = *(u64 *)(r0 + 0)
+if r1 == 0 goto out
+r0 = *(u32 *)(r1 + 0)
+out:
+r0 = 0
+exit
