@@ -1193,6 +1193,28 @@ uint64_t as_state_live_key(const struct as_state *s, uint16_t live)
 	return h;
 }
 
+/* The weak key of a register or spill with every scalar alike: what a
+ * join of the two states keeps as pointers. */
+static uint64_t ptr_key(const struct as_reg *r)
+{
+	return r->type == T_SCALAR || r->type == T_UNINIT ? 0 : reg_key(r, true);
+}
+
+uint64_t as_state_ptr_key(const struct as_state *s, uint16_t live)
+{
+	uint64_t h = mix(s->nframes, (uint64_t)(int64_t)s->lock);
+	for (uint32_t f = 0; f < s->nframes; f++) {
+		const struct as_frame *fr = &s->fr[f];
+		for (int i = 0; i < 10; i++)
+			if (f + 1 < s->nframes || (live >> i) & 1)
+				h = mix(h, ptr_key(&fr->r[i]));
+		for (uint32_t k = 0; k < fr->nslots; k++)
+			if (fr->slots[k].kind == SK_SPILL && ptr_key(&fr->slots[k].spill))
+				h = mix(h, fr->slots[k].idx * 1024u + ptr_key(&fr->slots[k].spill));
+	}
+	return h;
+}
+
 uint64_t as_state_map_key(const struct as_state *s, uint16_t live)
 {
 	uint64_t h = 0;

@@ -235,6 +235,13 @@ uint64_t as_state_key(const struct as_state *s, bool weak, uint16_t live);
 /* Which maps the live map pointers (registers, spills) name: 0 when none. States
  * with different map keys are not joined while the node has room (<= 2K). */
 uint64_t as_state_map_key(const struct as_state *s, uint16_t live);
+/* The weak key of the live registers (the current frame's branch-live ones,
+ * every caller's) and spills, with scalars, uninitialized registers and
+ * data slots all alike (region types of the pointers, NULL-ness, lock): beyond 2K
+ * disjuncts an incoming state prefers one that holds the same pointers,
+ * so a join keeps them (a slot that holds NULL on one path and a packet
+ * pointer on the other would become a scalar). */
+uint64_t as_state_ptr_key(const struct as_state *s, uint16_t live);
 /* The full key of the current frame's branch-live registers only: beyond K
  * disjuncts an incoming state prefers a disjunct that agrees on them (a
  * subprogram's result 0/1 kept apart at its exit however many caller

@@ -600,7 +600,8 @@ static void propagate(struct vctx *v, uint32_t ctx, uint32_t block, struct as_st
 	uint64_t key = weak_only ? wkey : as_state_key(s, false, live);
 	uint64_t lkey = weak_only ? 0 : as_state_live_key(s, live);
 	uint32_t same = 0, target = UINT32_MAX, weak = UINT32_MAX, first = UINT32_MAX;
-	uint32_t wlive = UINT32_MAX, olive = UINT32_MAX;
+	uint32_t wlive = UINT32_MAX, olive = UINT32_MAX, samep = UINT32_MAX;
+	uint64_t pkey = as_state_ptr_key(s, live);
 	for (uint32_t i = idx_first(n, s->iter, s->niter); i != UINT32_MAX; i = idx_next(n, i)) {
 		struct disj *d = &n->d[i];
 		if (d->done || !same_iter(&d->st, s))
@@ -617,19 +618,30 @@ static void propagate(struct vctx *v, uint32_t ctx, uint32_t block, struct as_st
 			wlive = i;
 		if (d->lkey == lkey && i < olive)
 			olive = i;
+		if (d->pkey == pkey && i < samep)
+			samep = i;
 	}
 	uint64_t mkey = as_state_map_key(s, live);
 	if (target == UINT32_MAX && same >= v->kdisj) {
 		/* beyond K: one that agrees on the branch-live registers (and
-		 * the weak key), else on the weak key, else on the live
-		 * registers, else the first */
+		 * the weak key), else on the weak key, else one that holds the
+		 * same pointers, else on the live registers, else the first */
 		target = wlive != UINT32_MAX ? wlive :
 			 weak != UINT32_MAX ? weak :
+			 samep != UINT32_MAX ? samep :
 			 olive != UINT32_MAX ? olive : first;
+		/* no disjunct holds the same pointers (a packet pointer where
+		 * each of them holds NULL, say): a join would turn them into
+		 * scalars where the kernel walks the path on its own; a new
+		 * disjunct up to 2K (K fills first with states that differ in
+		 * small constants only, e.g. the key each copy of an unrolled
+		 * lookup loop spills) */
+		if (samep == UINT32_MAX && same < 2 * v->kdisj)
+			target = UINT32_MAX;
 		/* joining map pointers of different maps loses them (the kernel walks
 		 * each map's path apart): a disjunct with the same weak key and maps,
 		 * else a new one up to 2K; beyond, the weak choice */
-		if (mkey && n->d[target].mkey != mkey) {
+		if (mkey && target != UINT32_MAX && n->d[target].mkey != mkey) {
 			uint32_t m = UINT32_MAX;
 			for (uint32_t i = idx_first(n, s->iter, s->niter); i != UINT32_MAX; i = idx_next(n, i))
 				if (!n->d[i].done && same_iter(&n->d[i].st, s) && n->d[i].mkey == mkey &&
@@ -676,6 +688,7 @@ static void propagate(struct vctx *v, uint32_t ctx, uint32_t block, struct as_st
 			d->key = weak_only ? d->wkey : as_state_key(&d->st, false, live);
 			d->mkey = as_state_map_key(&d->st, live);
 			d->lkey = weak_only ? 0 : as_state_live_key(&d->st, live);
+			d->pkey = as_state_ptr_key(&d->st, live);
 			track_bytes(v, (ssize_t)as_state_bytes(&d->st) - (ssize_t)before);
 			enqueue(v, n, target);
 		}
@@ -700,6 +713,7 @@ static void propagate(struct vctx *v, uint32_t ctx, uint32_t block, struct as_st
 	d->wkey = wkey;
 	d->mkey = mkey;
 	d->lkey = lkey;
+	d->pkey = pkey;
 	d->inext = UINT32_MAX;
 	track_bytes(v, (ssize_t)as_state_bytes(&d->st));
 	if (n->nbuck)
