@@ -766,7 +766,7 @@ static int arg_check(struct vctx *v, struct as_state *s, size_t pc, int i, struc
 		return 0;
 	}
 	case BG_ARG_DYNPTR:
-		if (r->type != T_STACK)
+		if (r->type != T_STACK && r->type != T_DYNPTR_PTR)
 			return type_mismatch(v, s, pc, reg, "dynptr on the stack");
 		return 0;
 	default:
@@ -1214,6 +1214,48 @@ static void dynptr_release(struct as_state *s, struct as_frame *f, uint32_t ref)
 			as_dynptr_forget(f, f->slots[k].idx);
 }
 
+int call_dynptr_ptr_off(struct vctx *v, struct as_state *s, size_t pc, int reg)
+{
+	const struct as_reg *r = R(s, reg);
+	uint64_t c;
+	if (!bg_scalar_is_const(&r->v, &c))
+		return verr(v, s, pc, "dynptr", "variable dynptr_ptr access R%d disallowed", reg);
+	if ((int64_t)c < 0)
+		return verr(v, s, pc, "dynptr", "negative offset dynptr_ptr ptr R%d off=%" PRId64 " disallowed", reg,
+			    (int64_t)c);
+	if (c)
+		return verr(v, s, pc, "dynptr", "dereference of modified dynptr_ptr ptr R%d off=%" PRId64 " disallowed",
+			    reg, (int64_t)c);
+	return 0;
+}
+
+void call_dynptr_ptr_new(struct vctx *v, size_t pc, struct as_reg *r)
+{
+	as_reg_uninit(r);
+	r->type = T_DYNPTR_PTR;
+	r->v = bg_scalar_const(0);
+	r->dkind = BG_DYNPTR_LOCAL;
+	r->dynptr = vid(v, pc, 8);
+}
+
+/* A dynptr_ptr as dynptr argument reg (process_dynptr_func): the dynptr it
+ * points to is read-only here: never released, never (re)initialized. */
+static int dynptr_ptr_arg(struct vctx *v, struct as_state *s, size_t pc, const struct bg_helper_proto *p, int reg,
+			  bool made, struct call_info *ci)
+{
+	const struct as_reg *r = R(s, reg);
+	if (call_dynptr_ptr_off(v, s, pc, reg))
+		return -1;
+	if ((p->flags & BG_HF_RELEASE) && p->release_arg == reg)
+		return verr(v, s, pc, "release", "cannot release unowned const bpf_dynptr (%s)", p->name);
+	if (made)
+		return verr(v, s, pc, "dynptr", "Dynptr has to be an uninitialized dynptr (arg #%d of %s)", reg,
+			    p->name);
+	if (ci->dyn.dkind == BG_DYNPTR_NONE)
+		ci->dyn = *r;
+	return 0;
+}
+
 static int dynptr_args(struct vctx *v, struct as_state *s, size_t pc, const struct bg_helper_proto *p,
 		       struct call_info *ci)
 {
@@ -1222,6 +1264,11 @@ static int dynptr_args(struct vctx *v, struct as_state *s, size_t pc, const stru
 	for (int i = 0; i < 5; i++) {
 		if (p->args[i] != BG_ARG_DYNPTR)
 			continue;
+		if (R(s, i + 1)->type == T_DYNPTR_PTR) {
+			if (dynptr_ptr_arg(v, s, pc, p, i + 1, made == i + 1, ci))
+				return -1;
+			continue;
+		}
 		if (made == i + 1) {
 			if (dynptr_make(v, s, pc, p, i + 1, kind, ci))
 				return -1;
@@ -1561,12 +1608,9 @@ int call_set_cb_args(struct vctx *v, struct as_state *s, size_t pc, const struct
 			f->cb_args[i].v = bg_scalar_const(0);
 		break;
 	case BPF_FUNC_user_ringbuf_drain:
-		/* the kernel's CONST_PTR_TO_DYNPTR (a read-only dynptr the
-		 * callback may pass to dynptr helpers, never access as memory)
-		 * is not modelled: as for a global function's dynptr argument,
-		 * an unknown scalar, which no load, store or memory argument
-		 * takes ("invalid mem access 'dynptr_ptr'") */
-		as_reg_unknown(&f->cb_args[0]);
+		/* a read-only local dynptr over the sample: the callback may pass
+		 * it to dynptr helpers, never access it as memory */
+		call_dynptr_ptr_new(v, pc, &f->cb_args[0]);
 		f->cb_args[1] = cf->r[3];
 		break;
 	default:

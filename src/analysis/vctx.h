@@ -221,6 +221,13 @@ bool call_is_iter_next(const struct bg_insn *in);
 const char *kfunc_name(struct vctx *v, const struct bg_insn *in);
 /* 0, or -1 after vnomem(). */
 int call_set_cb_args(struct vctx *v, struct as_state *s, size_t pc, const struct as_state *at_call);
+/* A pointer to a dynptr that lives elsewhere (dynptr_ptr: CONST_PTR_TO_DYNPTR)
+ * passed as a dynptr argument in register reg: back at offset 0, as the
+ * kernel's check_func_arg_reg_off requires. Returns 0, or -1 after verr(). */
+int call_dynptr_ptr_off(struct vctx *v, struct as_state *s, size_t pc, int reg);
+/* Make r a dynptr_ptr to a fresh local dynptr (a global function's or a
+ * user ringbuf callback's argument: the kernel marks it BPF_DYNPTR_TYPE_LOCAL). */
+void call_dynptr_ptr_new(struct vctx *v, size_t pc, struct as_reg *r);
 
 /* verify.c: bg_verify() with an observer called with the abstract state
  * before every instruction the analysis steps through (every context and

@@ -881,6 +881,8 @@ static int global_arg(struct vctx *v, struct as_state *s, size_t pc, int i, cons
 			return verr(v, s, pc, "global_arg", "arg#%d is expected to be non-NULL", i);
 		return 0;
 	case GP_DYNPTR: {
+		if (r->type == T_DYNPTR_PTR)
+			return call_dynptr_ptr_off(v, s, pc, reg);
 		if (r->type != T_STACK)
 			return verr(v, s, pc, "global_arg", "arg#%d expected pointer to stack or const struct bpf_dynptr", i);
 		if (!bg_scalar_is_const(&r->v, &c) || (int64_t)c >= 0 || ((int64_t)c & 7))
@@ -1041,11 +1043,12 @@ static int call_global(struct vctx *v, uint32_t ctx, const struct as_state *at, 
 				r->v = bg_scalar_const(0);
 				r->id = vid(v, pc, 0);
 				break;
+			case GP_DYNPTR:
+				/* the kernel's CONST_PTR_TO_DYNPTR to a local dynptr */
+				call_dynptr_ptr_new(v, pc, r);
+				break;
 			default:
-				/* scalars and arena pointers; a dynptr argument (the
-				 * kernel's CONST_PTR_TO_DYNPTR) is not modelled: as an
-				 * unknown scalar nothing can use it as memory or as a
-				 * dynptr, so the callee is refused, never wrongly passed */
+				/* scalars and arena pointers */
 				as_reg_unknown(r);
 				break;
 			}

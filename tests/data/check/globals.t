@@ -7,7 +7,11 @@
 # pointer is nullable memory of its pointee's size that must be readable and
 # writable (the ctx of a type that rewrites ctx accesses is no memory),
 # `arg:nonnull` drops the NULL, `arg:trusted` wants a trusted kernel object of
-# the named struct, and `struct bpf_dynptr *` an initialized dynptr.
+# the named struct, and `struct bpf_dynptr *` an initialized dynptr, which
+# the function sees as a read-only local dynptr (CONST_PTR_TO_DYNPTR,
+# "dynptr_ptr"): dynptr helpers and kfuncs take it (and another global
+# function), a load or store through it, a release or a re-initialization
+# do not.
 # Global functions count in the kernel's walk of the call graph
 # (check_max_stack_depth) like static ones: at most 8 frames and 512 bytes of
 # stack (16-byte rounded) along any chain of calls. A global function that
@@ -23,6 +27,13 @@
 # c: __attribute__((noinline)) int g_nonnull(int *p __attribute__((btf_decl_tag("arg:nonnull")))) { return *p; }
 # c: __attribute__((noinline)) int g_nullable(int *p) { return *p; }
 # c: __attribute__((noinline)) int g_dynptr(struct bpf_dynptr *d) { return d != 0; }
+# c: extern int bpf_dynptr_from_skb(struct __sk_buff *skb, u64 flags, struct bpf_dynptr *ptr__uninit) __ksym;
+# c: extern void *bpf_dynptr_slice(const struct bpf_dynptr *p, u32 offset, void *buffer__opt, u32 buffer__szk) __ksym;
+# c: __attribute__((noinline)) long g_dynptr_read(struct bpf_dynptr *d) { long x = 0; bpf_dynptr_read(&x, sizeof(x), d, 0, 0); return x; }
+# c: __attribute__((noinline)) long g_dynptr_slice(struct bpf_dynptr *d) { long buf = 0, *p = bpf_dynptr_slice(d, 0, &buf, sizeof(buf)); return p ? *p : 0; }
+# c: __attribute__((noinline)) long g_dynptr_fwd(struct bpf_dynptr *d) { return g_dynptr_read(d) + 1; }
+# c: __attribute__((noinline)) long g_dynptr_store(struct bpf_dynptr *d) { *(volatile long *)d = 0; return 0; }
+# c: __attribute__((noinline)) long g_dynptr_reinit(struct bpf_dynptr *d) { static long buf; return bpf_dynptr_from_mem(&buf, sizeof(buf), 0, d); }
 # c: static long g_stack[4];
 # c: __attribute__((noinline)) int g_ctx_tag(void *ctx __attribute__((btf_decl_tag("arg:ctx")))) { return bpf_get_stack(ctx, g_stack, sizeof(g_stack), 0); }
 # c: __attribute__((noinline)) int g_ctx_untagged(void *ctx) { return bpf_get_stack(ctx, g_stack, sizeof(g_stack), 0); }
@@ -143,6 +154,68 @@ r1 = 0
 r1 = r10
 r1 += -16
 call g_dynptr
+exit
+
+# case: dynptr_arg_read
+# expect: accept
+r2 = 0
+r3 = r10
+r3 += -16
+call bpf_dynptr_from_skb
+r1 = r10
+r1 += -16
+call g_dynptr_read
+r0 = 0
+exit
+
+# case: dynptr_arg_slice
+# expect: accept
+r2 = 0
+r3 = r10
+r3 += -16
+call bpf_dynptr_from_skb
+r1 = r10
+r1 += -16
+call g_dynptr_slice
+r0 = 0
+exit
+
+# case: dynptr_arg_forwarded
+# expect: accept
+r2 = 0
+r3 = r10
+r3 += -16
+call bpf_dynptr_from_skb
+r1 = r10
+r1 += -16
+call g_dynptr_fwd
+r0 = 0
+exit
+
+# case: dynptr_arg_store
+# expect: reject
+# message: invalid mem access 'dynptr_ptr'
+r2 = 0
+r3 = r10
+r3 += -16
+call bpf_dynptr_from_skb
+r1 = r10
+r1 += -16
+call g_dynptr_store
+r0 = 0
+exit
+
+# case: dynptr_arg_reinit
+# expect: reject
+# message: Dynptr has to be an uninitialized dynptr
+r2 = 0
+r3 = r10
+r3 += -16
+call bpf_dynptr_from_skb
+r1 = r10
+r1 += -16
+call g_dynptr_reinit
+r0 = 0
 exit
 
 # case: ctx_tag_kprobe
