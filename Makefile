@@ -1,6 +1,7 @@
 # bpfgate build. One library (static + shared) and one CLI; every src/*/*.c is
-# part of the library, every tools/*.c part of the CLI, every tests/unit/*.c a
-# test binary. Parts add files, not rules: this Makefile rarely needs editing.
+# part of the library, every tools/*.c part of the CLI, every shared/*.c part
+# of both (compiled once for each), every tests/unit/*.c a test binary. Parts
+# add files, not rules: this Makefile rarely needs editing.
 #
 #   make            library, CLI, examples (and the corpus when present)
 #   make test       install deps, build normal + ASan/UBSan, run the test suite (ASan build)
@@ -30,16 +31,19 @@ SAN_ON   := -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-om
 TSAN_ON  := -fsanitize=thread -fno-omit-frame-pointer
 SANFLAGS := $(if $(SAN),$(SAN_ON))$(if $(TSAN),$(TSAN_ON))
 ALL_CFLAGS := -std=gnu11 $(CFLAGS) $(WARN) $(SANFLAGS) -fPIC -fvisibility=hidden \
-           -Iinclude -Isrc $(PKG_CFLAGS) -DBG_API='__attribute__((visibility("default")))'
+           -Iinclude -Isrc -Ishared $(PKG_CFLAGS) -DBG_API='__attribute__((visibility("default")))'
 # The CLI (tools/) is a client of the public API only: include/bpfgate and
 # system headers, linked against libbpfgate.a (tests/cli_public.test.sh).
-TOOL_CFLAGS := -std=gnu11 $(CFLAGS) $(WARN) $(SANFLAGS) -Iinclude $(PKG_CFLAGS)
+# shared/ is code compiled into both (the JSON writer): over the public API
+# only, a hidden copy in the library and the CLI's own object.
+TOOL_CFLAGS := -std=gnu11 $(CFLAGS) $(WARN) $(SANFLAGS) -Iinclude -Ishared $(PKG_CFLAGS)
 LDLIBS  := $(PKG_LIBS) -lm -lpthread
 
-LIB_SRC   := $(sort $(wildcard src/*/*.c))
+SHARED_SRC := $(sort $(wildcard shared/*.c))
+LIB_SRC   := $(sort $(wildcard src/*/*.c)) $(SHARED_SRC)
 LIB_OBJ   := $(LIB_SRC:%.c=$(BUILD)/%.o)
 TOOL_SRC  := $(sort $(wildcard tools/*.c))
-TOOL_OBJ  := $(TOOL_SRC:%.c=$(BUILD)/%.o)
+TOOL_OBJ  := $(TOOL_SRC:%.c=$(BUILD)/%.o) $(SHARED_SRC:shared/%.c=$(BUILD)/tools/shared-%.o)
 TEST_SRC  := $(sort $(wildcard tests/unit/*.c))
 TEST_BIN  := $(TEST_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 EX_SRC    := $(sort $(wildcard examples/*.bpf.c))
@@ -64,6 +68,10 @@ $(BUILD)/%.o: %.c
 	$(Q)$(CC) $(ALL_CFLAGS) $(DEPFLAGS) -c $< -o $@
 
 $(BUILD)/tools/%.o: tools/%.c
+	@mkdir -p $(dir $@)
+	$(Q)$(CC) $(TOOL_CFLAGS) $(DEPFLAGS) -c $< -o $@
+
+$(BUILD)/tools/shared-%.o: shared/%.c
 	@mkdir -p $(dir $@)
 	$(Q)$(CC) $(TOOL_CFLAGS) $(DEPFLAGS) -c $< -o $@
 

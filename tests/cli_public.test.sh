@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The CLI is a client of the public API (issue 12): tools/ includes only
-# include/bpfgate/*.h, its own tools/*.h and system headers, is compiled
+# include/bpfgate/*.h, its own tools/*.h, shared/*.h (code compiled into both
+# library and CLI, held to the same rule) and system headers, is compiled
 # without -Isrc, and links libbpfgate.a (never libbpfgate_internal.a). The
 # proof that it needs nothing but exported bg_ symbols: its objects link
 # against libbpfgate.so (which exports bg_* only) and that binary runs.
@@ -9,14 +10,16 @@
 T=$(mktemp -d); trap 'rm -rf "$T"' EXIT
 cd "$BG_ROOT" || exit 0
 
-# 1. the text: every #include of tools/ names a tools/ header, a public
-#    header, or a header that is not part of this repository's src/
+# 1. the text: every #include of tools/ names a tools/ header, a shared/
+#    header (code compiled into both library and CLI: shared/ follows the
+#    same rule), a public header, or a header that is not part of this
+#    repository's src/
 bad=
-for f in tools/*.c tools/*.h; do
+for f in tools/*.c tools/*.h shared/*.c shared/*.h; do
   while IFS= read -r line; do
     h=$(sed -E 's/^[[:space:]]*#[[:space:]]*include[[:space:]]*[<"]([^">]+)[">].*/\1/' <<<"$line")
     case "$line" in
-      *'"'*) [ -f "tools/$h" ] && [ "${h#*/}" = "$h" ] || bad="$bad $f:$h" ;;
+      *'"'*) { [ -f "tools/$h" ] || [ -f "shared/$h" ]; } && [ "${h#*/}" = "$h" ] || bad="$bad $f:$h" ;;
       *) case "$h" in
            bpfgate/*) [ -f "include/$h" ] || bad="$bad $f:<$h>" ;;
            *) [ -e "src/$h" ] && bad="$bad $f:<$h>" ;;
@@ -24,7 +27,7 @@ for f in tools/*.c tools/*.h; do
     esac
   done < <(grep -E '^[[:space:]]*#[[:space:]]*include' "$f")
 done
-[ -z "$bad" ] && pass cli_public/includes || fail cli_public/includes "outside include/bpfgate and tools/:$bad"
+[ -z "$bad" ] && pass cli_public/includes || fail cli_public/includes "outside include/bpfgate, tools/ and shared/:$bad"
 
 # 2. the build: tools/ compiled without -Isrc, the CLI linked with the public archive
 make -n -B V=1 BUILD="$T/b" "$T/b/tools/cli.o" "$T/b/bpfgate" >"$T/mk" 2>&1

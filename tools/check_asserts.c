@@ -66,29 +66,29 @@ void check_asserts_text(const struct bg_assert_result *r, int n, bool verbose, b
 		       rejected && cnt[BG_ASSERT_UNREACHED] ? " (not checked past the rejection)" : "");
 }
 
-void check_asserts_json(struct cli_json *j, const struct bg_assert_result *r, int n)
+void check_asserts_json(struct bg_json *j, const struct bg_assert_result *r, int n)
 {
-	cli_json_key(j, "asserts");
-	cli_json_arr_begin(j);
+	bg_json_key(j, "asserts");
+	bg_json_arr_begin(j);
 	for (int i = 0; i < n; i++) {
-		cli_json_obj_begin(j);
-		cli_json_kstr(j, "kind", bg_assert_kind_name(r[i].site.kind));
-		cli_json_kstr(j, "assertion", r[i].text);
-		cli_json_kstr(j, "status", bg_assert_status_name(r[i].status));
-		cli_json_kstr(j, "value", r[i].why);
-		cli_json_kstr(j, "file", r[i].loc ? r[i].loc->file : NULL);
-		cli_json_kuint(j, "line", r[i].site.line);
+		bg_json_obj_begin(j);
+		bg_json_kstr(j, "kind", bg_assert_kind_name(r[i].site.kind));
+		bg_json_kstr(j, "assertion", r[i].text);
+		bg_json_kstr(j, "status", bg_assert_status_name(r[i].status));
+		bg_json_kstr(j, "value", r[i].why);
+		bg_json_kstr(j, "file", r[i].loc ? r[i].loc->file : NULL);
+		bg_json_kuint(j, "line", r[i].site.line);
 		if (r[i].site.insn != SIZE_MAX)
-			cli_json_kuint(j, "insn", r[i].site.insn);
+			bg_json_kuint(j, "insn", r[i].site.insn);
 		if (r[i].site.reg >= 0)
-			cli_json_kint(j, "reg", r[i].site.reg);
-		cli_json_kuint(j, "states", r[i].states);
-		cli_json_obj_end(j);
+			bg_json_kint(j, "reg", r[i].site.reg);
+		bg_json_kuint(j, "states", r[i].states);
+		bg_json_obj_end(j);
 	}
-	cli_json_arr_end(j);
+	bg_json_arr_end(j);
 }
 
-void check_asserts_sarif(struct cli_json *j, const char *path, const struct bg_program *p,
+void check_asserts_sarif(struct bg_json *j, const char *path, const struct bg_program *p,
 			 const struct bg_assert_result *r, int n)
 {
 	for (int i = 0; i < n; i++) {
@@ -100,11 +100,11 @@ void check_asserts_sarif(struct cli_json *j, const char *path, const struct bg_p
 		snprintf(rule, sizeof(rule), "assert/%s", bg_assert_kind_name(r[i].site.kind));
 		cli_sarif_result(j, rule, text, r[i].loc && r[i].loc->file ? r[i].loc->file : path,
 				 r[i].site.line, 0);
-		cli_json_kstr(j, "object", path);
-		cli_json_kstr(j, "program", bg_program__name(p));
-		cli_json_kstr(j, "status", bg_assert_status_name(r[i].status));
+		bg_json_kstr(j, "object", path);
+		bg_json_kstr(j, "program", bg_program__name(p));
+		bg_json_kstr(j, "status", bg_assert_status_name(r[i].status));
 		if (r[i].site.insn != SIZE_MAX)
-			cli_json_kuint(j, "insn", r[i].site.insn);
+			bg_json_kuint(j, "insn", r[i].site.insn);
 		cli_sarif_result_end(j);
 	}
 }

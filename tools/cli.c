@@ -6,7 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "cli_json.h"
+#include "bg_json.h"
 #include <bpfgate/text.h>
 #include <linux/bpf.h>
 #include <bpfgate/bpfgate.h>
@@ -17,7 +17,7 @@ static struct {
 	char **argv;
 	bool json;            /* --json given: errors are JSON on stdout too */
 	bool printed;         /* a top-level JSON error object is out */
-	struct cli_json *sink; /* an open JSON array errors join, or NULL */
+	struct bg_json *sink; /* an open JSON array errors join, or NULL */
 	char *errs[64];       /* the first errors reported, for a report's summary */
 	size_t nerrs;
 } cli;
@@ -36,7 +36,7 @@ bool cli_json_mode(void)
 	return cli.json;
 }
 
-void cli_json_sink(struct cli_json *j)
+void cli_json_sink(struct bg_json *j)
 {
 	cli.sink = j;
 }
@@ -86,26 +86,26 @@ static bool find_offset(const char *msg, unsigned long long *off)
 }
 
 /* The one JSON error shape: {"error": {command, file, offset, message, exit_code}}. */
-static void json_error(struct cli_json *j, const char *cmd, const char *msg, int code)
+static void json_error(struct bg_json *j, const char *cmd, const char *msg, int code)
 {
 	size_t at, fl = file_prefix(msg, &at);
 	unsigned long long off;
 	char *file = fl ? strndup(msg + at, fl) : NULL;
 
-	cli_json_obj_begin(j);
-	cli_json_key(j, "error");
-	cli_json_obj_begin(j);
-	cli_json_kstr(j, "command", cmd);
-	cli_json_kstr(j, "file", file);
-	cli_json_key(j, "offset");
+	bg_json_obj_begin(j);
+	bg_json_key(j, "error");
+	bg_json_obj_begin(j);
+	bg_json_kstr(j, "command", cmd);
+	bg_json_kstr(j, "file", file);
+	bg_json_key(j, "offset");
 	if (find_offset(msg, &off))
-		cli_json_uint(j, off);
+		bg_json_uint(j, off);
 	else
-		cli_json_null(j);
-	cli_json_kstr(j, "message", fl ? msg + at + fl + 2 : msg);
-	cli_json_kint(j, "exit_code", code);
-	cli_json_obj_end(j);
-	cli_json_obj_end(j);
+		bg_json_null(j);
+	bg_json_kstr(j, "message", fl ? msg + at + fl + 2 : msg);
+	bg_json_kint(j, "exit_code", code);
+	bg_json_obj_end(j);
+	bg_json_obj_end(j);
 	free(file);
 }
 
@@ -123,9 +123,9 @@ int cli_error_code(const char *cmd, int code, const char *fmt, ...)
 	if (cli.json && cli.sink) {
 		json_error(cli.sink, cmd, msg, code);
 	} else if (cli.json && !cli.printed) {
-		struct cli_json j;
+		struct bg_json j;
 
-		cli_json_init(&j, stdout, false);
+		bg_json_init(&j, stdout, false);
 		json_error(&j, cmd, msg, code);
 		fputc('\n', stdout);
 		fflush(stdout);
@@ -352,67 +352,67 @@ size_t cli_uri_path_encode(char *dst, size_t dsz, const char *path)
 	return at;
 }
 
-void cli_json_uri(struct cli_json *j, const char *path)
+void cli_json_uri(struct bg_json *j, const char *path)
 {
 	size_t n = cli_uri_path_encode(NULL, 0, path) + 1;
 	char *u = malloc(n + 7);
 
 	if (!u) {
-		cli_json_kstr(j, "uri", "");
+		bg_json_kstr(j, "uri", "");
 		return;
 	}
 	strcpy(u, path[0] == '/' ? "file://" : "");
 	cli_uri_path_encode(u + strlen(u), n, path);
-	cli_json_kstr(j, "uri", u);
+	bg_json_kstr(j, "uri", u);
 	free(u);
 }
 
-void cli_sarif_message(struct cli_json *j, const char *text)
+void cli_sarif_message(struct bg_json *j, const char *text)
 {
-	cli_json_key(j, "message");
-	cli_json_obj_begin(j);
-	cli_json_kstr(j, "text", text);
-	cli_json_obj_end(j);
+	bg_json_key(j, "message");
+	bg_json_obj_begin(j);
+	bg_json_kstr(j, "text", text);
+	bg_json_obj_end(j);
 }
 
-void cli_sarif_locations(struct cli_json *j, const char *file, unsigned line, unsigned col)
+void cli_sarif_locations(struct bg_json *j, const char *file, unsigned line, unsigned col)
 {
-	cli_json_key(j, "locations");
-	cli_json_arr_begin(j);
-	cli_json_obj_begin(j);
-	cli_json_key(j, "physicalLocation");
-	cli_json_obj_begin(j);
-	cli_json_key(j, "artifactLocation");
-	cli_json_obj_begin(j);
+	bg_json_key(j, "locations");
+	bg_json_arr_begin(j);
+	bg_json_obj_begin(j);
+	bg_json_key(j, "physicalLocation");
+	bg_json_obj_begin(j);
+	bg_json_key(j, "artifactLocation");
+	bg_json_obj_begin(j);
 	cli_json_uri(j, file);
-	cli_json_obj_end(j);
+	bg_json_obj_end(j);
 	if (line) {
-		cli_json_key(j, "region");
-		cli_json_obj_begin(j);
-		cli_json_kuint(j, "startLine", line);
+		bg_json_key(j, "region");
+		bg_json_obj_begin(j);
+		bg_json_kuint(j, "startLine", line);
 		if (col)
-			cli_json_kuint(j, "startColumn", col);
-		cli_json_obj_end(j);
+			bg_json_kuint(j, "startColumn", col);
+		bg_json_obj_end(j);
 	}
-	cli_json_obj_end(j);
-	cli_json_obj_end(j);
-	cli_json_arr_end(j);
+	bg_json_obj_end(j);
+	bg_json_obj_end(j);
+	bg_json_arr_end(j);
 }
 
-void cli_sarif_result(struct cli_json *j, const char *rule, const char *text, const char *file,
+void cli_sarif_result(struct bg_json *j, const char *rule, const char *text, const char *file,
 		      unsigned line, unsigned col)
 {
-	cli_json_obj_begin(j);
-	cli_json_kstr(j, "ruleId", rule);
-	cli_json_kstr(j, "level", "error");
+	bg_json_obj_begin(j);
+	bg_json_kstr(j, "ruleId", rule);
+	bg_json_kstr(j, "level", "error");
 	cli_sarif_message(j, text);
 	cli_sarif_locations(j, file, line, col);
-	cli_json_key(j, "properties");
-	cli_json_obj_begin(j);
+	bg_json_key(j, "properties");
+	bg_json_obj_begin(j);
 }
 
-void cli_sarif_result_end(struct cli_json *j)
+void cli_sarif_result_end(struct bg_json *j)
 {
-	cli_json_obj_end(j);
-	cli_json_obj_end(j);
+	bg_json_obj_end(j);
+	bg_json_obj_end(j);
 }

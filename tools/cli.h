@@ -27,7 +27,7 @@ BG_COMMANDS(BG_DECLARE_CMD)
 #include <stdint.h>
 #include <stddef.h>
 #include <stdio.h>
-struct cli_json;
+struct bg_json;
 
 /* Called once by main with the subcommand's argv: notes --json. */
 void cli_init(int argc, char **argv);
@@ -43,7 +43,7 @@ int cli_error_code(const char *cmd, int code, const char *fmt, ...)
 #define cli_error(cmd, ...) cli_error_code(cmd, EXIT_BAD, __VA_ARGS__)
 bool cli_json_mode(void);
 /* Errors join this open JSON array (NULL: printed alone). */
-void cli_json_sink(struct cli_json *j);
+void cli_json_sink(struct bg_json *j);
 /* The errors reported so far (the first 64): message without its file
  * prefix; *file gets a malloc'd copy of the file (or NULL). */
 size_t cli_error_cnt(void);
@@ -75,17 +75,17 @@ FILE *cli_safe_stream(FILE *under);
 size_t cli_uri_path_encode(char *dst, size_t dsz, const char *path);
 /* SARIF artifactLocation "uri": a relative path stays a relative reference,
  * an absolute one becomes a file: URI; both percent-encoded (RFC 3986). */
-void cli_json_uri(struct cli_json *j, const char *path);
+void cli_json_uri(struct bg_json *j, const char *path);
 /* One SARIF result object (level "error"): ruleId, message text and one
  * physical location, file (as cli_json_uri) with a region when line != 0
  * (startColumn when col != 0). Leaves the result's "properties" object open:
  * the caller adds its keys, then cli_sarif_result_end closes both. */
-void cli_sarif_result(struct cli_json *j, const char *rule, const char *text, const char *file,
+void cli_sarif_result(struct bg_json *j, const char *rule, const char *text, const char *file,
 		      unsigned line, unsigned col);
-void cli_sarif_result_end(struct cli_json *j);
+void cli_sarif_result_end(struct bg_json *j);
 /* Its parts: "message": {"text"}, and "locations" with one physicalLocation. */
-void cli_sarif_message(struct cli_json *j, const char *text);
-void cli_sarif_locations(struct cli_json *j, const char *file, unsigned line, unsigned col);
+void cli_sarif_message(struct bg_json *j, const char *text);
+void cli_sarif_locations(struct bg_json *j, const char *file, unsigned line, unsigned col);
 /* The same for a source line: tabs kept. */
 const char *cli_safe_src(const char *s);
 /* Real-kernel runs (tools/cli_kvm.c; the library reads no environment): the

@@ -18,7 +18,7 @@
 
 #include <bpfgate/bpfgate.h>
 #include "cli.h"
-#include "cli_json.h"
+#include "bg_json.h"
 
 #ifndef EM_BPF
 #define EM_BPF 247
@@ -479,17 +479,17 @@ int cmd_asm(int argc, char **argv)
 	free(insns);
 	free(labels);
 	if (!rc && o.json) {
-		struct cli_json j;
+		struct bg_json j;
 
-		cli_json_init(&j, stdout, true);
-		cli_json_obj_begin(&j);
-		cli_json_kstr(&j, "object", o.out);
-		cli_json_kstr(&j, "input", o.in);
-		cli_json_kstr(&j, "format", o.raw ? "raw" : "elf");
-		cli_json_kstr(&j, "section", o.raw ? NULL : o.section);
-		cli_json_kstr(&j, "program", o.raw ? NULL : o.name);
-		cli_json_kint(&j, "insns", n);
-		cli_json_obj_end(&j);
+		bg_json_init(&j, stdout, true);
+		bg_json_obj_begin(&j);
+		bg_json_kstr(&j, "object", o.out);
+		bg_json_kstr(&j, "input", o.in);
+		bg_json_kstr(&j, "format", o.raw ? "raw" : "elf");
+		bg_json_kstr(&j, "section", o.raw ? NULL : o.section);
+		bg_json_kstr(&j, "program", o.raw ? NULL : o.name);
+		bg_json_kint(&j, "insns", n);
+		bg_json_obj_end(&j);
 		printf("\n");
 	}
 	return rc;

@@ -9,7 +9,7 @@
 #include <time.h>
 #include <bpfgate/bpfgate.h>
 #include "cli.h"
-#include "cli_json.h"
+#include "bg_json.h"
 #include "check_asserts.h"
 #include "hints_cli.h"
 #include <bpfgate/text.h>
@@ -301,15 +301,15 @@ static void print_text(const char *path, const struct bg_program *p, const struc
 	}
 }
 
-static void json_line(struct cli_json *j, const struct bg_line *l)
+static void json_line(struct bg_json *j, const struct bg_line *l)
 {
 	if (!l) {
 		return;
 	}
-	cli_json_kstr(j, "file", l->file);
-	cli_json_kuint(j, "line", l->line);
-	cli_json_kuint(j, "col", l->col);
-	cli_json_kstr(j, "source", l->text);
+	bg_json_kstr(j, "file", l->file);
+	bg_json_kuint(j, "line", l->line);
+	bg_json_kuint(j, "col", l->col);
+	bg_json_kstr(j, "source", l->text);
 }
 
 /* CPU time of the analysis being reported (this thread's, around bg_verify):
@@ -324,78 +324,78 @@ static double thread_cpu_s(void)
 }
 
 /* The per-program record without its closing brace (kernels may follow). */
-static void print_json_open(struct cli_json *j, const char *path, const struct bg_program *p,
+static void print_json_open(struct bg_json *j, const char *path, const struct bg_program *p,
 			    const struct bg_verify_result *r)
 {
 	size_t n = 0;
 	bg_program__raw(p, &n);
-	cli_json_obj_begin(j);
-	cli_json_kstr(j, "object", path);
-	cli_json_kstr(j, "program", bg_program__name(p));
-	cli_json_kstr(j, "section", bg_program__section(p));
-	cli_json_kstr(j, "type", bg_program__type_name(p));
-	cli_json_kstr(j, "verdict", bg_verdict_name(r->verdict));
-	cli_json_kuint(j, "insns", n);
-	cli_json_kdouble(j, "seconds", r->seconds);
-	cli_json_kdouble(j, "cpu_seconds", cur_cpu_s);
-	cli_json_kuint(j, "steps", r->steps);
-	cli_json_kuint(j, "peak_bytes", r->peak_bytes);
+	bg_json_obj_begin(j);
+	bg_json_kstr(j, "object", path);
+	bg_json_kstr(j, "program", bg_program__name(p));
+	bg_json_kstr(j, "section", bg_program__section(p));
+	bg_json_kstr(j, "type", bg_program__type_name(p));
+	bg_json_kstr(j, "verdict", bg_verdict_name(r->verdict));
+	bg_json_kuint(j, "insns", n);
+	bg_json_kdouble(j, "seconds", r->seconds);
+	bg_json_kdouble(j, "cpu_seconds", cur_cpu_s);
+	bg_json_kuint(j, "steps", r->steps);
+	bg_json_kuint(j, "peak_bytes", r->peak_bytes);
 	if (r->kernel.valid) {
 		/* bpfgate's own finding, apart from "will the kernel finish?" */
-		cli_json_kbool(j, "safe", true);
-		cli_json_kuint(j, "kernel_insns_estimate", r->kernel.insns);
-		cli_json_kuint(j, "kernel_jmp_seq_estimate", r->kernel.jmp_seq);
+		bg_json_kbool(j, "safe", true);
+		bg_json_kuint(j, "kernel_insns_estimate", r->kernel.insns);
+		bg_json_kuint(j, "kernel_jmp_seq_estimate", r->kernel.jmp_seq);
 		if (r->kernel.limit != BG_KLIMIT_NONE) {
-			cli_json_key(j, "kernel_limit");
-			cli_json_obj_begin(j);
-			cli_json_kstr(j, "limit", r->kernel.limit == BG_KLIMIT_INSNS ? "insns" : "jmp_seq");
-			cli_json_kstr(j, "check", r->diag.check);
-			cli_json_kuint(j, "insn", r->diag.insn);
-			cli_json_kstr(j, "message", r->diag.message);
-			cli_json_obj_end(j);
+			bg_json_key(j, "kernel_limit");
+			bg_json_obj_begin(j);
+			bg_json_kstr(j, "limit", r->kernel.limit == BG_KLIMIT_INSNS ? "insns" : "jmp_seq");
+			bg_json_kstr(j, "check", r->diag.check);
+			bg_json_kuint(j, "insn", r->diag.insn);
+			bg_json_kstr(j, "message", r->diag.message);
+			bg_json_obj_end(j);
 		}
 	} else if (r->verdict == BG_VERDICT_REJECTED) {
-		cli_json_kbool(j, "safe", false);
+		bg_json_kbool(j, "safe", false);
 	}
 	cli_hints_json(j, p);
 	if (r->verdict != BG_VERDICT_ACCEPTED) {
 		const struct bg_diag *d = &r->diag;
-		cli_json_kstr(j, "message", d->message);
-		cli_json_key(j, "diagnostic");
-		cli_json_obj_begin(j);
-		cli_json_kuint(j, "insn", d->insn);
-		cli_json_kstr(j, "check", d->check);
-		cli_json_kstr(j, "message", d->message);
+		bg_json_kstr(j, "message", d->message);
+		bg_json_key(j, "diagnostic");
+		bg_json_obj_begin(j);
+		bg_json_kuint(j, "insn", d->insn);
+		bg_json_kstr(j, "check", d->check);
+		bg_json_kstr(j, "message", d->message);
 		json_line(j, d->line);
-		cli_json_key(j, "path");
-		cli_json_arr_begin(j);
+		bg_json_key(j, "path");
+		bg_json_arr_begin(j);
 		for (size_t i = 0; i < d->path_len; i++) {
-			cli_json_obj_begin(j);
-			cli_json_kuint(j, "insn", d->path[i].insn);
-			cli_json_kbool(j, "taken", d->path[i].taken);
+			bg_json_obj_begin(j);
+			bg_json_kuint(j, "insn", d->path[i].insn);
+			bg_json_kbool(j, "taken", d->path[i].taken);
 			const struct bg_line *l = bg_program__line(p, d->path[i].insn);
 			if (l) {
-				cli_json_kstr(j, "file", l->file);
-				cli_json_kuint(j, "line", l->line);
+				bg_json_kstr(j, "file", l->file);
+				bg_json_kuint(j, "line", l->line);
 			}
-			cli_json_obj_end(j);
+			bg_json_obj_end(j);
 		}
-		cli_json_arr_end(j);
-		cli_json_obj_end(j);
+		bg_json_arr_end(j);
+		bg_json_obj_end(j);
 	}
 }
 
-static void print_json(struct cli_json *j, const char *path, const struct bg_program *p,
+static void print_json(struct bg_json *j, const char *path, const struct bg_program *p,
 		       const struct bg_verify_result *r, const struct bg_assert_result *as, int nas)
 {
 	print_json_open(j, path, p, r);
 	if (nas > 0)
 		check_asserts_json(j, as, nas);
-	cli_json_obj_end(j);
+	bg_json_obj_end(j);
 }
 
 /* kernel: the profile judged with --kernel (rule id "check/kernel"), or NULL. */
-static void sarif_result(struct cli_json *j, const char *path, const struct bg_program *p,
+static void sarif_result(struct bg_json *j, const char *path, const struct bg_program *p,
 			 const struct bg_verify_result *r, const char *kernel)
 {
 	const struct bg_diag *d = &r->diag;
@@ -406,12 +406,12 @@ static void sarif_result(struct cli_json *j, const char *path, const struct bg_p
 		 kernel ? kernel : "");
 	cli_sarif_result(j, rule, text, d->line && d->line->file ? d->line->file : path,
 			 d->line ? d->line->line : 0, d->line ? d->line->col : 0);
-	cli_json_kstr(j, "object", path);
-	cli_json_kstr(j, "program", bg_program__name(p));
-	cli_json_kstr(j, "section", bg_program__section(p));
-	cli_json_kuint(j, "insn", d->insn);
+	bg_json_kstr(j, "object", path);
+	bg_json_kstr(j, "program", bg_program__name(p));
+	bg_json_kstr(j, "section", bg_program__section(p));
+	bg_json_kuint(j, "insn", d->insn);
 	if (kernel)
-		cli_json_kstr(j, "kernel", kernel);
+		bg_json_kstr(j, "kernel", kernel);
 	cli_sarif_result_end(j);
 }
 
@@ -473,7 +473,7 @@ static void dot_program(FILE *f, const struct bg_program *p, const struct bg_ver
 }
 
 struct sink {
-	struct cli_json j;
+	struct bg_json j;
 	FILE *trace; /* -v: the verifier's trace, terminal-safe, to stderr */
 	FILE *dot;
 	int worst;
@@ -485,10 +485,10 @@ struct sink {
  * (name and first release), from the platform tables. */
 static int list_kernels(bool json)
 {
-	struct cli_json j;
+	struct bg_json j;
 	if (json) {
-		cli_json_init(&j, stdout, true);
-		cli_json_arr_begin(&j);
+		bg_json_init(&j, stdout, true);
+		bg_json_arr_begin(&j);
 	} else {
 		printf("%-6s %8s %10s %6s %5s %9s  %s\n", "kernel", "insns", "processed", "frames", "stack",
 		       "tailcalls", "lacks (first release)");
@@ -496,15 +496,15 @@ static int list_kernels(bool json)
 	for (size_t i = 0; i < bg_kernel_profile__cnt(); i++) {
 		const struct bg_kernel_profile *p = bg_kernel_profile__at(i);
 		if (json) {
-			cli_json_obj_begin(&j);
-			cli_json_kstr(&j, "name", bg_kernel_profile__name(p));
-			cli_json_kuint(&j, "max_prog_insns", bg_kernel_profile__max_prog_insns(p));
-			cli_json_kuint(&j, "max_processed_insns", bg_kernel_profile__max_processed_insns(p));
-			cli_json_kuint(&j, "max_call_depth", bg_kernel_profile__max_call_depth(p));
-			cli_json_kuint(&j, "stack_size", bg_kernel_profile__stack_size(p));
-			cli_json_kuint(&j, "max_tail_calls", bg_kernel_profile__max_tail_calls(p));
-			cli_json_key(&j, "lacks");
-			cli_json_arr_begin(&j);
+			bg_json_obj_begin(&j);
+			bg_json_kstr(&j, "name", bg_kernel_profile__name(p));
+			bg_json_kuint(&j, "max_prog_insns", bg_kernel_profile__max_prog_insns(p));
+			bg_json_kuint(&j, "max_processed_insns", bg_kernel_profile__max_processed_insns(p));
+			bg_json_kuint(&j, "max_call_depth", bg_kernel_profile__max_call_depth(p));
+			bg_json_kuint(&j, "stack_size", bg_kernel_profile__stack_size(p));
+			bg_json_kuint(&j, "max_tail_calls", bg_kernel_profile__max_tail_calls(p));
+			bg_json_key(&j, "lacks");
+			bg_json_arr_begin(&j);
 		} else {
 			printf("%-6s %8u %10u %6u %5u %9u  ", bg_kernel_profile__name(p),
 			       bg_kernel_profile__max_prog_insns(p), bg_kernel_profile__max_processed_insns(p),
@@ -528,24 +528,24 @@ static int list_kernels(bool json)
 			char v[16];
 			bg_kernel_version__str(bg_kernel_feature__since(miss[m]), v, sizeof(v));
 			if (json) {
-				cli_json_obj_begin(&j);
-				cli_json_kstr(&j, "feature", bg_kernel_feature__name(miss[m]));
-				cli_json_kstr(&j, "since", v);
-				cli_json_obj_end(&j);
+				bg_json_obj_begin(&j);
+				bg_json_kstr(&j, "feature", bg_kernel_feature__name(miss[m]));
+				bg_json_kstr(&j, "since", v);
+				bg_json_obj_end(&j);
 			} else {
 				printf("%s%s (%s)", lacks ? ", " : "", bg_kernel_feature__name(miss[m]), v);
 			}
 			lacks++;
 		}
 		if (json) {
-			cli_json_arr_end(&j);
-			cli_json_obj_end(&j);
+			bg_json_arr_end(&j);
+			bg_json_obj_end(&j);
 		} else {
 			printf("%s\n", lacks ? "" : "-");
 		}
 	}
 	if (json) {
-		cli_json_arr_end(&j);
+		bg_json_arr_end(&j);
 		printf("\n");
 	}
 	return EXIT_OK;
@@ -604,33 +604,33 @@ static void print_text_multi(const struct check_args *a, const char *path, const
 	}
 }
 
-static void json_kernel(struct cli_json *j, const char *name, const struct bg_verify_result *r)
+static void json_kernel(struct bg_json *j, const char *name, const struct bg_verify_result *r)
 {
-	cli_json_key(j, name);
-	cli_json_obj_begin(j);
-	cli_json_kstr(j, "verdict", bg_verdict_name(r->verdict));
+	bg_json_key(j, name);
+	bg_json_obj_begin(j);
+	bg_json_kstr(j, "verdict", bg_verdict_name(r->verdict));
 	if (r->verdict != BG_VERDICT_ACCEPTED) {
-		cli_json_kstr(j, "message", r->diag.message);
-		cli_json_kstr(j, "check", r->diag.check);
-		cli_json_kuint(j, "insn", r->diag.insn);
+		bg_json_kstr(j, "message", r->diag.message);
+		bg_json_kstr(j, "check", r->diag.check);
+		bg_json_kuint(j, "insn", r->diag.insn);
 		json_line(j, r->diag.line);
 	}
-	cli_json_kdouble(j, "seconds", r->seconds);
-	cli_json_kuint(j, "steps", r->steps);
-	cli_json_obj_end(j);
+	bg_json_kdouble(j, "seconds", r->seconds);
+	bg_json_kuint(j, "steps", r->steps);
+	bg_json_obj_end(j);
 }
 
-static void print_json_multi(const struct check_args *a, struct cli_json *j, const char *path,
+static void print_json_multi(const struct check_args *a, struct bg_json *j, const char *path,
 			     const struct bg_program *p, const struct bg_verify_result *r)
 {
 	int w = worst_of(r, a->nkern);
 	print_json_open(j, path, p, &r[w]);
-	cli_json_key(j, "kernels");
-	cli_json_obj_begin(j);
+	bg_json_key(j, "kernels");
+	bg_json_obj_begin(j);
 	for (int k = 0; k < a->nkern; k++)
 		json_kernel(j, kname(a, k), &r[k]);
-	cli_json_obj_end(j);
-	cli_json_obj_end(j);
+	bg_json_obj_end(j);
+	bg_json_obj_end(j);
 }
 
 /* What each listed kernel other than the running one lends the object (its
@@ -773,69 +773,69 @@ static int check_object(struct check_args *a, const char *path, struct sink *out
 
 /* The project has no web home: informationUri (an absolute URI) names the
  * documentation `make install` puts under PREFIX (docs/ARCHITECTURE.md). */
-static void json_info_uri(struct cli_json *j)
+static void json_info_uri(struct bg_json *j)
 {
 	char u[1024] = "file://";
 
 	cli_uri_path_encode(u + 7, sizeof(u) - 7, BG_DOC_DIR "/README.md");
-	cli_json_kstr(j, "informationUri", u);
+	bg_json_kstr(j, "informationUri", u);
 }
 
-static void sarif_begin(struct cli_json *j)
+static void sarif_begin(struct bg_json *j)
 {
-	cli_json_obj_begin(j);
-	cli_json_kstr(j, "$schema", "https://json.schemastore.org/sarif-2.1.0.json");
-	cli_json_kstr(j, "version", "2.1.0");
-	cli_json_key(j, "runs");
-	cli_json_arr_begin(j);
-	cli_json_obj_begin(j);
-	cli_json_key(j, "tool");
-	cli_json_obj_begin(j);
-	cli_json_key(j, "driver");
-	cli_json_obj_begin(j);
-	cli_json_kstr(j, "name", "bpfgate check");
-	cli_json_kstr(j, "version", BPFGATE_VERSION);
+	bg_json_obj_begin(j);
+	bg_json_kstr(j, "$schema", "https://json.schemastore.org/sarif-2.1.0.json");
+	bg_json_kstr(j, "version", "2.1.0");
+	bg_json_key(j, "runs");
+	bg_json_arr_begin(j);
+	bg_json_obj_begin(j);
+	bg_json_key(j, "tool");
+	bg_json_obj_begin(j);
+	bg_json_key(j, "driver");
+	bg_json_obj_begin(j);
+	bg_json_kstr(j, "name", "bpfgate check");
+	bg_json_kstr(j, "version", BPFGATE_VERSION);
 	json_info_uri(j);
-	cli_json_obj_end(j);
-	cli_json_obj_end(j);
-	cli_json_key(j, "results");
-	cli_json_arr_begin(j);
+	bg_json_obj_end(j);
+	bg_json_obj_end(j);
+	bg_json_key(j, "results");
+	bg_json_arr_begin(j);
 }
 
 /* invocations[0]: executionSuccessful is false when an input could not be
  * read or judged, one error notification per reported error, so a
  * code-scanning upload does not show an unreadable object as clean. */
-static void sarif_invocation(struct cli_json *j)
+static void sarif_invocation(struct bg_json *j)
 {
-	cli_json_key(j, "invocations");
-	cli_json_arr_begin(j);
-	cli_json_obj_begin(j);
-	cli_json_kbool(j, "executionSuccessful", cli_error_cnt() == 0);
-	cli_json_key(j, "toolExecutionNotifications");
-	cli_json_arr_begin(j);
+	bg_json_key(j, "invocations");
+	bg_json_arr_begin(j);
+	bg_json_obj_begin(j);
+	bg_json_kbool(j, "executionSuccessful", cli_error_cnt() == 0);
+	bg_json_key(j, "toolExecutionNotifications");
+	bg_json_arr_begin(j);
 	for (size_t i = 0; i < cli_error_cnt(); i++) {
 		char *file;
 		const char *msg = cli_error_msg(i, &file);
-		cli_json_obj_begin(j);
-		cli_json_kstr(j, "level", "error");
+		bg_json_obj_begin(j);
+		bg_json_kstr(j, "level", "error");
 		cli_sarif_message(j, msg);
 		if (file)
 			cli_sarif_locations(j, file, 0, 0);
-		cli_json_obj_end(j);
+		bg_json_obj_end(j);
 		free(file);
 	}
-	cli_json_arr_end(j);
-	cli_json_obj_end(j);
-	cli_json_arr_end(j);
+	bg_json_arr_end(j);
+	bg_json_obj_end(j);
+	bg_json_arr_end(j);
 }
 
-static void sarif_end(struct cli_json *j)
+static void sarif_end(struct bg_json *j)
 {
-	cli_json_arr_end(j);
+	bg_json_arr_end(j);
 	sarif_invocation(j);
-	cli_json_obj_end(j);
-	cli_json_arr_end(j);
-	cli_json_obj_end(j);
+	bg_json_obj_end(j);
+	bg_json_arr_end(j);
+	bg_json_obj_end(j);
 }
 
 int cmd_check(int argc, char **argv)
@@ -858,9 +858,9 @@ int cmd_check(int argc, char **argv)
 		fprintf(out.dot, "digraph bpfgate {\n");
 	}
 	if (a.json || a.sarif) {
-		cli_json_init(&out.j, stdout, true);
+		bg_json_init(&out.j, stdout, true);
 		if (a.json) {
-			cli_json_arr_begin(&out.j);
+			bg_json_arr_begin(&out.j);
 			cli_json_sink(&out.j);
 		} else
 			sarif_begin(&out.j);
@@ -884,7 +884,7 @@ int cmd_check(int argc, char **argv)
 		}
 	if (a.json) {
 		cli_json_sink(NULL);
-		cli_json_arr_end(&out.j);
+		bg_json_arr_end(&out.j);
 		printf("\n");
 	} else if (a.sarif) {
 		sarif_end(&out.j);

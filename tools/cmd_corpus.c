@@ -29,7 +29,7 @@
 #include <bpfgate/object.h>
 #include <bpfgate/verifier.h>
 #include <bpfgate/profile.h>
-#include "cli_json.h"
+#include "bg_json.h"
 #include <bpfgate/kvm.h>
 #include <bpf/btf.h>
 #include "cli.h"
@@ -1055,20 +1055,20 @@ static void print_boot(const struct bg_kvm_run *r)
 	       bg_kvm_run__wall_seconds(r), bg_kvm_run__qemu_rss_kb(r) / 1024);
 }
 
-static void json_boot(struct cli_json *j, const struct bg_kvm_run *r)
+static void json_boot(struct bg_json *j, const struct bg_kvm_run *r)
 {
-	cli_json_key(j, "boot");
-	cli_json_obj_begin(j);
-	cli_json_kstr(j, "release", bg_kvm_run__release(r));
-	cli_json_kstr(j, "debian_version", bg_kimage__package_version(bg_kvm_run__image(r)));
-	cli_json_kstr(j, "accel", bg_kvm_run__accel(r));
-	cli_json_kint(j, "mem_mib", bg_kvm_run__mem_mb(r));
-	cli_json_kdouble(j, "boot_seconds", bg_kvm_run__boot_seconds(r));
-	cli_json_kdouble(j, "judge_seconds", bg_kvm_run__judge_seconds(r));
-	cli_json_kdouble(j, "wall_seconds", bg_kvm_run__wall_seconds(r));
-	cli_json_kint(j, "qemu_peak_rss_kib", bg_kvm_run__qemu_rss_kb(r));
-	cli_json_kstr(j, "error", bg_kvm_run__error(r));
-	cli_json_obj_end(j);
+	bg_json_key(j, "boot");
+	bg_json_obj_begin(j);
+	bg_json_kstr(j, "release", bg_kvm_run__release(r));
+	bg_json_kstr(j, "debian_version", bg_kimage__package_version(bg_kvm_run__image(r)));
+	bg_json_kstr(j, "accel", bg_kvm_run__accel(r));
+	bg_json_kint(j, "mem_mib", bg_kvm_run__mem_mb(r));
+	bg_json_kdouble(j, "boot_seconds", bg_kvm_run__boot_seconds(r));
+	bg_json_kdouble(j, "judge_seconds", bg_kvm_run__judge_seconds(r));
+	bg_json_kdouble(j, "wall_seconds", bg_kvm_run__wall_seconds(r));
+	bg_json_kint(j, "qemu_peak_rss_kib", bg_kvm_run__qemu_rss_kb(r));
+	bg_json_kstr(j, "error", bg_kvm_run__error(r));
+	bg_json_obj_end(j);
 }
 
 static void print_text(const struct opts *o, const struct recs *rs, int kvi, double wall)
@@ -1142,78 +1142,78 @@ static void print_text(const struct opts *o, const struct recs *rs, int kvi, dou
 
 static void print_json(const struct opts *o, const struct recs *rs, double wall)
 {
-	struct cli_json j;
+	struct bg_json j;
 
-	cli_json_init(&j, stdout, false);
-	cli_json_obj_begin(&j);
-	cli_json_key(&j, "records");
-	cli_json_arr_begin(&j);
+	bg_json_init(&j, stdout, false);
+	bg_json_obj_begin(&j);
+	bg_json_key(&j, "records");
+	bg_json_arr_begin(&j);
 	for (size_t i = 0; i < rs->n; i++) {
 		const struct rec *r = &rs->r[i], *k = kernel_of(rs, i, o->v[r->vi].ref);
 		const char *kind = k && r->vi != k->vi ? disagreement_kind(o, r, k) : NULL;
 
-		cli_json_obj_begin(&j);
-		cli_json_kstr(&j, "object", r->obj);
-		cli_json_kstr(&j, "program", r->prog);
-		cli_json_kstr(&j, "section", r->sec);
-		cli_json_kstr(&j, "type", r->type);
-		cli_json_kstr(&j, "verifier", o->v[r->vi].name);
-		cli_json_kstr(&j, "verdict", bg_verdict_name(r->verdict));
-		cli_json_kstr(&j, "message", r->msg);
-		cli_json_kdouble(&j, "seconds", r->secs);
-		cli_json_kint(&j, "insns", r->size);
+		bg_json_obj_begin(&j);
+		bg_json_kstr(&j, "object", r->obj);
+		bg_json_kstr(&j, "program", r->prog);
+		bg_json_kstr(&j, "section", r->sec);
+		bg_json_kstr(&j, "type", r->type);
+		bg_json_kstr(&j, "verifier", o->v[r->vi].name);
+		bg_json_kstr(&j, "verdict", bg_verdict_name(r->verdict));
+		bg_json_kstr(&j, "message", r->msg);
+		bg_json_kdouble(&j, "seconds", r->secs);
+		bg_json_kint(&j, "insns", r->size);
 		if (r->insns >= 0)
-			cli_json_kint(&j,
+			bg_json_kint(&j,
 				     o->v[r->vi].kind == V_KERNEL || o->v[r->vi].kind == V_KVM
 					 ? "insns_processed"
 					 : "steps",
 				     r->insns);
 		if (r->peak_kb >= 0)
-			cli_json_kint(&j, "peak_kib", r->peak_kb);
+			bg_json_kint(&j, "peak_kib", r->peak_kb);
 		if (r->vtime_us >= 0)
-			cli_json_kint(&j, "verif_usec", r->vtime_us);
+			bg_json_kint(&j, "verif_usec", r->vtime_us);
 		if (kind)
-			cli_json_kstr(&j, "disagreement", kind);
-		cli_json_obj_end(&j);
+			bg_json_kstr(&j, "disagreement", kind);
+		bg_json_obj_end(&j);
 	}
-	cli_json_arr_end(&j);
-	cli_json_key(&j, "summary");
-	cli_json_arr_begin(&j);
+	bg_json_arr_end(&j);
+	bg_json_key(&j, "summary");
+	bg_json_arr_begin(&j);
 	for (int vi = 0; vi < o->nv; vi++) {
 		struct vstats s;
 
 		compute_stats(rs, vi, o->v[vi].ref, &s);
-		cli_json_obj_begin(&j);
-		cli_json_kstr(&j, "verifier", o->v[vi].name);
-		cli_json_kuint(&j, "accepted", s.cnt[0]);
-		cli_json_kuint(&j, "rejected", s.cnt[1]);
-		cli_json_kuint(&j, "unavailable", s.cnt[2]);
+		bg_json_obj_begin(&j);
+		bg_json_kstr(&j, "verifier", o->v[vi].name);
+		bg_json_kuint(&j, "accepted", s.cnt[0]);
+		bg_json_kuint(&j, "rejected", s.cnt[1]);
+		bg_json_kuint(&j, "unavailable", s.cnt[2]);
 		if (o->v[vi].run)
 			json_boot(&j, o->v[vi].run);
 		if (o->v[vi].kind != V_KERNEL) {
-			cli_json_kstr(&j, "compared_with", o->v[o->v[vi].ref].name);
+			bg_json_kstr(&j, "compared_with", o->v[o->v[vi].ref].name);
 			size_t dec = s.m[0][0] + s.m[0][1] + s.m[1][0] + s.m[1][1];
-			cli_json_kuint(&j, "acc_acc", s.m[0][0]);
-			cli_json_kuint(&j, "acc_rej", s.m[0][1]);
-			cli_json_kuint(&j, "rej_acc", s.m[1][0]);
-			cli_json_kuint(&j, "rej_rej", s.m[1][1]);
-			cli_json_kuint(&j, "unavailable_verifier", s.unavail_v);
-			cli_json_kuint(&j, "unavailable_kernel", s.unavail_k);
+			bg_json_kuint(&j, "acc_acc", s.m[0][0]);
+			bg_json_kuint(&j, "acc_rej", s.m[0][1]);
+			bg_json_kuint(&j, "rej_acc", s.m[1][0]);
+			bg_json_kuint(&j, "rej_rej", s.m[1][1]);
+			bg_json_kuint(&j, "unavailable_verifier", s.unavail_v);
+			bg_json_kuint(&j, "unavailable_kernel", s.unavail_k);
 			if (dec)
-				cli_json_kdouble(&j, "agreement", (double)(s.m[0][0] + s.m[1][1]) / (double)dec);
+				bg_json_kdouble(&j, "agreement", (double)(s.m[0][0] + s.m[1][1]) / (double)dec);
 		}
-		cli_json_kdouble(&j, "median_seconds", s.med);
-		cli_json_kdouble(&j, "p90_seconds", s.p90);
-		cli_json_kdouble(&j, "max_seconds", s.max);
-		cli_json_kdouble(&j, "sum_seconds", s.sum);
+		bg_json_kdouble(&j, "median_seconds", s.med);
+		bg_json_kdouble(&j, "p90_seconds", s.p90);
+		bg_json_kdouble(&j, "max_seconds", s.max);
+		bg_json_kdouble(&j, "sum_seconds", s.sum);
 		if (s.peak_kb >= 0)
-			cli_json_kint(&j, "peak_kib", s.peak_kb);
-		cli_json_obj_end(&j);
+			bg_json_kint(&j, "peak_kib", s.peak_kb);
+		bg_json_obj_end(&j);
 	}
-	cli_json_arr_end(&j);
-	cli_json_kuint(&j, "objects", o->nobj);
-	cli_json_kdouble(&j, "wall_seconds", wall);
-	cli_json_obj_end(&j);
+	bg_json_arr_end(&j);
+	bg_json_kuint(&j, "objects", o->nobj);
+	bg_json_kdouble(&j, "wall_seconds", wall);
+	bg_json_obj_end(&j);
 	fputc('\n', stdout);
 }
 

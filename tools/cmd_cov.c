@@ -15,7 +15,7 @@
 #include <bpfgate/bpfgate.h>
 #include <bpfgate/cov.h>
 #include "cli.h"
-#include "cli_json.h"
+#include "bg_json.h"
 #include "cov_cli.h"
 
 static void usage(void)

@@ -23,7 +23,7 @@
 #include <bpfgate/bpfgate.h>
 #include "cli.h"
 #include "hints_cli.h"
-#include "cli_json.h"
+#include "bg_json.h"
 
 
 struct dis_opts {
@@ -31,7 +31,7 @@ struct dis_opts {
 	const char *prog;
 	bool source, json, raw, sections, hex;
 	unsigned flags;
-	struct cli_json j;
+	struct bg_json j;
 	int begun; /* the JSON document is open */
 	int shown;
 };
@@ -56,32 +56,32 @@ static void json_doc_begin(struct dis_opts *o)
 {
 	if (o->begun++)
 		return;
-	cli_json_init(&o->j, stdout, true);
-	cli_json_obj_begin(&o->j);
-	cli_json_kstr(&o->j, "object", o->path);
-	cli_json_key(&o->j, "programs");
-	cli_json_arr_begin(&o->j);
+	bg_json_init(&o->j, stdout, true);
+	bg_json_obj_begin(&o->j);
+	bg_json_kstr(&o->j, "object", o->path);
+	bg_json_key(&o->j, "programs");
+	bg_json_arr_begin(&o->j);
 	cli_json_sink(&o->j);
 }
 
 static void json_prog_begin(struct dis_opts *o, const char *name, const char *sec, const char *type)
 {
 	json_doc_begin(o);
-	cli_json_obj_begin(&o->j);
-	cli_json_kstr(&o->j, "object", o->path);
-	cli_json_kstr(&o->j, "program", name);
-	cli_json_kstr(&o->j, "section", sec);
-	cli_json_kstr(&o->j, "type", type);
-	cli_json_kstr(&o->j, "verdict", "unavailable");
-	cli_json_kstr(&o->j, "verdict_reason", "disasm does not verify");
-	cli_json_key(&o->j, "insns");
-	cli_json_arr_begin(&o->j);
+	bg_json_obj_begin(&o->j);
+	bg_json_kstr(&o->j, "object", o->path);
+	bg_json_kstr(&o->j, "program", name);
+	bg_json_kstr(&o->j, "section", sec);
+	bg_json_kstr(&o->j, "type", type);
+	bg_json_kstr(&o->j, "verdict", "unavailable");
+	bg_json_kstr(&o->j, "verdict_reason", "disasm does not verify");
+	bg_json_key(&o->j, "insns");
+	bg_json_arr_begin(&o->j);
 }
 
 static void json_prog_end(struct dis_opts *o)
 {
-	cli_json_arr_end(&o->j);
-	cli_json_obj_end(&o->j);
+	bg_json_arr_end(&o->j);
+	bg_json_obj_end(&o->j);
 }
 
 static void print_insn(struct dis_opts *o, size_t idx, const struct bg_insn *in,
@@ -104,9 +104,9 @@ static void print_insn(struct dis_opts *o, size_t idx, const struct bg_insn *in,
 			printf("%6zu: %s\n", idx, text);
 		return;
 	}
-	cli_json_obj_begin(&o->j);
-	cli_json_kuint(&o->j, "idx", idx);
-	cli_json_kstr(&o->j, "text", text);
+	bg_json_obj_begin(&o->j);
+	bg_json_kuint(&o->j, "idx", idx);
+	bg_json_kstr(&o->j, "text", text);
 	if (raw) {
 		char hex[40];
 		const uint8_t *b = (const uint8_t *)raw;
@@ -114,18 +114,18 @@ static void print_insn(struct dis_opts *o, size_t idx, const struct bg_insn *in,
 
 		for (size_t k = 0; k < nb; k++)
 			snprintf(hex + 2 * k, 3, "%02x", b[k]);
-		cli_json_kstr(&o->j, "raw", hex);
+		bg_json_kstr(&o->j, "raw", hex);
 	}
 	if (ln) {
-		cli_json_kstr(&o->j, "file", ln->file);
-		cli_json_kuint(&o->j, "line", ln->line);
-		cli_json_kuint(&o->j, "col", ln->col);
+		bg_json_kstr(&o->j, "file", ln->file);
+		bg_json_kuint(&o->j, "line", ln->line);
+		bg_json_kuint(&o->j, "col", ln->col);
 	}
 	if (core)
-		cli_json_kstr(&o->j, "core_failure", core);
+		bg_json_kstr(&o->j, "core_failure", core);
 	if (hint)
 		cli_hint_json(&o->j, hint);
-	cli_json_obj_end(&o->j);
+	bg_json_obj_end(&o->j);
 }
 
 /* Decode and print raw instructions; base is the index of raw[0]. Invalid
@@ -151,10 +151,10 @@ static int print_raw(struct dis_opts *o, const char *name, const char *sec,
 			if (!o->json) {
 				printf("%6zu: <invalid: %s>\n", base + i, why);
 			} else {
-				cli_json_obj_begin(&o->j);
-				cli_json_kuint(&o->j, "idx", base + i);
-				cli_json_kstr(&o->j, "invalid", why);
-				cli_json_obj_end(&o->j);
+				bg_json_obj_begin(&o->j);
+				bg_json_kuint(&o->j, "idx", base + i);
+				bg_json_kstr(&o->j, "invalid", why);
+				bg_json_obj_end(&o->j);
 			}
 			rc = EXIT_BAD;
 			i++;
@@ -463,8 +463,8 @@ int cmd_disasm(int argc, char **argv)
 	if (o.json && (o.begun || rc == EXIT_OK)) {
 		json_doc_begin(&o);
 		cli_json_sink(NULL);
-		cli_json_arr_end(&o.j);
-		cli_json_obj_end(&o.j);
+		bg_json_arr_end(&o.j);
+		bg_json_obj_end(&o.j);
 		printf("\n");
 	}
 	return rc;

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <bpfgate/bpfgate.h>
-#include "cli_json.h"
+#include "bg_json.h"
 #include <bpfgate/kvm.h>
 #include "cli.h"
 
@@ -163,45 +163,45 @@ static void print_text(const struct pview *p, const struct bg_kload_result *r, b
 }
 
 /* run: the guest a --kernel verdict came from (NULL: the running kernel). */
-static void print_json(struct cli_json *j, const char *path, const struct pview *p,
+static void print_json(struct bg_json *j, const char *path, const struct pview *p,
 		       const struct bg_kload_result *r, bool log, const struct bg_kvm_run *run)
 {
-	cli_json_obj_begin(j);
-	cli_json_kstr(j, "object", path);
-	cli_json_kstr(j, "program", p->name);
-	cli_json_kstr(j, "section", p->section);
-	cli_json_kstr(j, "type", p->type);
+	bg_json_obj_begin(j);
+	bg_json_kstr(j, "object", path);
+	bg_json_kstr(j, "program", p->name);
+	bg_json_kstr(j, "section", p->section);
+	bg_json_kstr(j, "type", p->type);
 	if (run) {
 		char boot[96];
 
 		snprintf(boot, sizeof(boot), "qemu %s, %d MiB, 1 cpu", bg_kvm_run__accel(run),
 			 bg_kvm_run__mem_mb(run));
-		cli_json_kstr(j, "kernel", bg_kimage__version(bg_kvm_run__image(run)));
-		cli_json_kstr(j, "kernel_release", bg_kvm_run__release(run));
-		cli_json_kstr(j, "booted", boot);
+		bg_json_kstr(j, "kernel", bg_kimage__version(bg_kvm_run__image(run)));
+		bg_json_kstr(j, "kernel_release", bg_kvm_run__release(run));
+		bg_json_kstr(j, "booted", boot);
 	}
-	cli_json_kstr(j, "verdict", bg_verdict_name(r->verdict));
-	cli_json_kuint(j, "insns", p->insns);
-	cli_json_kint(j, "processed", r->insns_processed);
-	cli_json_kint(j, "verif_time_us", r->verif_time_usec);
-	cli_json_kint(j, "errno", -r->err);
-	cli_json_kstr(j, "message", r->verdict == BG_VERDICT_ACCEPTED ? NULL : r->reason);
+	bg_json_kstr(j, "verdict", bg_verdict_name(r->verdict));
+	bg_json_kuint(j, "insns", p->insns);
+	bg_json_kint(j, "processed", r->insns_processed);
+	bg_json_kint(j, "verif_time_us", r->verif_time_usec);
+	bg_json_kint(j, "errno", -r->err);
+	bg_json_kstr(j, "message", r->verdict == BG_VERDICT_ACCEPTED ? NULL : r->reason);
 	if (r->verdict == BG_VERDICT_REJECTED && (r->fail_insn >= 0 || r->fail_line)) {
-		cli_json_key(j, "location");
-		cli_json_obj_begin(j);
-		cli_json_kint(j, "insn", r->fail_insn);
-		cli_json_kstr(j, "file", r->fail_file);
-		cli_json_kuint(j, "line", r->fail_line);
-		cli_json_kstr(j, "source", r->fail_source);
-		cli_json_obj_end(j);
+		bg_json_key(j, "location");
+		bg_json_obj_begin(j);
+		bg_json_kint(j, "insn", r->fail_insn);
+		bg_json_kstr(j, "file", r->fail_file);
+		bg_json_kuint(j, "line", r->fail_line);
+		bg_json_kstr(j, "source", r->fail_source);
+		bg_json_obj_end(j);
 	}
 	if (log)
-		cli_json_kstr(j, "log", r->log);
-	cli_json_obj_end(j);
+		bg_json_kstr(j, "log", r->log);
+	bg_json_obj_end(j);
 }
 
 /* Load the selected programs of one object. Returns the worst exit code. */
-static int kload_object(const struct kload_args *a, const char *path, struct cli_json *j, bool *hit)
+static int kload_object(const struct kload_args *a, const char *path, struct bg_json *j, bool *hit)
 {
 	struct bg_open_opts oo = {.sz = sizeof(oo), .btf_path = a->btf};
 	struct bg_kload_opts ko = {.sz = sizeof(ko), .log_level = a->log_level};
@@ -333,7 +333,7 @@ static void print_run_header(const struct bg_kvm_run *r, size_t nprogs)
 }
 
 /* Print one guest's verdicts (selected programs only); returns the exit code. */
-static int print_run(const struct kload_args *a, const struct bg_kvm_run *r, struct cli_json *j,
+static int print_run(const struct kload_args *a, const struct bg_kvm_run *r, struct bg_json *j,
 		     bool *hit)
 {
 	const char *ver = bg_kimage__version(bg_kvm_run__image(r));
@@ -368,7 +368,7 @@ static int print_run(const struct kload_args *a, const struct bg_kvm_run *r, str
 }
 
 /* --kernel: boot each listed kernel once with every object. */
-static int kload_kernels(const struct kload_args *a, struct cli_json *j, bool *hit)
+static int kload_kernels(const struct kload_args *a, struct bg_json *j, bool *hit)
 {
 	const struct bg_kimage *ks[MAX_KERNELS];
 	struct bg_kvm_run *runs[MAX_KERNELS];
@@ -444,7 +444,7 @@ static int probe(void)
 int cmd_kload(int argc, char **argv)
 {
 	struct kload_args a = {0};
-	struct cli_json j;
+	struct bg_json j;
 	bool hit[MAX_SELECT] = {0};
 	int rc = EXIT_OK, e;
 
@@ -466,8 +466,8 @@ int cmd_kload(int argc, char **argv)
 		return rc;
 	}
 	if (a.json) {
-		cli_json_init(&j, stdout, true);
-		cli_json_arr_begin(&j);
+		bg_json_init(&j, stdout, true);
+		bg_json_arr_begin(&j);
 		cli_json_sink(&j);
 	}
 	if (a.kernels)
@@ -483,7 +483,7 @@ int cmd_kload(int argc, char **argv)
 				       a.progs[i]);
 	if (a.json) {
 		cli_json_sink(NULL);
-		cli_json_arr_end(&j);
+		bg_json_arr_end(&j);
 		fputc('\n', stdout);
 	}
 	free(a.objs);

@@ -8,7 +8,7 @@
 #include <linux/bpf.h>
 #include <bpf/libbpf.h>
 #include <bpfgate/bpfgate.h>
-#include "cli_json.h"
+#include "bg_json.h"
 #include "cli.h"
 
 static void usage(FILE *f)
@@ -40,90 +40,90 @@ static const char *slot_name(const struct bg_object *obj, const struct bg_map_de
 	return bg_object__map(obj, (size_t)v) ? bg_object__map(obj, (size_t)v)->name : "?";
 }
 
-static void json_prog(struct cli_json *j, const struct bg_object *obj, const struct bg_program *p)
+static void json_prog(struct bg_json *j, const struct bg_object *obj, const struct bg_program *p)
 {
 	size_t n;
 
 	bg_program__raw(p, &n);
-	cli_json_obj_begin(j);
-	cli_json_kstr(j, "object", bg_object__path(obj));
-	cli_json_kstr(j, "program", bg_program__name(p));
-	cli_json_kstr(j, "section", bg_program__section(p));
-	cli_json_kstr(j, "type", bg_program__type_name(p));
-	cli_json_kuint(j, "prog_type", bg_program__type(p));
-	cli_json_kstr(j, "attach_type", bg_program__attach_type_name(p));
-	cli_json_kstr(j, "attach_target", bg_program__attach_target(p));
-	cli_json_kuint(j, "insns", n);
-	cli_json_key(j, "subprograms");
-	cli_json_arr_begin(j);
+	bg_json_obj_begin(j);
+	bg_json_kstr(j, "object", bg_object__path(obj));
+	bg_json_kstr(j, "program", bg_program__name(p));
+	bg_json_kstr(j, "section", bg_program__section(p));
+	bg_json_kstr(j, "type", bg_program__type_name(p));
+	bg_json_kuint(j, "prog_type", bg_program__type(p));
+	bg_json_kstr(j, "attach_type", bg_program__attach_type_name(p));
+	bg_json_kstr(j, "attach_target", bg_program__attach_target(p));
+	bg_json_kuint(j, "insns", n);
+	bg_json_key(j, "subprograms");
+	bg_json_arr_begin(j);
 	for (size_t i = 1; i < bg_program__func_cnt(p); i++)
-		cli_json_str(j, bg_program__func(p, i)->name);
-	cli_json_arr_end(j);
-	cli_json_kbool(j, "line_info", bg_program__btf_line_info(p, NULL, NULL) != NULL);
-	cli_json_key(j, "core_failures");
-	cli_json_arr_begin(j);
+		bg_json_str(j, bg_program__func(p, i)->name);
+	bg_json_arr_end(j);
+	bg_json_kbool(j, "line_info", bg_program__btf_line_info(p, NULL, NULL) != NULL);
+	bg_json_key(j, "core_failures");
+	bg_json_arr_begin(j);
 	for (size_t i = 0; i < bg_program__core_failure_cnt(p); i++) {
 		const struct bg_core_failure *f = bg_program__core_failure(p, i);
-		cli_json_obj_begin(j);
-		cli_json_kuint(j, "insn", f->insn);
-		cli_json_kstr(j, "reason", f->reason);
-		cli_json_obj_end(j);
+		bg_json_obj_begin(j);
+		bg_json_kuint(j, "insn", f->insn);
+		bg_json_kstr(j, "reason", f->reason);
+		bg_json_obj_end(j);
 	}
-	cli_json_arr_end(j);
-	cli_json_obj_end(j);
+	bg_json_arr_end(j);
+	bg_json_obj_end(j);
 }
 
-static void json_map(struct cli_json *j, const struct bg_object *obj, const struct bg_map_def *m)
+static void json_map(struct bg_json *j, const struct bg_object *obj, const struct bg_map_def *m)
 {
 	char buf[32];
 
-	cli_json_obj_begin(j);
-	cli_json_kstr(j, "name", m->name);
-	cli_json_kstr(j, "type", map_type_name(m->type, buf, sizeof(buf)));
-	cli_json_kuint(j, "key_size", m->key_size);
-	cli_json_kuint(j, "value_size", m->value_size);
-	cli_json_kuint(j, "max_entries", m->max_entries);
-	cli_json_kuint(j, "flags", m->map_flags);
-	cli_json_kint(j, "inner_map", m->inner_map);
-	cli_json_kbool(j, "global_data", m->is_global_data);
-	cli_json_kbool(j, "readonly", m->readonly);
+	bg_json_obj_begin(j);
+	bg_json_kstr(j, "name", m->name);
+	bg_json_kstr(j, "type", map_type_name(m->type, buf, sizeof(buf)));
+	bg_json_kuint(j, "key_size", m->key_size);
+	bg_json_kuint(j, "value_size", m->value_size);
+	bg_json_kuint(j, "max_entries", m->max_entries);
+	bg_json_kuint(j, "flags", m->map_flags);
+	bg_json_kint(j, "inner_map", m->inner_map);
+	bg_json_kbool(j, "global_data", m->is_global_data);
+	bg_json_kbool(j, "readonly", m->readonly);
 	if (m->init_slots) {
-		cli_json_key(j, "init_slots");
-		cli_json_obj_begin(j);
+		bg_json_key(j, "init_slots");
+		bg_json_obj_begin(j);
 		for (uint32_t k = 0; k < m->init_slot_cnt; k++) {
 			char key[16];
 			if (m->init_slots[k] < 0)
 				continue;
 			snprintf(key, sizeof(key), "%u", k);
-			cli_json_kstr(j, key, slot_name(obj, m, m->init_slots[k]));
+			bg_json_kstr(j, key, slot_name(obj, m, m->init_slots[k]));
 		}
-		cli_json_obj_end(j);
+		bg_json_obj_end(j);
 	}
-	cli_json_obj_end(j);
+	bg_json_obj_end(j);
 }
 
 static void print_json(const struct bg_object *obj)
 {
-	struct cli_json j;
+	struct bg_json j;
 
-	cli_json_init(&j, stdout, true);
-	cli_json_obj_begin(&j);
-	cli_json_kstr(&j, "object", bg_object__path(obj));
-	cli_json_kstr(&j, "license", bg_object__license(obj));
-	cli_json_kbool(&j, "btf", bg_object__btf(obj) != NULL);
-	cli_json_kstr(&j, "btf_error", bg_object__btf_error(obj));
-	cli_json_kbool(&j, "btf_ext", bg_object__has_btf_ext(obj));
-	cli_json_key(&j, "programs");
-	cli_json_arr_begin(&j);
+	bg_json_init(&j, stdout, true);
+	bg_json_obj_begin(&j);
+	bg_json_kstr(&j, "object", bg_object__path(obj));
+	bg_json_kstr(&j, "license", bg_object__license(obj));
+	bg_json_kbool(&j, "btf", bg_object__btf(obj) != NULL);
+	bg_json_kstr(&j, "btf_error", bg_object__btf_error(obj));
+	bg_json_kbool(&j, "btf_ext", bg_object__has_btf_ext(obj));
+	bg_json_key(&j, "programs");
+	bg_json_arr_begin(&j);
 	for (size_t i = 0; i < bg_object__prog_cnt(obj); i++)
 		json_prog(&j, obj, bg_object__prog(obj, i));
-	cli_json_arr_end(&j);
-	cli_json_key(&j, "maps");
-	cli_json_arr_begin(&j);
+	bg_json_arr_end(&j);
+	bg_json_key(&j, "maps");
+	bg_json_arr_begin(&j);
 	for (size_t i = 0; i < bg_object__map_cnt(obj); i++)
 		json_map(&j, obj, bg_object__map(obj, i));
-	cli_json_arr_end(&j);
-	cli_json_obj_end(&j);
+	bg_json_arr_end(&j);
+	bg_json_obj_end(&j);
 	fputc('\n', stdout);
 }
 

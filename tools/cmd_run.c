@@ -16,7 +16,7 @@
 #include <bpfgate/vm.h>
 
 #include "cli.h"
-#include "cli_json.h"
+#include "bg_json.h"
 #include "run_jumps.h"
 #include <bpfgate/packets.h>
 
@@ -248,7 +248,7 @@ static const uint8_t *snap_find(const struct snap *s, const uint8_t *key)
 
 /* Print entries of `after` that differ from `before`. Returns the count. */
 static size_t snap_diff(const char *name, const struct snap *before, const struct snap *after,
-			struct cli_json *j)
+			struct bg_json *j)
 {
 	size_t i, rec = after->ks + after->vs, changed = 0;
 
@@ -263,12 +263,12 @@ static size_t snap_diff(const char *name, const struct snap *before, const struc
 			char *ks = hex_string(k, after->ks), *vs = hex_string(v, after->vs);
 			char *os = old ? hex_string(old, after->vs) : NULL;
 
-			cli_json_obj_begin(j);
-			cli_json_kstr(j, "map", name);
-			cli_json_kstr(j, "key", ks);
-			cli_json_kstr(j, "old", os);
-			cli_json_kstr(j, "new", vs);
-			cli_json_obj_end(j);
+			bg_json_obj_begin(j);
+			bg_json_kstr(j, "map", name);
+			bg_json_kstr(j, "key", ks);
+			bg_json_kstr(j, "old", os);
+			bg_json_kstr(j, "new", vs);
+			bg_json_obj_end(j);
 			free(ks);
 			free(vs);
 			free(os);
@@ -391,7 +391,7 @@ static int load_inputs(struct bg_vm *vm, const struct run_args *a)
 	return 0;
 }
 
-static void print_fault(const struct run_args *a, const struct bg_vm_fault *f, struct cli_json *j)
+static void print_fault(const struct run_args *a, const struct bg_vm_fault *f, struct bg_json *j)
 {
 	char where[512] = "";
 
@@ -399,20 +399,20 @@ static void print_fault(const struct run_args *a, const struct bg_vm_fault *f, s
 		snprintf(where, sizeof(where), "%s:%u:%u: ", cli_safe(f->line->file), f->line->line,
 			 f->line->col);
 	if (j) {
-		cli_json_key(j, "fault");
-		cli_json_obj_begin(j);
-		cli_json_kuint(j, "insn", f->pc);
-		cli_json_kstr(j, "message", f->msg);
+		bg_json_key(j, "fault");
+		bg_json_obj_begin(j);
+		bg_json_kuint(j, "insn", f->pc);
+		bg_json_kstr(j, "message", f->msg);
 		if (f->line && f->line->file) {
-			cli_json_kstr(j, "file", f->line->file);
-			cli_json_kuint(j, "line", f->line->line);
-			cli_json_kuint(j, "col", f->line->col);
+			bg_json_kstr(j, "file", f->line->file);
+			bg_json_kuint(j, "line", f->line->line);
+			bg_json_kuint(j, "col", f->line->col);
 		}
-		cli_json_kuint(j, "addr", f->addr);
-		cli_json_kstr(j, "region", f->region);
-		cli_json_kuint(j, "region_lo", f->region_lo);
-		cli_json_kuint(j, "region_hi", f->region_hi);
-		cli_json_obj_end(j);
+		bg_json_kuint(j, "addr", f->addr);
+		bg_json_kstr(j, "region", f->region);
+		bg_json_kuint(j, "region_lo", f->region_lo);
+		bg_json_kuint(j, "region_hi", f->region_hi);
+		bg_json_obj_end(j);
 		return;
 	}
 	printf("%s: %sinsn %zu: %s\n", cli_safe(a->obj), where, f->pc, cli_safe(f->msg));
@@ -423,7 +423,7 @@ static void print_fault(const struct run_args *a, const struct bg_vm_fault *f, s
 /* Run every packet of a capture (read and checked whole by bg_packets__add_capture
  * first, so a damaged file is refused before anything runs). */
 static int run_pcap(struct bg_vm *vm, const struct run_args *a, const struct bg_program *p,
-		    struct cli_json *j, struct run_jumps *rj)
+		    struct bg_json *j, struct run_jumps *rj)
 {
 	struct bg_packets *ps = bg_packets__new();
 	struct bg_packets_opts po = {.sz = sizeof(po)};
@@ -468,31 +468,31 @@ static int run_pcap(struct bg_vm *vm, const struct run_args *a, const struct bg_
 	}
 	bg_packets__free(ps);
 	if (j) {
-		cli_json_obj_begin(j);
-		cli_json_kstr(j, "object", a->obj);
-		cli_json_kstr(j, "program", bg_program__name(p));
-		cli_json_kstr(j, "section", bg_program__section(p));
-		cli_json_kstr(j, "type", bg_program__type_name(p));
-		cli_json_kstr(j, "verdict", nfault ? "rejected" : "accepted");
-		cli_json_kuint(j, "packets", npk);
-		cli_json_kuint(j, "faults", nfault);
-		cli_json_kuint(j, "insns", insns);
+		bg_json_obj_begin(j);
+		bg_json_kstr(j, "object", a->obj);
+		bg_json_kstr(j, "program", bg_program__name(p));
+		bg_json_kstr(j, "section", bg_program__section(p));
+		bg_json_kstr(j, "type", bg_program__type_name(p));
+		bg_json_kstr(j, "verdict", nfault ? "rejected" : "accepted");
+		bg_json_kuint(j, "packets", npk);
+		bg_json_kuint(j, "faults", nfault);
+		bg_json_kuint(j, "insns", insns);
 		if (rj)
 			run_jumps_json(rj, p, npk - nfault, insns, j);
-		cli_json_key(j, "actions");
-		cli_json_obj_begin(j);
+		bg_json_key(j, "actions");
+		bg_json_obj_begin(j);
 		for (i = 0; i < 16; i++)
 			if (counts[i]) {
 				const char *an = bg_vm__action_name(vm, (uint64_t)i);
 				char num[16];
 
 				snprintf(num, sizeof(num), "%d", i);
-				cli_json_kuint(j, an ? an : num, counts[i]);
+				bg_json_kuint(j, an ? an : num, counts[i]);
 			}
 		if (other)
-			cli_json_kuint(j, "other", other);
-		cli_json_obj_end(j);
-		cli_json_obj_end(j);
+			bg_json_kuint(j, "other", other);
+		bg_json_obj_end(j);
+		bg_json_obj_end(j);
 	} else {
 		printf("%s %s: %zu packets, %zu faults, %" PRIu64 " instructions\n", cli_safe(a->obj),
 		       cli_safe(bg_program__name(p)), npk, nfault, insns);
@@ -511,7 +511,7 @@ static int run_pcap(struct bg_vm *vm, const struct run_args *a, const struct bg_
 }
 
 static int run_once(struct bg_vm *vm, const struct run_args *a, const struct bg_program *p,
-		    const uint8_t *pkt, size_t pkt_len, struct cli_json *j, struct run_jumps *rj)
+		    const uint8_t *pkt, size_t pkt_len, struct bg_json *j, struct run_jumps *rj)
 {
 	const struct bg_object *o = bg_program__object(p);
 	size_t nm = bg_vm__map_cnt(vm), i, olen, plen;
@@ -540,38 +540,38 @@ static int run_once(struct bg_vm *vm, const struct run_args *a, const struct bg_
 	out = bg_vm__packet(vm, &plen);
 	text = bg_vm__output(vm, &olen);
 	if (j) {
-		cli_json_obj_begin(j);
-		cli_json_kstr(j, "object", a->obj);
-		cli_json_kstr(j, "program", bg_program__name(p));
-		cli_json_kstr(j, "section", bg_program__section(p));
-		cli_json_kstr(j, "type", bg_program__type_name(p));
-		cli_json_kstr(j, "verdict", err ? "rejected" : "accepted");
+		bg_json_obj_begin(j);
+		bg_json_kstr(j, "object", a->obj);
+		bg_json_kstr(j, "program", bg_program__name(p));
+		bg_json_kstr(j, "section", bg_program__section(p));
+		bg_json_kstr(j, "type", bg_program__type_name(p));
+		bg_json_kstr(j, "verdict", err ? "rejected" : "accepted");
 		if (err) {
 			print_fault(a, bg_vm__fault(vm), j);
 		} else {
-			cli_json_kuint(j, "r0", r0);
-			cli_json_kstr(j, "action", bg_vm__action_name(vm, r0));
+			bg_json_kuint(j, "r0", r0);
+			bg_json_kstr(j, "action", bg_vm__action_name(vm, r0));
 		}
-		cli_json_kuint(j, "insns", bg_vm__insn_count(vm));
+		bg_json_kuint(j, "insns", bg_vm__insn_count(vm));
 		if (rj && !err)
 			run_jumps_json(rj, p, (uint64_t)k, bg_vm__insn_count(vm) * (uint64_t)k, j);
-		cli_json_kdouble(j, "ns_per_run", ((t1.tv_sec - t0.tv_sec) * 1e9 +
+		bg_json_kdouble(j, "ns_per_run", ((t1.tv_sec - t0.tv_sec) * 1e9 +
 						  (t1.tv_nsec - t0.tv_nsec)) / (double)k);
 		if (out) {
 			char *hx = hex_string(out, plen);
 
-			cli_json_kbool(j, "packet_changed", plen != pkt_len || (plen && memcmp(out, pkt, plen)));
-			cli_json_kstr(j, "packet", hx);
+			bg_json_kbool(j, "packet_changed", plen != pkt_len || (plen && memcmp(out, pkt, plen)));
+			bg_json_kstr(j, "packet", hx);
 			free(hx);
 		}
-		cli_json_key(j, "map_changes");
-		cli_json_arr_begin(j);
+		bg_json_key(j, "map_changes");
+		bg_json_arr_begin(j);
 		for (i = 0; i < nm; i++)
 			snap_diff(bg_vm__map_name(vm, i), &before[i], &after[i], j);
-		cli_json_arr_end(j);
-		cli_json_kstr(j, "output", text);
-		cli_json_kuint(j, "records", bg_vm__record_cnt(vm));
-		cli_json_obj_end(j);
+		bg_json_arr_end(j);
+		bg_json_kstr(j, "output", text);
+		bg_json_kuint(j, "records", bg_vm__record_cnt(vm));
+		bg_json_obj_end(j);
 	} else {
 		printf("%s %s (%s):\n", cli_safe(a->obj), cli_safe(bg_program__name(p)),
 		       cli_safe(bg_program__section(p)));
@@ -708,7 +708,7 @@ int cmd_run(int argc, char **argv)
 	struct bg_object *obj;
 	struct run_args a;
 	struct bg_vm *vm;
-	struct cli_json js, *j = NULL;
+	struct bg_json js, *j = NULL;
 	struct run_jumps rj = {0}, *rjp = NULL;
 	char err[512] = "";
 	uint8_t *pkt = NULL;
@@ -762,7 +762,7 @@ int cmd_run(int argc, char **argv)
 	}
 	if (!rc) {
 		if (a.json) {
-			cli_json_init(&js, stdout, true);
+			bg_json_init(&js, stdout, true);
 			j = &js;
 		}
 		if (a.pcap)

@@ -10,7 +10,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 #include "cli.h"
-#include "cli_json.h"
+#include "bg_json.h"
 #include "cov_cli.h"
 #include "cov_cfg.h"
 
@@ -221,13 +221,13 @@ int cov_cmd_report(int argc, char **argv)
 {
 	struct trace t = {0};
 	int json = 0, rc = load_all(&t, argc, argv, 1, NULL, NULL, &json);
-	struct cli_json j;
+	struct bg_json j;
 
 	if (rc)
 		return rc;
 	if (json) {
-		cli_json_init(&j, stdout, true);
-		cli_json_arr_begin(&j);
+		bg_json_init(&j, stdout, true);
+		bg_json_arr_begin(&j);
 	}
 	for (size_t i = 0; i < t.n; i++) {
 		const struct tfile *f = &t.files[i];
@@ -235,14 +235,14 @@ int cov_cmd_report(int argc, char **argv)
 
 		tally(f, 0, ~0u, &lf, &lh, &bf, &bh);
 		if (json) {
-			cli_json_obj_begin(&j);
-			cli_json_kstr(&j, "file", f->path);
-			cli_json_kuint(&j, "lines", lf);
-			cli_json_kuint(&j, "lines_hit", lh);
-			cli_json_kuint(&j, "branches", bf);
-			cli_json_kuint(&j, "branches_hit", bh);
-			cli_json_key(&j, "functions");
-			cli_json_arr_begin(&j);
+			bg_json_obj_begin(&j);
+			bg_json_kstr(&j, "file", f->path);
+			bg_json_kuint(&j, "lines", lf);
+			bg_json_kuint(&j, "lines_hit", lh);
+			bg_json_kuint(&j, "branches", bf);
+			bg_json_kuint(&j, "branches_hit", bh);
+			bg_json_key(&j, "functions");
+			bg_json_arr_begin(&j);
 		} else {
 			printf("%s: lines %zu/%zu (%.1f%%), branches %zu/%zu (%.1f%%)\n", cli_safe(f->path), lh, lf,
 			       pct(lh, lf), bh, bf, pct(bh, bf));
@@ -252,26 +252,26 @@ int cov_cmd_report(int argc, char **argv)
 
 			tally(f, f->f[k].line, hi, &lf, &lh, &bf, &bh);
 			if (json) {
-				cli_json_obj_begin(&j);
-				cli_json_kstr(&j, "function", f->f[k].name);
-				cli_json_kuint(&j, "calls", f->f[k].count);
-				cli_json_kuint(&j, "lines", lf);
-				cli_json_kuint(&j, "lines_hit", lh);
-				cli_json_kuint(&j, "branches", bf);
-				cli_json_kuint(&j, "branches_hit", bh);
-				cli_json_obj_end(&j);
+				bg_json_obj_begin(&j);
+				bg_json_kstr(&j, "function", f->f[k].name);
+				bg_json_kuint(&j, "calls", f->f[k].count);
+				bg_json_kuint(&j, "lines", lf);
+				bg_json_kuint(&j, "lines_hit", lh);
+				bg_json_kuint(&j, "branches", bf);
+				bg_json_kuint(&j, "branches_hit", bh);
+				bg_json_obj_end(&j);
 			} else {
 				printf("  %-28s entered %llu: lines %zu/%zu (%.1f%%), branches %zu/%zu (%.1f%%)\n",
 				       cli_safe(f->f[k].name), f->f[k].count, lh, lf, pct(lh, lf), bh, bf, pct(bh, bf));
 			}
 		}
 		if (json) {
-			cli_json_arr_end(&j);
-			cli_json_obj_end(&j);
+			bg_json_arr_end(&j);
+			bg_json_obj_end(&j);
 		}
 	}
 	if (json)
-		cli_json_arr_end(&j);
+		bg_json_arr_end(&j);
 	trace_free(&t);
 	return EXIT_OK;
 }

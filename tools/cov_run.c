@@ -8,7 +8,7 @@
 #include <bpfgate/bpfgate.h>
 #include <bpfgate/cov.h>
 #include "cli.h"
-#include "cli_json.h"
+#include "bg_json.h"
 #include <bpfgate/packets.h>
 #include "cov_cli.h"
 #include "cov_attach.h"
@@ -185,19 +185,19 @@ static void report_refused(const char *prog, const int *ierr, size_t n)
 				"the other inputs were counted\n", cli_safe(prog), k, strerror(-ierr[k]));
 }
 
-static void json_refused(struct cli_json *j, const int *ierr, size_t n)
+static void json_refused(struct bg_json *j, const int *ierr, size_t n)
 {
-	cli_json_key(j, "refused_inputs");
-	cli_json_arr_begin(j);
+	bg_json_key(j, "refused_inputs");
+	bg_json_arr_begin(j);
 	for (size_t k = 0; ierr && k < n; k++)
 		if (ierr[k]) {
-			cli_json_obj_begin(j);
-			cli_json_kuint(j, "input", k);
-			cli_json_kint(j, "errno", -ierr[k]);
-			cli_json_kstr(j, "message", strerror(-ierr[k]));
-			cli_json_obj_end(j);
+			bg_json_obj_begin(j);
+			bg_json_kuint(j, "input", k);
+			bg_json_kint(j, "errno", -ierr[k]);
+			bg_json_kstr(j, "message", strerror(-ierr[k]));
+			bg_json_obj_end(j);
 		}
-	cli_json_arr_end(j);
+	bg_json_arr_end(j);
 }
 
 /* Write the tracefile (and profile), then the summary; in --json mode a
@@ -205,7 +205,7 @@ static void json_refused(struct cli_json *j, const int *ierr, size_t n)
 static int print_summary(const struct run_args *a, struct bg_cov **covs, const struct bg_program **progs,
 			 const char **names, const char **errs, int **refused, size_t n)
 {
-	struct cli_json j;
+	struct bg_json j;
 	int rc;
 
 	if (!a->json) {
@@ -227,43 +227,43 @@ static int print_summary(const struct run_args *a, struct bg_cov **covs, const s
 			printf("wrote %s\n", cli_safe(a->out));
 		return rc;
 	}
-	cli_json_init(&j, stdout, true);
-	cli_json_arr_begin(&j);
+	bg_json_init(&j, stdout, true);
+	bg_json_arr_begin(&j);
 	cli_json_sink(&j);
 	rc = write_outputs(a, covs, n);
 	for (size_t i = 0; i < n; i++) {
-		cli_json_obj_begin(&j);
-		cli_json_kstr(&j, "object", a->obj);
-		cli_json_kstr(&j, "program", names[i]);
-		cli_json_kstr(&j, "section", bg_program__section(progs[i]));
-		cli_json_kstr(&j, "type", bg_program__type_name(progs[i]));
-		cli_json_kstr(&j, "verdict", run_verdict(covs[i], errs[i]));
-		cli_json_kstr(&j, "runner", a->vm ? "vm" : "kernel");
-		cli_json_kstr(&j, "error", errs[i]);
+		bg_json_obj_begin(&j);
+		bg_json_kstr(&j, "object", a->obj);
+		bg_json_kstr(&j, "program", names[i]);
+		bg_json_kstr(&j, "section", bg_program__section(progs[i]));
+		bg_json_kstr(&j, "type", bg_program__type_name(progs[i]));
+		bg_json_kstr(&j, "verdict", run_verdict(covs[i], errs[i]));
+		bg_json_kstr(&j, "runner", a->vm ? "vm" : "kernel");
+		bg_json_kstr(&j, "error", errs[i]);
 		json_refused(&j, refused[i], bg_packets__cnt(a->in));
 		if (covs[i]) {
 			const uint64_t *c = bg_cov__counts(covs[i]);
 
-			cli_json_kuint(&j, "insns_before", bg_cov__insns_before(covs[i]));
-			cli_json_kuint(&j, "insns_after", bg_cov__insns_after(covs[i]));
-			cli_json_key(&j, "counters");
-			cli_json_arr_begin(&j);
+			bg_json_kuint(&j, "insns_before", bg_cov__insns_before(covs[i]));
+			bg_json_kuint(&j, "insns_after", bg_cov__insns_after(covs[i]));
+			bg_json_key(&j, "counters");
+			bg_json_arr_begin(&j);
 			for (size_t k = 0; k < bg_cov__counter_cnt(covs[i]); k++) {
 				const struct bg_cov_counter *ct = bg_cov__counter(covs[i], k);
 
-				cli_json_obj_begin(&j);
-				cli_json_kstr(&j, "kind", ct->kind == BG_COV_BLOCK ? "block" :
+				bg_json_obj_begin(&j);
+				bg_json_kstr(&j, "kind", ct->kind == BG_COV_BLOCK ? "block" :
 						 ct->kind == BG_COV_TAKEN ? "taken" : "not_taken");
-				cli_json_kuint(&j, "insn", ct->insn);
-				cli_json_kuint(&j, "count", c[k]);
-				cli_json_obj_end(&j);
+				bg_json_kuint(&j, "insn", ct->insn);
+				bg_json_kuint(&j, "count", c[k]);
+				bg_json_obj_end(&j);
 			}
-			cli_json_arr_end(&j);
+			bg_json_arr_end(&j);
 		}
-		cli_json_obj_end(&j);
+		bg_json_obj_end(&j);
 	}
 	cli_json_sink(NULL);
-	cli_json_arr_end(&j);
+	bg_json_arr_end(&j);
 	return rc;
 }
 
@@ -412,7 +412,7 @@ int cov_cmd_stats(int argc, char **argv)
 {
 	int json = 0, status = EXIT_OK;
 	uint32_t bench = 0;
-	struct cli_json j;
+	struct bg_json j;
 
 	for (int i = 1; i < argc; i++) {
 		json |= !strcmp(argv[i], "--json");
@@ -422,8 +422,8 @@ int cov_cmd_stats(int argc, char **argv)
 		}
 	}
 	if (json) {
-		cli_json_init(&j, stdout, true);
-		cli_json_arr_begin(&j);
+		bg_json_init(&j, stdout, true);
+		bg_json_arr_begin(&j);
 		cli_json_sink(&j);
 	}
 	for (int i = 1; i < argc; i++) {
@@ -460,23 +460,23 @@ int cov_cmd_stats(int argc, char **argv)
 			if (c && r1.verdict != BG_VERDICT_ACCEPTED)
 				bg_cov__message(c, r1.reason, msg, sizeof(msg));
 			if (json) {
-				cli_json_obj_begin(&j);
-				cli_json_kstr(&j, "object", argv[i]);
-				cli_json_kstr(&j, "program", bg_program__name(p));
-				cli_json_kstr(&j, "section", bg_program__section(p));
-				cli_json_kstr(&j, "type", bg_program__type_name(p));
-				cli_json_kstr(&j, "verdict", bg_verdict_name(r0.verdict));
-				cli_json_kstr(&j, "instrumented_verdict", c ? bg_verdict_name(r1.verdict) : "not instrumented");
-				cli_json_kstr(&j, "message", c ? (r1.verdict != BG_VERDICT_ACCEPTED ? msg : NULL) : ierr);
-				cli_json_kuint(&j, "insns", before);
-				cli_json_kuint(&j, "insns_instrumented", c ? bg_cov__insns_after(c) : 0);
-				cli_json_kuint(&j, "counters", c ? bg_cov__counter_cnt(c) : 0);
-				cli_json_kuint(&j, "spill_sites", c ? bg_cov__spills(c) : 0);
+				bg_json_obj_begin(&j);
+				bg_json_kstr(&j, "object", argv[i]);
+				bg_json_kstr(&j, "program", bg_program__name(p));
+				bg_json_kstr(&j, "section", bg_program__section(p));
+				bg_json_kstr(&j, "type", bg_program__type_name(p));
+				bg_json_kstr(&j, "verdict", bg_verdict_name(r0.verdict));
+				bg_json_kstr(&j, "instrumented_verdict", c ? bg_verdict_name(r1.verdict) : "not instrumented");
+				bg_json_kstr(&j, "message", c ? (r1.verdict != BG_VERDICT_ACCEPTED ? msg : NULL) : ierr);
+				bg_json_kuint(&j, "insns", before);
+				bg_json_kuint(&j, "insns_instrumented", c ? bg_cov__insns_after(c) : 0);
+				bg_json_kuint(&j, "counters", c ? bg_cov__counter_cnt(c) : 0);
+				bg_json_kuint(&j, "spill_sites", c ? bg_cov__spills(c) : 0);
 				if (bench) {
-					cli_json_kdouble(&j, "run_ns", t_plain);
-					cli_json_kdouble(&j, "run_ns_instrumented", t_cov);
+					bg_json_kdouble(&j, "run_ns", t_plain);
+					bg_json_kdouble(&j, "run_ns_instrumented", t_cov);
 				}
-				cli_json_obj_end(&j);
+				bg_json_obj_end(&j);
 			} else {
 				printf("%-40s %-24s %-11s -> %-11s insns %zu -> %zu%s%s\n", cli_safe(argv[i]),
 				       cli_safe(bg_program__name(p)), bg_verdict_name(r0.verdict),
@@ -494,7 +494,7 @@ int cov_cmd_stats(int argc, char **argv)
 	}
 	if (json) {
 		cli_json_sink(NULL);
-		cli_json_arr_end(&j);
+		bg_json_arr_end(&j);
 	}
 	return status;
 }

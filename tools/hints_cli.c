@@ -1,7 +1,7 @@
 /* Branch hints in the CLI (see hints_cli.h). */
 #include <stdio.h>
 #include <stdlib.h>
-#include "cli_json.h"
+#include "bg_json.h"
 #include "hints_cli.h"
 #include "cli.h"
 
@@ -39,19 +39,19 @@ void cli_hint_text(const struct bg_hint *h, char *buf, size_t sz)
 		 p, bg_hint_source_name(h->source));
 }
 
-void cli_hint_json(struct cli_json *j, const struct bg_hint *h)
+void cli_hint_json(struct bg_json *j, const struct bg_hint *h)
 {
-	cli_json_key(j, "hint");
-	cli_json_obj_begin(j);
-	cli_json_kdouble(j, "taken", cli_hint_p(h));
-	cli_json_kstr(j, "source", bg_hint_source_name(h->source));
-	cli_json_kstr(j, "file", h->file);
-	cli_json_kuint(j, "line", h->line);
-	cli_json_kuint(j, "col", h->col);
-	cli_json_obj_end(j);
+	bg_json_key(j, "hint");
+	bg_json_obj_begin(j);
+	bg_json_kdouble(j, "taken", cli_hint_p(h));
+	bg_json_kstr(j, "source", bg_hint_source_name(h->source));
+	bg_json_kstr(j, "file", h->file);
+	bg_json_kuint(j, "line", h->line);
+	bg_json_kuint(j, "col", h->col);
+	bg_json_obj_end(j);
 }
 
-void cli_hints_json(struct cli_json *j, const struct bg_program *prog)
+void cli_hints_json(struct bg_json *j, const struct bg_program *prog)
 {
 	struct bg_hint *h = NULL;
 	char err[512] = "";
@@ -61,18 +61,18 @@ void cli_hints_json(struct cli_json *j, const struct bg_program *prog)
 		fprintf(stderr, "bpfgate: %s (hints ignored)\n", cli_safe(err));
 	if (n <= 0)
 		return;
-	cli_json_key(j, "hints");
-	cli_json_arr_begin(j);
+	bg_json_key(j, "hints");
+	bg_json_arr_begin(j);
 	for (int i = 0; i < n; i++) {
-		cli_json_obj_begin(j);
-		cli_json_kuint(j, "insn", h[i].insn);
-		cli_json_kdouble(j, "p_taken", cli_hint_p(&h[i]));
-		cli_json_kstr(j, "source", bg_hint_source_name(h[i].source));
-		cli_json_kstr(j, "file", h[i].file);
-		cli_json_kuint(j, "line", h[i].line);
-		cli_json_kuint(j, "col", h[i].col);
-		cli_json_obj_end(j);
+		bg_json_obj_begin(j);
+		bg_json_kuint(j, "insn", h[i].insn);
+		bg_json_kdouble(j, "p_taken", cli_hint_p(&h[i]));
+		bg_json_kstr(j, "source", bg_hint_source_name(h[i].source));
+		bg_json_kstr(j, "file", h[i].file);
+		bg_json_kuint(j, "line", h[i].line);
+		bg_json_kuint(j, "col", h[i].col);
+		bg_json_obj_end(j);
 	}
-	cli_json_arr_end(j);
+	bg_json_arr_end(j);
 	free(h);
 }

@@ -5,7 +5,7 @@
 #include <stddef.h>
 #include <bpfgate/object.h>
 
-struct cli_json;
+struct bg_json;
 
 /* The hints of prog, one entry per slot (NULL where none), in a malloc'd
  * array of n pointers into *store (free both). A malformed section is
@@ -16,8 +16,8 @@ const struct bg_hint **cli_hints_by_slot(const struct bg_program *prog, size_t n
 void cli_hint_text(const struct bg_hint *h, char *buf, size_t sz);
 double cli_hint_p(const struct bg_hint *h);
 /* "hint": {"taken": 0.97, "source": "profile"} as a member of the open object */
-void cli_hint_json(struct cli_json *j, const struct bg_hint *h);
+void cli_hint_json(struct bg_json *j, const struct bg_hint *h);
 /* "hints": [{"insn", "p_taken", "source", "file", "line", "col"}] of prog as a
  * member of the open object; nothing when the object has no hints. */
-void cli_hints_json(struct cli_json *j, const struct bg_program *prog);
+void cli_hints_json(struct bg_json *j, const struct bg_program *prog);
 #endif

@@ -1,7 +1,7 @@
 /* Jump statistics of bpfgate run (see run_jumps.h). */
 #include <stdlib.h>
 #include <bpfgate/insn.h>
-#include "cli_json.h"
+#include "bg_json.h"
 #include "hints_cli.h"
 #include "run_jumps.h"
 
@@ -33,35 +33,35 @@ void run_jumps_end_run(struct run_jumps *r)
 	r->last = -1;
 }
 
-static void hints_json(const struct run_jumps *r, const struct bg_program *p, struct cli_json *j)
+static void hints_json(const struct run_jumps *r, const struct bg_program *p, struct bg_json *j)
 {
 	struct bg_hint *h = NULL;
 	char err[512] = "";
 	int nh = bg_program__hints(p, &h, err, sizeof(err));
 
-	cli_json_key(j, "hints");
-	cli_json_arr_begin(j);
+	bg_json_key(j, "hints");
+	bg_json_arr_begin(j);
 	for (int i = 0; i < nh; i++) {
 		size_t s = h[i].insn;
 		int predicts_taken = cli_hint_p(&h[i]) >= 0.5;
 
-		cli_json_obj_begin(j);
-		cli_json_kuint(j, "insn", s);
-		cli_json_kstr(j, "file", h[i].file);
-		cli_json_kuint(j, "line", h[i].line);
-		cli_json_kdouble(j, "p_taken", cli_hint_p(&h[i]));
-		cli_json_kstr(j, "source", bg_hint_source_name(h[i].source));
-		cli_json_kuint(j, "executed", r->exec[s]);
-		cli_json_kuint(j, "taken", r->taken[s]);
-		cli_json_kuint(j, "right", predicts_taken ? r->taken[s] : r->exec[s] - r->taken[s]);
-		cli_json_obj_end(j);
+		bg_json_obj_begin(j);
+		bg_json_kuint(j, "insn", s);
+		bg_json_kstr(j, "file", h[i].file);
+		bg_json_kuint(j, "line", h[i].line);
+		bg_json_kdouble(j, "p_taken", cli_hint_p(&h[i]));
+		bg_json_kstr(j, "source", bg_hint_source_name(h[i].source));
+		bg_json_kuint(j, "executed", r->exec[s]);
+		bg_json_kuint(j, "taken", r->taken[s]);
+		bg_json_kuint(j, "right", predicts_taken ? r->taken[s] : r->exec[s] - r->taken[s]);
+		bg_json_obj_end(j);
 	}
-	cli_json_arr_end(j);
+	bg_json_arr_end(j);
 	free(h);
 }
 
 void run_jumps_json(const struct run_jumps *r, const struct bg_program *p, uint64_t runs,
-		    uint64_t insns, struct cli_json *j)
+		    uint64_t insns, struct bg_json *j)
 {
 	uint64_t ex = 0, tk = 0;
 
@@ -69,14 +69,14 @@ void run_jumps_json(const struct run_jumps *r, const struct bg_program *p, uint6
 		ex += r->exec[i];
 		tk += r->taken[i];
 	}
-	cli_json_kuint(j, "cond_jumps", ex);
-	cli_json_kuint(j, "taken_jumps", tk);
-	cli_json_key(j, "per_run");
-	cli_json_obj_begin(j);
-	cli_json_kdouble(j, "insns", runs ? (double)insns / (double)runs : 0);
-	cli_json_kdouble(j, "cond_jumps", runs ? (double)ex / (double)runs : 0);
-	cli_json_kdouble(j, "taken_jumps", runs ? (double)tk / (double)runs : 0);
-	cli_json_obj_end(j);
+	bg_json_kuint(j, "cond_jumps", ex);
+	bg_json_kuint(j, "taken_jumps", tk);
+	bg_json_key(j, "per_run");
+	bg_json_obj_begin(j);
+	bg_json_kdouble(j, "insns", runs ? (double)insns / (double)runs : 0);
+	bg_json_kdouble(j, "cond_jumps", runs ? (double)ex / (double)runs : 0);
+	bg_json_kdouble(j, "taken_jumps", runs ? (double)tk / (double)runs : 0);
+	bg_json_obj_end(j);
 	hints_json(r, p, j);
 }
 

@@ -9,7 +9,7 @@
 #include <stdint.h>
 #include <bpfgate/object.h>
 
-struct cli_json;
+struct bg_json;
 
 struct run_jumps {
 	const struct bg_insn *in;
@@ -23,6 +23,6 @@ void run_jumps_hook(void *cookie, size_t pc, const uint64_t regs[11]);
 void run_jumps_end_run(struct run_jumps *r);
 /* Members "cond_jumps", "taken_jumps", "per_run" and "hints" of the open object. */
 void run_jumps_json(const struct run_jumps *r, const struct bg_program *p, uint64_t runs,
-		    uint64_t insns, struct cli_json *j);
+		    uint64_t insns, struct bg_json *j);
 void run_jumps_free(struct run_jumps *r);
 #endif

@@ -15,7 +15,7 @@
 #include "cc/irmeta.h"
 #include "cc/layout.h"
 #include "cc/spawn.h"
-#include "core/json.h"
+#include "bg_json.h"
 
 #define HINTS_SEC ".bpfgate.hints"
 #define PROB_ONE 0x80000000u

@@ -4,7 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "cc/cc_int.h"
-#include "core/json.h"
+#include "bg_json.h"
 #include "cc/hints.h"
 
 static const char *outcome_name(enum cc_outcome o)

@@ -8,7 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "core/json.h"
+#include "bg_json.h"
 #include "cov/cov_int.h"
 
 struct rec {

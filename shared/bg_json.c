@@ -2,8 +2,8 @@
  * value at this nesting level must be preceded by a comma. */
 #include <math.h>
 #include <inttypes.h>
-#include "core/json.h"
-#include "core/text.h"
+#include <bpfgate/text.h>
+#include "bg_json.h"
 
 void bg_json_init(struct bg_json *j, FILE *f, bool pretty)
 {

@@ -1,8 +1,14 @@
-/* A small streaming JSON writer shared by every report of bpfgate, so that
- * all subcommands emit the same shapes (see docs/ARCHITECTURE.md, "reports").
+/* The streaming JSON writer of every report bpfgate writes: the library's
+ * own (cc, coverage, hints) and the CLI's --json output, so all emit the same
+ * shapes. One source compiled into both (shared/: the library's copy is
+ * hidden, the CLI's is its own object; docs/ARCHITECTURE.md, "shared/"), so
+ * it uses the public API only: strings go through bg_text_write_json
+ * (bpfgate/text.h), the one place that decides how hostile names become
+ * valid UTF-8 JSON. Not library API: a program embedding libbpfgate has its
+ * own JSON writer and needs only the escaping.
  * Commas and nesting are tracked here; callers only say what comes next. */
-#ifndef BG_CORE_JSON_H
-#define BG_CORE_JSON_H
+#ifndef BG_SHARED_JSON_H
+#define BG_SHARED_JSON_H
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
