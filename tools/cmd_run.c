@@ -420,6 +420,19 @@ static void print_fault(const struct run_args *a, const struct bg_vm_fault *f, s
 		printf("    %s\n", cli_safe_src(f->line->text));
 }
 
+/* The head of a run's JSON record, the same for a capture and a single run:
+ * object, program, section, type, verdict (rejected: the run faulted). */
+static void json_run_begin(struct bg_json *j, const struct run_args *a, const struct bg_program *p,
+			   bool faulted)
+{
+	bg_json_obj_begin(j);
+	bg_json_kstr(j, "object", a->obj);
+	bg_json_kstr(j, "program", bg_program__name(p));
+	bg_json_kstr(j, "section", bg_program__section(p));
+	bg_json_kstr(j, "type", bg_program__type_name(p));
+	bg_json_kstr(j, "verdict", faulted ? "rejected" : "accepted");
+}
+
 /* Run every packet of a capture (read and checked whole by bg_packets__add_capture
  * first, so a damaged file is refused before anything runs). */
 static int run_pcap(struct bg_vm *vm, const struct run_args *a, const struct bg_program *p,
@@ -468,12 +481,7 @@ static int run_pcap(struct bg_vm *vm, const struct run_args *a, const struct bg_
 	}
 	bg_packets__free(ps);
 	if (j) {
-		bg_json_obj_begin(j);
-		bg_json_kstr(j, "object", a->obj);
-		bg_json_kstr(j, "program", bg_program__name(p));
-		bg_json_kstr(j, "section", bg_program__section(p));
-		bg_json_kstr(j, "type", bg_program__type_name(p));
-		bg_json_kstr(j, "verdict", nfault ? "rejected" : "accepted");
+		json_run_begin(j, a, p, nfault != 0);
 		bg_json_kuint(j, "packets", npk);
 		bg_json_kuint(j, "faults", nfault);
 		bg_json_kuint(j, "insns", insns);
@@ -540,12 +548,7 @@ static int run_once(struct bg_vm *vm, const struct run_args *a, const struct bg_
 	out = bg_vm__packet(vm, &plen);
 	text = bg_vm__output(vm, &olen);
 	if (j) {
-		bg_json_obj_begin(j);
-		bg_json_kstr(j, "object", a->obj);
-		bg_json_kstr(j, "program", bg_program__name(p));
-		bg_json_kstr(j, "section", bg_program__section(p));
-		bg_json_kstr(j, "type", bg_program__type_name(p));
-		bg_json_kstr(j, "verdict", err ? "rejected" : "accepted");
+		json_run_begin(j, a, p, err != 0);
 		if (err) {
 			print_fault(a, bg_vm__fault(vm), j);
 		} else {
