@@ -1031,7 +1031,7 @@ static void walked_trust(struct vctx *v, struct as_state *s, size_t pc, const st
 {
 	enum as_trust t = as_btf_trust(p);
 	uint64_t c;
-	if (t == AS_TRUST_PLAIN && v->prof && !bg_profile_has(v->prof, BG_KF_WALK_UNTRUSTED)) {
+	if (t == AS_TRUST_PLAIN && !kf_has(v, BG_KF_WALK_UNTRUSTED)) {
 		out->flags = RF_PLAIN; /* before 6.4 a plain base gives plain members */
 		return;
 	}
