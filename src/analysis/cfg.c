@@ -723,6 +723,114 @@ static bool only_steps(const struct cfg *g, uint32_t l, int reg, int dir, uint8_
 	return any > 0;
 }
 
+/* Does the instruction read register reg? */
+static bool insn_reads(const struct bg_insn *in, int reg)
+{
+	bool d = in->dst == reg, s = in->src == reg;
+	switch (in->kind) {
+	case BG_K_ALU:
+		return (d && in->op != BG_ALU_MOV) || (in->src_is_reg && s);
+	case BG_K_END:
+	case BG_K_ST:
+		return d;
+	case BG_K_ADDR_CAST:
+	case BG_K_LDX:
+		return s;
+	case BG_K_STX:
+		return d || s;
+	case BG_K_ATOMIC:
+		return d || s || reg == 0;
+	case BG_K_JCOND:
+		return d || (in->src_is_reg && s);
+	case BG_K_CALL:
+		return reg <= 5;
+	case BG_K_CALLX:
+		return d || reg <= 5;
+	case BG_K_LD_ABS:
+	case BG_K_LD_IND:
+		return reg == 6 || (in->kind == BG_K_LD_IND && s);
+	case BG_K_EXIT:
+		return reg == 0;
+	default:
+		return false;
+	}
+}
+
+/* Can block `to` be reached from loop l's head inside the loop (back edges
+ * to the head not followed) without passing through block `avoid`? */
+static bool reaches_avoiding(const struct cfg *g, uint32_t l, uint32_t to, uint32_t avoid, uint32_t *stack,
+			     uint8_t *seen)
+{
+	uint32_t head = g->loops[l].head, sp = 0, nvis = 0;
+	uint32_t *vis = stack + g->nblocks + 1;
+	bool found = head == to && head != avoid;
+	if (head == avoid || found)
+		return found;
+	stack[sp++] = head;
+	seen[head] = 1;
+	vis[nvis++] = head;
+	while (sp && !found) {
+		const struct cfg_block *bl = &g->blocks[stack[--sp]];
+		for (uint32_t k = 0; k < bl->nsucc && !found; k++) {
+			uint32_t s = bl->succ[k];
+			if (s == head || s == avoid || !in_loop(g, s, l) || seen[s])
+				continue;
+			found = s == to;
+			seen[s] = 1;
+			vis[nvis++] = s;
+			stack[sp++] = s;
+		}
+	}
+	for (uint32_t i = 0; i < nvis; i++)
+		seen[vis[i]] = 0;
+	return found;
+}
+
+/* Counted loop l (test t at the end of block tb): is the counter's value at
+ * the back edge a function of its value at the head alone (cfg_loop.cnt_accel)?
+ * Its one write and the test sit in l itself (not in a nested loop, so each
+ * runs once per iteration), every other instruction of the loop leaves it
+ * unread except ALU ops reading it into another register (MOV excluded: a
+ * copy is linked, and its test would refine the counter). */
+static void counter_accel(struct cfg *g, uint32_t l, uint32_t tb, const struct bg_insn *t, uint32_t *stack,
+			  uint8_t *seen)
+{
+	struct cfg_loop *lp = &g->loops[l];
+	uint32_t depth = g->blocks[lp->head].nloops, sb = UINT32_MAX, step = 0, nw = 0;
+	int reg = t->dst;
+	lp->cnt_accel = false;
+	if (g->blocks[tb].nloops != depth)
+		return;
+	for (uint32_t bi = 0; bi < lp->size; bi++) {
+		uint32_t b = lp->body[bi];
+		for (uint32_t i = g->blocks[b].start; i < g->blocks[b].end; i++) {
+			const struct bg_insn *in = &g->insns[i];
+			if (insn_defines(in, reg)) {
+				if (in->kind != BG_K_ALU || g->blocks[b].nloops != depth)
+					return;
+				nw++;
+				sb = b;
+				step = i;
+			} else if (in != t && insn_reads(in, reg) &&
+				   (in->kind != BG_K_ALU || in->op == BG_ALU_MOV || in->dst == reg)) {
+				return;
+			}
+		}
+	}
+	if (nw != 1)
+		return;
+	if (sb == tb)
+		lp->cnt_step_first = true;
+	else if (!reaches_avoiding(g, l, tb, sb, stack, seen))
+		lp->cnt_step_first = true; /* every path to the test passes the step */
+	else if (!reaches_avoiding(g, l, sb, tb, stack, seen))
+		lp->cnt_step_first = false;
+	else
+		return;
+	lp->cnt_step = step;
+	lp->cnt_accel = true;
+}
+
 static bool loop_counted(struct cfg *g, uint32_t l, uint8_t *mark, uint32_t *stack, uint8_t *seen)
 {
 	for (uint32_t bi = 0; bi < g->loops[l].size; bi++) {
@@ -797,6 +905,10 @@ static bool loop_counted(struct cfg *g, uint32_t l, uint8_t *mark, uint32_t *sta
 			lp->cnt_reg = t->dst;
 			lp->cnt_insn = (uint32_t)(t - g->insns);
 			lp->cnt_k = t->alu64 ? (uint64_t)(int64_t)t->imm : (uint64_t)(uint32_t)t->imm;
+			lp->cnt_stay = stay_taken;
+			lp->cnt_accel = false;
+			if (!ne && !regb)
+				counter_accel(g, l, b, t, stack, seen);
 			/* lockstep registers need a counter stepped by exactly 1 once per iteration */
 			bool w64c = w64;
 			if ((unit || only_steps(g, l, t->dst, dir, mark, true, &w64c)) && w64c)

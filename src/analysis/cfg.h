@@ -41,6 +41,16 @@ struct cfg_loop {
 	uint8_t cnt_reg;
 	uint32_t cnt_insn;
 	uint64_t cnt_k;
+	/* the counter's own iterates can be computed without the body
+	 * (cfg_counted_loops, `r < K` shapes): one step `r += c` (cnt_step) and
+	 * the test are all that read or write it in the loop, besides ALU ops
+	 * that read it into another register (no copy: a copy's test would
+	 * refine it); cnt_step_first tells their order on every iteration,
+	 * cnt_stay the test's outcome that stays in the loop */
+	bool cnt_accel;
+	bool cnt_step_first;
+	bool cnt_stay;
+	uint32_t cnt_step;
 	/* derived induction registers: each written only by one `x += c` (64-bit,
 	 * constant) that every iteration executes once, beside a counter stepped
 	 * by exactly +-1 once per iteration: x - iv_k * counter is loop-invariant */

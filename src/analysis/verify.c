@@ -573,6 +573,66 @@ static void iv_refine(const struct node *n, const struct cfg_loop *lp, struct as
 	}
 }
 
+/* ------------------------------------------------------------ counter acceleration */
+
+/* The counter's value after one iteration from head value x (cfg_loop.cnt_accel):
+ * its step and its test, in their order, applied by the transfer functions
+ * themselves to a copy of the head state. false: the iteration cannot go on. */
+static bool cnt_iterate(struct vctx *v, const struct cfg_loop *lp, const struct as_state *head,
+			const struct bg_scalar *x, struct bg_scalar *y)
+{
+	struct as_state o;
+	if (as_state_copy(&o, head))
+		return false;
+	as_cur(&o)->r[lp->cnt_reg].v = *x;
+	bool dead = false;
+	int r = 0;
+	for (int k = 0; k < 2 && !r && !dead; k++) {
+		if ((k == 0) == lp->cnt_step_first)
+			r = xfer_insn(v, &o, lp->cnt_step);
+		else
+			r = xfer_branch(v, &o, lp->cnt_insn, lp->cnt_stay, &dead);
+	}
+	const struct as_reg *c = &as_cur(&o)->r[lp->cnt_reg];
+	bool ok = !r && !dead && c->type == T_SCALAR && !c->id;
+	if (ok)
+		*y = c->v;
+	as_state_fini(&o);
+	return ok;
+}
+
+/* A counted loop's widening at its head, after a back edge: its counter
+ * goes at once to the value the head would reach after the widening steps
+ * of the following iterations (each body run only moves the counter by its
+ * step and test, cnt_iterate; the thresholds crossed one per run). The other
+ * registers then widen in as many runs as they need themselves: the body of
+ * `for (i = 0; i < 4; i++)` runs twice, not once per threshold in [0, 3]. The
+ * value only grows (a sound start for the iterations that follow). At most
+ * CNT_ACCEL_MAX steps (each crosses a threshold). */
+#define CNT_ACCEL_MAX 64
+static void cnt_accel(struct vctx *v, const struct cfg_loop *lp, struct as_state *head, const struct bg_scalar *before)
+{
+	struct as_reg *c = &as_cur(head)->r[lp->cnt_reg];
+	/* a counter the join left as it was is where its iterates stop already */
+	if (c->type != T_SCALAR || c->id || bg_scalar_eq(&c->v, before))
+		return;
+	struct bg_scalar x = c->v, y;
+	for (int k = 0; k < CNT_ACCEL_MAX && cnt_iterate(v, lp, head, &x, &y); k++) {
+		if (bg_scalar_leq(&y, &x))
+			break;
+		x = bg_scalar_widen(&x, &y, v->thr, v->nthr);
+	}
+	c->v = x;
+}
+
+static const struct cfg_loop *accel_loop(const struct vctx *v, uint32_t block)
+{
+	int32_t h = v->g.blocks[block].head_of;
+	if (h < 0 || !v->g.loops[h].counted || !v->g.loops[h].cnt_accel)
+		return NULL;
+	return &v->g.loops[h];
+}
+
 static const struct cfg_loop *iv_loop(const struct vctx *v, uint32_t block)
 {
 	int32_t h = v->g.blocks[block].head_of;
@@ -581,7 +641,7 @@ static const struct cfg_loop *iv_loop(const struct vctx *v, uint32_t block)
 	return &v->g.loops[h];
 }
 
-static void propagate(struct vctx *v, uint32_t ctx, uint32_t block, struct as_state *s, bool widen)
+static void propagate(struct vctx *v, uint32_t ctx, uint32_t block, struct as_state *s, bool widen, bool back)
 {
 	if (direct_block(v, block)) {
 		direct_push(v, ctx, block, s);
@@ -654,6 +714,7 @@ static void propagate(struct vctx *v, uint32_t ctx, uint32_t block, struct as_st
 		}
 	}
 	const struct cfg_loop *ivl = iv_loop(v, block);
+	const struct cfg_loop *acl = widen && back ? accel_loop(v, block) : NULL;
 	if (ivl)
 		iv_refine(n, ivl, s);
 	if (target != UINT32_MAX) {
@@ -669,8 +730,11 @@ static void propagate(struct vctx *v, uint32_t ctx, uint32_t block, struct as_st
 				as_state_fini(s);
 				return;
 			}
+			struct bg_scalar cnt0 = acl ? as_cur(&d->st)->r[acl->cnt_reg].v : bg_scalar_bottom();
 			changed = as_state_join(&d->st, s, widen, v->thr, v->nthr, &v->next_id);
 			if (changed > 0) {
+				if (acl)
+					cnt_accel(v, acl, &d->st, &cnt0);
 				iv_refine(n, ivl, &d->st);
 				if (as_state_join(&d->st, &old, false, NULL, 0, &v->next_id) < 0)
 					changed = -ENOMEM;
@@ -679,7 +743,10 @@ static void propagate(struct vctx *v, uint32_t ctx, uint32_t block, struct as_st
 			}
 			as_state_fini(&old);
 		} else {
+			struct bg_scalar cnt0 = acl ? as_cur(&d->st)->r[acl->cnt_reg].v : bg_scalar_bottom();
 			changed = as_state_join(&d->st, s, widen, v->thr, v->nthr, &v->next_id);
+			if (changed > 0 && acl)
+				cnt_accel(v, acl, &d->st, &cnt0);
 		}
 		if (changed < 0)
 			vnomem(v);
@@ -770,7 +837,11 @@ static int edge_local(struct vctx *v, uint32_t ctx, const struct cfg_block *from
 			entry = false;
 	struct node *hn = entry ? node_get(v, ctx, to) : NULL;
 	bool grew = hn && iv_entry(v, hn, ivl, s);
-	propagate(v, ctx, to, s, widen);
+	bool back = false; /* from inside the loop `to` heads */
+	for (uint32_t k = 0; from && tb->head_of >= 0 && k < from->nloops; k++)
+		if (from->loops[k] == (uint32_t)tb->head_of)
+			back = true;
+	propagate(v, ctx, to, s, widen, back);
 	/* a wider invariant: the head's states are refined again (re-enqueued) */
 	for (uint32_t d = 0; grew && d < hn->ndisj; d++)
 		enqueue(v, hn, d);
@@ -1162,7 +1233,7 @@ static int return_from(struct vctx *v, uint32_t ctx, struct as_state *s, size_t 
 		memcpy(f->cb_args, args, sizeof(args));
 		for (int i = 0; i < 5; i++)
 			f->r[i + 1] = args[i];
-		propagate(v, ctx, v->g.funcs[c->func].entry, &again, true);
+		propagate(v, ctx, v->g.funcs[c->func].entry, &again, true, false);
 	}
 	uint32_t base = as_cur(s)->iter_base;
 	as_pop_frame(s);

@@ -1745,10 +1745,15 @@ static int scalar_branch(struct vctx *v, struct as_state *s, size_t pc, const st
 		if (!in->alu64)
 			tmp.v = bg_scalar_const((uint64_t)(int64_t)in->imm);
 	}
-	int c = bg_scalar_cmp_kernel(in->op, in->alu64, &d->v, &sr->v);
+	/* the outcome decided in advance only for an older verifier (legacy_branch):
+	 * otherwise an impossible outcome is the refinement's empty result, which
+	 * is what bg_scalar_cmp_kernel would compute (by two more refinements) */
+	int c = -1;
 	bool refine = true;
-	if (!kf_has(v, BG_KF_BRANCH_RANGES | BG_KF_BRANCH_JEQ_RANGE | BG_KF_BRANCH_CONST_DST))
+	if (!kf_has(v, BG_KF_BRANCH_RANGES | BG_KF_BRANCH_JEQ_RANGE | BG_KF_BRANCH_CONST_DST)) {
+		c = bg_scalar_cmp_kernel(in->op, in->alu64, &d->v, &sr->v);
 		c = legacy_branch(v, in, &d->v, &sr->v, c, &refine);
+	}
 	if (c >= 0 && (c == 1) != taken) {
 		*dead = true;
 		return 0;
