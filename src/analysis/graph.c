@@ -12,6 +12,7 @@
 #include <bpf/btf.h>
 #include <bpfgate/object.h>
 #include "analysis/graph.h"
+#include "obj/tfind.h"
 
 #define MAX_DEPTH 8
 
@@ -89,10 +90,13 @@ const char *graph_local_struct(const struct bg_program *prog, uint64_t type_id, 
 	return btf__name_by_offset(b, t->name_off);
 }
 
+/* Through the target BTF's name index (obj_target_lookup): a libbpf name
+ * search would scan the ~150k vmlinux types, ~1 ms per program that calls a
+ * kptr or object helper. */
 bool graph_is_local(const struct bg_program *prog, const char *name)
 {
-	const struct btf *k = prog ? bg_object__target_btf(bg_program__object(prog)) : NULL;
-	return local_id(obj_btf(prog), name) > 0 && (!k || btf__find_by_name_kind(k, name, BTF_KIND_STRUCT) <= 0);
+	const struct bg_object *o = prog ? bg_program__object(prog) : NULL;
+	return local_id(obj_btf(prog), name) > 0 && obj_target_lookup(o, name, BTF_KIND_STRUCT) <= 0;
 }
 
 uint32_t graph_local_size(const struct bg_program *prog, const char *name)
