@@ -1600,33 +1600,85 @@ static int cmp_u64(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
+/* A set of 64-bit values (open addressing, at most half full). */
+struct u64set {
+	uint64_t *v;
+	bool *used;
+	size_t cap, n;
+};
+
+static size_t u64set_slot(const struct u64set *st, uint64_t k)
+{
+	size_t h = (size_t)((k * 0x9e3779b97f4a7c15ull) >> 32) & (st->cap - 1);
+	while (st->used[h] && st->v[h] != k)
+		h = (h + 1) & (st->cap - 1);
+	return h;
+}
+
+static int u64set_init(struct u64set *st, size_t cap)
+{
+	st->cap = cap;
+	st->n = 0;
+	st->v = malloc(cap * sizeof(*st->v));
+	st->used = calloc(cap, sizeof(*st->used));
+	return st->v && st->used ? 0 : -ENOMEM;
+}
+
+static void u64set_fini(struct u64set *st)
+{
+	free(st->v);
+	free(st->used);
+}
+
+static int u64set_add(struct u64set *st, uint64_t k)
+{
+	size_t h = u64set_slot(st, k);
+	if (st->used[h])
+		return 0;
+	st->used[h] = true;
+	st->v[h] = k;
+	if (++st->n * 2 <= st->cap)
+		return 0;
+	struct u64set big;
+	if (u64set_init(&big, st->cap * 2)) {
+		u64set_fini(&big);
+		return -ENOMEM;
+	}
+	for (size_t j = 0; j < st->cap; j++)
+		if (st->used[j])
+			u64set_add(&big, st->v[j]);
+	u64set_fini(st);
+	*st = big;
+	return 0;
+}
+
+/* Widening thresholds: each immediate k and k +- 1, sorted, at most 4096
+ * (the smallest). The distinct immediates first (a set: a generated or
+ * unrolled program repeats a few constants over thousands of instructions,
+ * and sorting every occurrence cost more than analysing straight code). */
 static int thresholds(struct vctx *v)
 {
-	size_t cap = 16, n = 0;
-	uint64_t *t = malloc(cap * sizeof(*t));
-	if (!t)
-		return -ENOMEM;
-	for (size_t i = 0; i < v->n; i++) {
+	struct u64set st;
+	int err = u64set_init(&st, 64);
+	for (size_t i = 0; !err && i < v->n; i++) {
 		const struct bg_insn *in = &v->insns[i];
-		if (in->kind != BG_K_JCOND && in->kind != BG_K_ALU)
-			continue;
-		if (in->src_is_reg)
-			continue;
-		int64_t k = in->imm;
-		uint64_t cand[3] = { (uint64_t)k, (uint64_t)(k + 1), (uint64_t)(k - 1) };
-		for (int j = 0; j < 3; j++) {
-			if (n + 1 >= cap) {
-				uint64_t *nt = realloc(t, cap * 2 * sizeof(*t));
-				if (!nt) {
-					free(t);
-					return -ENOMEM;
-				}
-				t = nt;
-				cap *= 2;
-			}
-			t[n++] = cand[j];
-		}
+		if ((in->kind == BG_K_JCOND || in->kind == BG_K_ALU) && !in->src_is_reg)
+			err = u64set_add(&st, (uint64_t)(int64_t)in->imm);
 	}
+	uint64_t *t = err ? NULL : malloc((3 * st.n + 1) * sizeof(*t));
+	if (!t) {
+		u64set_fini(&st);
+		return -ENOMEM;
+	}
+	size_t n = 0;
+	for (size_t j = 0; j < st.cap; j++) {
+		if (!st.used[j])
+			continue;
+		t[n++] = st.v[j];
+		t[n++] = st.v[j] + 1;
+		t[n++] = st.v[j] - 1;
+	}
+	u64set_fini(&st);
 	qsort(t, n, sizeof(*t), cmp_u64);
 	size_t w = 0;
 	for (size_t i = 0; i < n; i++)

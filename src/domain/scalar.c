@@ -490,32 +490,69 @@ struct bg_scalar bg_scalar_meet(const struct bg_scalar *a_in, const struct bg_sc
 	return r;
 }
 
-/* Least threshold >= x in order o (thresholds not representable in o are
- * skipped), else the order's maximum. */
-static i128 thr_above(int o, i128 x, const uint64_t *thr, unsigned n)
+/* The thresholds (sorted as unsigned 64-bit values) in order o's ascending
+ * sequence: an unsigned order reads them as they are; a signed one as int64,
+ * which starts at the negatives (sorted last as unsigned values). */
+static i128 thr_at(int o, const uint64_t *thr, unsigned n, unsigned neg, unsigned j)
 {
-	i128 best = omax(o);
-
-	for (unsigned i = 0; thr && i < n; i++) {
-		i128 t = osigned(o) ? (i128)(int64_t)thr[i] : (i128)thr[i];
-
-		if (t >= x && t < best && t >= omin(o))
-			best = t;
-	}
-	return best;
+	if (!osigned(o))
+		return (i128)thr[j];
+	return (i128)(int64_t)thr[(neg + j) % n];
 }
 
+/* Index of the first threshold with the sign bit set (n: none). */
+static unsigned thr_neg(const uint64_t *thr, unsigned n)
+{
+	unsigned lo = 0, hi = n;
+	while (lo < hi) {
+		unsigned m = lo + (hi - lo) / 2;
+		if (thr[m] >> 63)
+			hi = m;
+		else
+			lo = m + 1;
+	}
+	return lo;
+}
+
+/* Number of thresholds whose value in order o is <= x (strict: < x): a
+ * binary search over thr_at's ascending sequence. */
+static unsigned thr_count(int o, const uint64_t *thr, unsigned n, unsigned neg, i128 x, bool strict)
+{
+	unsigned lo = 0, hi = n;
+	while (lo < hi) {
+		unsigned m = lo + (hi - lo) / 2;
+		i128 t = thr_at(o, thr, n, neg, m);
+		if (strict ? t < x : t <= x)
+			lo = m + 1;
+		else
+			hi = m;
+	}
+	return lo;
+}
+
+/* Least threshold >= x in order o (thresholds not representable in o are
+ * skipped), else the order's maximum. O(log n). */
+static i128 thr_above(int o, i128 x, const uint64_t *thr, unsigned n)
+{
+	if (!thr || !n)
+		return omax(o);
+	unsigned neg = thr_neg(thr, n), j = thr_count(o, thr, n, neg, x, true);
+	if (j == n)
+		return omax(o);
+	i128 t = thr_at(o, thr, n, neg, j);
+	return t < omax(o) ? t : omax(o);
+}
+
+/* Greatest threshold <= x in order o, else the order's minimum. */
 static i128 thr_below(int o, i128 x, const uint64_t *thr, unsigned n)
 {
-	i128 best = omin(o);
-
-	for (unsigned i = 0; thr && i < n; i++) {
-		i128 t = osigned(o) ? (i128)(int64_t)thr[i] : (i128)thr[i];
-
-		if (t <= x && t > best && t <= omax(o))
-			best = t;
-	}
-	return best;
+	if (!thr || !n)
+		return omin(o);
+	unsigned neg = thr_neg(thr, n), j = thr_count(o, thr, n, neg, x, false);
+	if (j == 0)
+		return omin(o);
+	i128 t = thr_at(o, thr, n, neg, j - 1);
+	return t > omin(o) ? t : omin(o);
 }
 
 /* When bits of the tnum became unknown, every bit from the lowest of them
