@@ -575,6 +575,9 @@ static struct bg_tnum widen_tnum(struct bg_tnum old, struct bg_tnum j)
 struct bg_scalar bg_scalar_widen(const struct bg_scalar *old_in, const struct bg_scalar *next_in,
 				 const uint64_t *thresholds, unsigned nthr)
 {
+	/* nothing grew (most registers at a widening head): the value itself */
+	if (scalar_same(old_in, next_in) && scalar_wellformed(old_in))
+		return *old_in;
 	struct bg_scalar on = scalar_norm(old_in), nn = scalar_norm(next_in), *old = &on,
 			 *next = &nn, r;
 
