@@ -107,6 +107,8 @@ struct vctx {
 	size_t cur_bytes, peak_bytes;
 	/* result */
 	bool failed;
+	bool no_entry_accel;     /* counters accelerated after a back edge only (a rejection's second run) */
+	bool entry_accel;        /* a counter was accelerated on entry to its loop (cnt_accel) */
 	uint32_t demote;         /* loop index + 1: a `!=`-counted loop whose bound check failed (restart unrolled) */
 	const uint8_t *demoted;  /* per loop: analysed unrolled after a failed bound check */
 	uint8_t *final;          /* per block: its disjuncts may be final (disj_final) */

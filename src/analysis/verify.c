@@ -601,28 +601,35 @@ static bool cnt_iterate(struct vctx *v, const struct cfg_loop *lp, const struct 
 	return ok;
 }
 
-/* A counted loop's widening at its head, after a back edge: its counter
- * goes at once to the value the head would reach after the widening steps
- * of the following iterations (each body run only moves the counter by its
- * step and test, cnt_iterate; the thresholds crossed one per run). The other
- * registers then widen in as many runs as they need themselves: the body of
- * `for (i = 0; i < 4; i++)` runs twice, not once per threshold in [0, 3]. The
- * value only grows (a sound start for the iterations that follow). At most
- * CNT_ACCEL_MAX steps (each crosses a threshold). */
+/* A counted loop's widening at its head: its counter goes at once to the
+ * value the head would reach after the widening steps of the following
+ * iterations (each body run only moves the counter by its step and test,
+ * cnt_iterate; the thresholds crossed one per run). The other registers then
+ * widen in as many runs as they need themselves: the body of
+ * `for (i = 0; i < 4; i++)` runs once or twice, not once per threshold in
+ * [0, 3]. Done when a state enters the loop (the counter is then what it
+ * will be once the back edge is taken: if no iteration ever takes it, the
+ * counter is wider than the walk's; a rejection is then re-checked without,
+ * verify_observed) and after a back edge. The value only grows (a sound start
+ * for the iterations that follow). At most CNT_ACCEL_MAX steps (each crosses
+ * a threshold). Returns true when it moved the counter. */
 #define CNT_ACCEL_MAX 64
-static void cnt_accel(struct vctx *v, const struct cfg_loop *lp, struct as_state *head, const struct bg_scalar *before)
+static bool cnt_accel(struct vctx *v, const struct cfg_loop *lp, struct as_state *head, const struct bg_scalar *before)
 {
 	struct as_reg *c = &as_cur(head)->r[lp->cnt_reg];
 	/* a counter the join left as it was is where its iterates stop already */
 	if (c->type != T_SCALAR || c->id || bg_scalar_eq(&c->v, before))
-		return;
+		return false;
 	struct bg_scalar x = c->v, y;
+	bool moved = false;
 	for (int k = 0; k < CNT_ACCEL_MAX && cnt_iterate(v, lp, head, &x, &y); k++) {
 		if (bg_scalar_leq(&y, &x))
 			break;
 		x = bg_scalar_widen(&x, &y, v->thr, v->nthr);
+		moved = true;
 	}
 	c->v = x;
+	return moved;
 }
 
 static const struct cfg_loop *accel_loop(const struct vctx *v, uint32_t block)
@@ -714,7 +721,7 @@ static void propagate(struct vctx *v, uint32_t ctx, uint32_t block, struct as_st
 		}
 	}
 	const struct cfg_loop *ivl = iv_loop(v, block);
-	const struct cfg_loop *acl = widen && back ? accel_loop(v, block) : NULL;
+	const struct cfg_loop *acl = widen && (back || !v->no_entry_accel) ? accel_loop(v, block) : NULL;
 	if (ivl)
 		iv_refine(n, ivl, s);
 	if (target != UINT32_MAX) {
@@ -733,8 +740,8 @@ static void propagate(struct vctx *v, uint32_t ctx, uint32_t block, struct as_st
 			struct bg_scalar cnt0 = acl ? as_cur(&d->st)->r[acl->cnt_reg].v : bg_scalar_bottom();
 			changed = as_state_join(&d->st, s, widen, v->thr, v->nthr, &v->next_id);
 			if (changed > 0) {
-				if (acl)
-					cnt_accel(v, acl, &d->st, &cnt0);
+				if (acl && cnt_accel(v, acl, &d->st, &cnt0) && !back)
+					v->entry_accel = true;
 				iv_refine(n, ivl, &d->st);
 				if (as_state_join(&d->st, &old, false, NULL, 0, &v->next_id) < 0)
 					changed = -ENOMEM;
@@ -745,8 +752,8 @@ static void propagate(struct vctx *v, uint32_t ctx, uint32_t block, struct as_st
 		} else {
 			struct bg_scalar cnt0 = acl ? as_cur(&d->st)->r[acl->cnt_reg].v : bg_scalar_bottom();
 			changed = as_state_join(&d->st, s, widen, v->thr, v->nthr, &v->next_id);
-			if (changed > 0 && acl)
-				cnt_accel(v, acl, &d->st, &cnt0);
+			if (changed > 0 && acl && cnt_accel(v, acl, &d->st, &cnt0) && !back)
+				v->entry_accel = true;
 		}
 		if (changed < 0)
 			vnomem(v);
@@ -782,6 +789,9 @@ static void propagate(struct vctx *v, uint32_t ctx, uint32_t block, struct as_st
 	d->lkey = lkey;
 	d->pkey = pkey;
 	d->inext = UINT32_MAX;
+	struct bg_scalar none = bg_scalar_bottom();
+	if (acl && cnt_accel(v, acl, &d->st, &none) && !back)
+		v->entry_accel = true;
 	track_bytes(v, (ssize_t)as_state_bytes(&d->st));
 	if (n->nbuck)
 		idx_insert(n, n->ndisj);
@@ -2314,6 +2324,7 @@ int verify_observed(const struct bg_program *prog, const struct bg_verify_opts *
 	opts = &o;
 	double t0 = now_s();
 	uint8_t *demoted = NULL;
+	bool no_entry_accel = false;
 	uint64_t steps = 0;
 	struct vctx *v;
 	int err;
@@ -2328,6 +2339,7 @@ int verify_observed(const struct bg_program *prog, const struct bg_verify_opts *
 		v->visit = visit;
 		v->visit_arg = arg;
 		v->demoted = demoted;
+		v->no_entry_accel = no_entry_accel;
 		err = setup(v, prog, opts);
 		if (v->failed)
 			err = 0;
@@ -2341,12 +2353,17 @@ int verify_observed(const struct bg_program *prog, const struct bg_verify_opts *
 		/* a rejection after widening a `!=`/bound-register loop may be the
 		 * widening's imprecision (values stepped with the counter lose their
 		 * bound): such loops are analysed unrolled again, as before */
-		bool ext = false;
-		if (!err && v->failed && !v->demote && !(v->diag.check && !strcmp(v->diag.check, "too_complex")))
-			for (uint32_t l = 0; l < v->g.nloops; l++)
-				if (v->g.loops[l].counted && v->g.loops[l].cnt_ext)
-					ext = true;
-		if (err || (!v->demote && !ext))
+		bool ext = false, rejected = !err && v->failed && !v->demote &&
+						  !(v->diag.check && !strcmp(v->diag.check, "too_complex"));
+		for (uint32_t l = 0; rejected && l < v->g.nloops; l++)
+			if (v->g.loops[l].counted && v->g.loops[l].cnt_ext)
+				ext = true;
+		/* a counter accelerated on entry to a loop that never iterates is
+		 * wider than the walk's: a rejection is checked again without */
+		bool unaccel = rejected && !ext && v->entry_accel && !no_entry_accel;
+		if (unaccel)
+			no_entry_accel = true;
+		if (err || (!v->demote && !ext && !unaccel))
 			break;
 		if (!demoted)
 			demoted = calloc(v->g.nloops, 1);
