@@ -206,3 +206,64 @@ if r1 != 17 goto loop
 out:
 r0 = 0
 exit
+
+# case: loop_accel_derived_index
+# The counter is read only by its step, its test and an ALU op into r2
+# (counter acceleration, verify.c cnt_accel): r2 = 4*i stays in [0, 28], the
+# 32 bytes the loop writes.
+# expect: accept
+r6 = 0
+l:
+r1 = r10
+r1 += -32
+r2 = 0
+r2 += r6
+r2 *= 4
+r1 += r2
+r3 = 0
+*(u32 *)(r1 + 0) = r3
+r6 += 1
+if r6 < 8 goto l
+r0 = 0
+exit
+
+# case: loop_accel_derived_index_overflows
+# One iteration more: the last write is at fp+0.
+# expect: reject
+r6 = 0
+l:
+r1 = r10
+r1 += -32
+r2 = 0
+r2 += r6
+r2 *= 4
+r1 += r2
+r3 = 0
+*(u32 *)(r1 + 0) = r3
+r6 += 1
+if r6 < 9 goto l
+r0 = 0
+exit
+
+# case: loop_accel_never_iterates
+# The body always leaves on the first iteration (r7 is 1): the kernel walks
+# i = 0 only. A counter accelerated on entry would be [0, 99] and the store
+# out of bounds; the rejection is checked again without entry acceleration.
+# expect: accept
+r6 = 0
+r7 = 1
+l:
+r1 = r10
+r1 += -8
+r2 = 0
+r2 += r6
+r2 *= 4
+r1 += r2
+r3 = 0
+*(u8 *)(r1 + 0) = r3
+if r7 != 0 goto out
+r6 += 1
+if r6 < 100 goto l
+out:
+r0 = 0
+exit
