@@ -1560,6 +1560,18 @@ int xfer_call(struct vctx *v, struct as_state *s, size_t pc, int32_t *cb_target,
 	return ret_value(v, s, pc, &ci, args);
 }
 
+/* The kernel calls bpf_loop's callback again while the caller frame's count
+ * of calls is below umax(nr_loops) (check_helper_call, callback_depth), so
+ * a value the callback steps stays bounded. The other callback helpers call
+ * theirs until the states converge. */
+uint32_t call_cb_max_calls(struct vctx *v, size_t pc, const struct as_state *at_call, uint32_t cap)
+{
+	const struct as_reg *n = &at_call->fr[at_call->nframes - 1].r[1];
+	if (v->insns[pc].imm != BPF_FUNC_loop || n->type != T_SCALAR || n->v.umax > cap)
+		return AS_CB_UNCOUNTED;
+	return (uint32_t)n->v.umax;
+}
+
 /* Arguments of a callback, from the argument registers at the helper call. */
 int call_set_cb_args(struct vctx *v, struct as_state *s, size_t pc, const struct as_state *at_call)
 {

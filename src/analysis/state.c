@@ -449,6 +449,7 @@ int as_push_frame(struct as_state *s, int32_t callsite)
 		as_reg_uninit(&f->r[i]);
 	f->callsite = callsite;
 	f->iter_base = s->niter;
+	f->cb_left = AS_CB_UNCOUNTED;
 	f->r[10].type = T_STACK;
 	f->r[10].frame = (uint8_t)s->nframes;
 	f->r[10].v = bg_scalar_const(0);
@@ -586,7 +587,7 @@ static bool slot_leq(const struct as_slot *a, const struct as_slot *b, struct id
 
 static bool frame_leq(const struct as_frame *a, const struct as_frame *b, struct idmap *m)
 {
-	if (a->callsite != b->callsite)
+	if (a->callsite != b->callsite || a->cb_left > b->cb_left)
 		return false;
 	for (int i = 0; i < 11; i++)
 		if (!reg_leq(&a->r[i], &b->r[i], m))
@@ -725,6 +726,8 @@ static void frame_join(struct as_frame *a, const struct as_frame *b, bool widen,
 {
 	for (int i = 0; i < 11; i++)
 		a->r[i] = as_reg_join(&a->r[i], &b->r[i], widen, thr, nthr);
+	if (b->cb_left > a->cb_left)
+		a->cb_left = b->cb_left;
 	if (a->cb_args && b->cb_args)
 		for (int i = 0; i < 5; i++)
 			a->cb_args[i] = as_reg_join(&a->cb_args[i], &b->cb_args[i], widen, thr, nthr);
@@ -1320,6 +1323,8 @@ void as_state_print(const struct as_state *s, void *file)
 	for (uint32_t k = 0; k < s->nframes; k++) {
 		const struct as_frame *fr = &s->fr[k];
 		fprintf(f, "  frame%u:", k);
+		if (fr->cb_left != AS_CB_UNCOUNTED)
+			fprintf(f, " calls_left=%u", fr->cb_left);
 		for (int i = 0; i < 11; i++) {
 			if (fr->r[i].type == T_UNINIT)
 				continue;

@@ -30,6 +30,7 @@
 #define AS_MAX_ITER 16
 #define AS_STACK_SIZE 512
 #define AS_NSLOTS (AS_STACK_SIZE / 8)
+#define AS_CB_UNCOUNTED UINT32_MAX /* as_frame.cb_left: no bound on the calls */
 
 /* enum as_type (T_UNINIT, T_SCALAR, T_CTX, ...): one row per region type in
  * regions.def, with its descriptor (region.h). */
@@ -103,6 +104,10 @@ struct as_frame {
 	int32_t callsite;  /* insn of the call that created this frame, -1 main */
 	uint32_t iter_base;/* iteration vector length at entry */
 	uint8_t is_cb;     /* callback frame (r0 range checked at exit) */
+	uint32_t cb_left;  /* callback frame of a helper that bounds its calls (bpf_loop: the
+			    * kernel calls while its count is below umax(nr_loops)): the calls
+			    * still possible after this one; AS_CB_UNCOUNTED otherwise.
+			    * join = max, leq = <= (fewer calls left covers fewer paths) */
 	struct as_reg *cb_args;   /* callback frames: the 5 arguments, to re-enter; else NULL */
 };
 

@@ -221,6 +221,9 @@ bool call_is_cb(const struct bg_insn *in);
 int map_field_offset(struct vctx *v, const struct bg_map_def *m, const char *tname);
 bool call_is_iter_next(const struct bg_insn *in);
 const char *kfunc_name(struct vctx *v, const struct bg_insn *in);
+/* How often the helper at pc may call its callback: umax of bpf_loop's
+ * nr_loops when at most cap, else AS_CB_UNCOUNTED. */
+uint32_t call_cb_max_calls(struct vctx *v, size_t pc, const struct as_state *at_call, uint32_t cap);
 /* 0, or -1 after vnomem(). */
 int call_set_cb_args(struct vctx *v, struct as_state *s, size_t pc, const struct as_state *at_call);
 /* A pointer to a dynptr that lives elsewhere (dynptr_ptr: CONST_PTR_TO_DYNPTR)

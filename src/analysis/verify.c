@@ -348,9 +348,17 @@ static int iter_edge(struct vctx *v, struct as_state *s, const struct cfg_block 
 
 /* ------------------------------------------------------------ propagate */
 
+/* Disjuncts of one partition: the same loop iteration vector, and the same
+ * calls left in each bounded callback frame (bpf_loop's calls are walked one
+ * by one, as the kernel does below umax(nr_loops): never joined, never widened). */
 static bool same_iter(const struct as_state *a, const struct as_state *b)
 {
-	return a->niter == b->niter && !memcmp(a->iter, b->iter, a->niter * sizeof(a->iter[0]));
+	if (a->niter != b->niter || memcmp(a->iter, b->iter, a->niter * sizeof(a->iter[0])))
+		return false;
+	for (uint32_t i = 0; i < a->nframes && i < b->nframes; i++)
+		if (a->fr[i].cb_left != b->fr[i].cb_left)
+			return false;
+	return true;
 }
 
 /* ------------------------------------------------------------ iteration index */
@@ -1200,6 +1208,15 @@ static int enter_function(struct vctx *v, uint32_t ctx, const struct as_state *a
 			as_state_fini(&s);
 			return -1;
 		}
+		if (kind == CTX_CB_SYNC) {
+			uint32_t calls = call_cb_max_calls(v, pc, at, v->unroll);
+			if (calls == 0) {
+				/* bpf_loop(0, ...): the kernel never walks the callback */
+				as_state_fini(&s);
+				return 0;
+			}
+			f->cb_left = calls == AS_CB_UNCOUNTED ? calls : calls - 1;
+		}
 	}
 	if (kind == CTX_CB_ASYNC) {
 		/* runs later, on its own: no access to this frame's stack */
@@ -1210,6 +1227,23 @@ static int enter_function(struct vctx *v, uint32_t ctx, const struct as_state *a
 	return edge_local(v, (uint32_t)nc, NULL, v->g.funcs[func].entry, &s, pc);
 }
 
+/* A bounded callback's next call adds nothing when an earlier call entered
+ * the callback with a state containing it and at least as many calls left
+ * (the kernel prunes it at the call site: states_equal with callback_depth),
+ * so a callback whose state converges is not walked umax(nr_loops) times. */
+static bool cb_call_covered(struct vctx *v, uint32_t ctx, uint32_t block, const struct as_state *s)
+{
+	struct node *n = node_get(v, ctx, block);
+	for (uint32_t i = n ? idx_first(n, s->iter, s->niter) : UINT32_MAX; i != UINT32_MAX; i = idx_next(n, i)) {
+		const struct as_state *o = &n->d[i].st;
+		if (n->d[i].done || o->niter != s->niter || memcmp(o->iter, s->iter, s->niter * sizeof(s->iter[0])))
+			continue;
+		if (as_state_leq(s, o))
+			return true;
+	}
+	return false;
+}
+
 static int return_from(struct vctx *v, uint32_t ctx, struct as_state *s, size_t pc)
 {
 	/* the exit assertions (A_EXIT_*) were checked for this context kind */
@@ -1218,8 +1252,9 @@ static int return_from(struct vctx *v, uint32_t ctx, struct as_state *s, size_t 
 	if (c->kind == CTX_GLOBAL || c->kind == CTX_CB_ASYNC)
 		return 0;
 	uint32_t callsite = c->callsite, parent = c->parent;
-	if (c->kind == CTX_CB_SYNC) {
+	if (c->kind == CTX_CB_SYNC && as_cur(s)->cb_left != 0) {
 		/* the helper may call the callback again */
+		uint32_t left = as_cur(s)->cb_left;
 		struct as_state again;
 		if (as_state_copy(&again, s))
 			return vnomem(v);
@@ -1243,7 +1278,15 @@ static int return_from(struct vctx *v, uint32_t ctx, struct as_state *s, size_t 
 		memcpy(f->cb_args, args, sizeof(args));
 		for (int i = 0; i < 5; i++)
 			f->r[i + 1] = args[i];
-		propagate(v, ctx, v->g.funcs[c->func].entry, &again, true, false);
+		if (left == AS_CB_UNCOUNTED) {
+			propagate(v, ctx, v->g.funcs[c->func].entry, &again, true, false);
+		} else {
+			f->cb_left = left - 1;
+			if (cb_call_covered(v, ctx, v->g.funcs[c->func].entry, &again))
+				as_state_fini(&again);
+			else
+				propagate(v, ctx, v->g.funcs[c->func].entry, &again, false, false);
+		}
 	}
 	uint32_t base = as_cur(s)->iter_base;
 	as_pop_frame(s);
