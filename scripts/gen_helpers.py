@@ -82,14 +82,17 @@ FLAG = {
     "pkt": "BG_HF_PKT_CHANGING", "acq": "BG_HF_ACQUIRE", "rel": "BG_HF_RELEASE",
     "cb": "BG_HF_CALLBACK", "rsz": "BG_HF_RET_SIZE_BOUND", "gpl": "BG_HF_GPL_ONLY",
     "sleep": "BG_HF_MIGHT_SLEEP", "restricted": "BG_HF_RESTRICTED", "config": "BG_HF_CONFIG",
-    "trusted": "BG_HF_RET_TRUSTED",
+    "trusted": "BG_HF_RET_TRUSTED", "fastcall": "BG_HF_FASTCALL",
 }
 
 # name: "ret | args | flags | since"
 #  arg "btf:T" = BTF pointer to struct T; "fixed:N" = N readable bytes;
 #  ret "btfn:T"; flag "rel=N" releases arg N; "range=a,b" integer result range;
 #  "trusted": the BTF pointer returned is trusted (RET_PTR_TO_BTF_ID_TRUSTED;
-#  without it a helper's BTF pointer is the legacy plain kind).
+#  without it a helper's BTF pointer is the legacy plain kind);
+#  "fastcall": allow_fastcall and inlined on x86-64 (the verifier's
+#  verifier_inlines_helper_call, with the JIT on), so the bpf_fastcall
+#  spill/fill pairs around a call are removed before the stack-depth check.
 SPEC = """
 map_lookup_elem        mvn   | map key                  |                 | 3.19
 map_update_elem        int   | map key val any          |                 | 3.19
@@ -305,9 +308,13 @@ cgrp_storage_delete    int   | map btfn:cgroup          |                 | 6.2
 """
 
 # Per-program-type variants of a prototype (the kernel has several
-# bpf_func_proto for one helper id): name -> [(program types, "ret | args")].
-# Flags, version and availability are the base row's; test_platform_kernel
-# probes the arguments in every program type that may call the helper.
+# bpf_func_proto for one helper id): name -> [(program types, "ret | args"
+# [| flags added to the base row's])]. Version and availability are the base
+# row's; test_platform_kernel probes the arguments in every program type
+# that may call the helper. get_smp_processor_id: bpf_base_func_proto's is
+# bpf_get_raw_smp_processor_id_proto; tracing, tc, xdp and lwt types get
+# bpf_get_smp_processor_id_proto, the one with allow_fastcall (measured on
+# 6.18 with a fastcall pair: tests/data/check/fastcall.t).
 TRACING_LIKE = ["tracing", "lsm", "struct_ops", "syscall"]
 VARIANTS = {
     "get_cgroup_classid": [(["socket_filter", "kprobe", "tracepoint", "xdp", "perf_event", "cgroup_skb",
@@ -323,6 +330,10 @@ VARIANTS = {
     "sk_storage_delete": [(TRACING_LIKE, "int | map btfn:sock_common")],
     "sk_assign": [(["sk_lookup"], "int | ctx sockn any")],
     "xdp_get_buff_len": [(TRACING_LIKE, "int | btf:xdp_buff")],
+    "get_smp_processor_id": [(["kprobe", "tracepoint", "perf_event", "raw_tracepoint",
+                               "raw_tracepoint_writable", "tracing", "lsm", "syscall", "sched_cls",
+                               "sched_act", "xdp", "lwt_in", "lwt_out", "lwt_xmit", "lwt_seg6local"],
+                              "int | | fastcall")],
 }
 
 # Program types that cannot be loaded on this machine (EPERM before
@@ -494,8 +505,10 @@ def main():
                       rmin + ("ll" if len(rmin) > 9 else ""), rmax + ("ll" if len(rmax) > 9 else ""),
                       rel, "|".join(fl) or "0", g, mask, kver(since)))
         for vtypes, vspec in VARIANTS.get(name, []):
-            vret, vargs = [c.strip() for c in vspec.split("|")]
+            vparts = [c.strip() for c in vspec.split("|")]
+            vret, vargs = vparts[:2]
             vargs = vargs.split()
+            vfl = fl + [FLAG[x] for x in (vparts[2].split() if len(vparts) > 2 else [])]
             vkind, _, vbtf = vret.partition(":")
             vat, vab, vasz = encode_args(vargs)
             vmask = 0
@@ -506,7 +519,7 @@ def main():
                                ", ".join(vasz), len(vargs), "0",
                                rmin + ("ll" if len(rmin) > 9 else ""),
                                rmax + ("ll" if len(rmax) > 9 else ""),
-                               rel, "|".join(fl) or "0", g, vmask, kver(since)))
+                               rel, "|".join(vfl) or "0", g, vmask, kver(since)))
     missing = [n for i, n in sorted(ids.items()) if i and n not in seen]
     if missing:
         sys.exit("gen_helpers: no SPEC for " + ", ".join(missing))

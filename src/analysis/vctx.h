@@ -138,6 +138,8 @@ struct vctx {
 	uint32_t *asrt_at;
 	/* observations for the estimate of the kernel's work (kcost.h), or NULL */
 	struct kcost *kc;
+	/* bpf_fastcall patterns and their contract (fastcall.h), or NULL */
+	struct fastcall *fc;
 	/* per instruction: the local object type a bpf_obj_drop / refcount
 	 * acquire call saw first (the kernel keeps one per call), or NULL */
 	const char **obj_type_at;

@@ -34,6 +34,7 @@
 #include "analysis/btfarg.h"
 #include "analysis/kcost.h"
 #include "analysis/except.h"
+#include "analysis/fastcall.h"
 #include "analysis/vctx.h"
 #include "analysis/kgate.h"
 #include "core/opts.h"
@@ -1957,7 +1958,7 @@ static int check_stack_depth(struct vctx *v)
 		if (v->ctxs[i].max_stack > bytes[v->ctxs[i].func])
 			bytes[v->ctxs[i].func] = v->ctxs[i].max_stack;
 	for (uint32_t f = 0; f < v->g.nfuncs; f++) {
-		bytes[f] = (bytes[f] + 15) / 16 * 16;
+		bytes[f] = (fastcall_depth(v, f, bytes[f]) + 15) / 16 * 16;
 		flags[nf + f] = func_tail_calls(v, f);
 	}
 	for (uint32_t i = 0; i < v->nctx; i++)
@@ -2033,6 +2034,7 @@ static void fill_stats(struct vctx *v, struct bg_verify_result *res)
 static void free_all(struct vctx *v)
 {
 	asrt_free(v);
+	fastcall_free(v);
 	for (uint32_t i = 0; i < v->nctx; i++) {
 		struct actx *c = &v->ctxs[i];
 		for (uint32_t b = 0; b < c->nblocks; b++) {
@@ -2300,7 +2302,7 @@ static int setup(struct vctx *v, const struct bg_program *prog, const struct bg_
 			v->g.funcs[f].linkage = fi->linkage;
 		}
 	}
-	if (asrt_build(v))
+	if (asrt_build(v) || fastcall_prepare(v))
 		return -ENOMEM;
 	if (thresholds(v))
 		return -ENOMEM;

@@ -16,6 +16,7 @@
 #include "analysis/names.h"
 #include "isa/exec.h"
 #include "analysis/btfarg.h"
+#include "analysis/fastcall.h"
 #include "analysis/graph.h"
 #include "analysis/vctx.h"
 
@@ -640,6 +641,7 @@ static int access_stack(struct vctx *v, struct as_state *s, size_t pc, int reg, 
 			    write ? "write to" : "read from", reg, off, size, buf);
 	}
 	note_stack_depth(v, s, p->frame, lo);
+	fastcall_access(v, s, pc, p->frame, lo);
 	if (write)
 		return stack_write(v, s, pc, reg, p, lo, hi, size, val);
 	return stack_read(v, s, pc, reg, p, lo, hi, size, out, sign);
@@ -1286,6 +1288,7 @@ int check_mem_range(struct vctx *v, struct as_state *s, size_t pc, int reg, cons
 				    buf, what);
 		}
 		note_stack_depth(v, s, p->frame, lo);
+		fastcall_access(v, s, pc, p->frame, lo);
 		struct as_frame *f = &s->fr[p->frame];
 		/* one slot lookup per 8-byte slot of the range: o jumps to the
 		 * first byte of the next slot (a slot holds [-8*(idx+1), -8*idx)) */

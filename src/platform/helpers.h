@@ -109,6 +109,10 @@ enum bg_ret_type {
 #define BG_HF_CAST_RET      (1u << 27)  /* kfunc: returns arg1 as an untrusted pointer to the */
 					/* struct whose target BTF id is arg2 (bpf_rdonly_cast; */
 					/* id 0, void: read-only untrusted memory) */
+#define BG_HF_FASTCALL      (1u << 28)  /* bpf_fastcall and inlined on x86-64 (helpers: allow_fastcall */
+					/* and verifier_inlines_helper_call with the JIT; kfuncs: */
+					/* KF_FASTCALL): a call keeps the r0-r5 it does not use, so the */
+					/* spill/fill pairs around it are removed (analysis/fastcall.c) */
 #define BG_HF_LOCAL_RET     (1u << 25)  /* kfunc: returns a program-local object: of the type */
 					/* id in arg1 (obj_new), of the object in arg1 (refcount */
 					/* acquire), or the root's `contains:` type (pop/remove/first) */
