@@ -26,7 +26,10 @@
 #define RG_ARITH_CONST      (1u << 12) /* RG_ARITH by a constant only (flow keys) */
 
 /* Which handler checks a load or store through the pointer (xfer.c). */
-enum rg_access { ACC_NONE = 0, ACC_STACK, ACC_CTX, ACC_PKT, ACC_MAP, ACC_MEM, ACC_BTF, ACC_SOCK, ACC_ARENA, ACC_MAP_PTR };
+enum rg_access {
+	ACC_NONE = 0, ACC_STACK, ACC_CTX, ACC_PKT, ACC_MAP, ACC_MEM, ACC_BTF, ACC_SOCK, ACC_ARENA, ACC_MAP_PTR,
+	ACC_BUF, /* a buffer of a size known at attach only: constant offsets >= 0 (check_buffer_access) */
+};
 /* Where the accessible size comes from. */
 enum rg_size {
 	SZ_NONE = 0,  /* not memory, or unbounded (arena) */

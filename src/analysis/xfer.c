@@ -685,6 +685,20 @@ static void iter_ctx_field(struct vctx *v, struct as_state *s, size_t pc, const 
 	release_id(s, out->id);
 }
 
+/* Does [off, off+size) touch a field the kernel rewrites into a pointer? A
+ * layout read as raw bytes (any_read) still reads such a field whole only
+ * (raw_tp.w's arg 0: raw_tp_writable_prog_is_valid_access). */
+static bool ctx_ptr_field_in(const struct bg_ctx_layout *l, int off, int size)
+{
+	for (unsigned i = 0; i < l->nfields; i++) {
+		const struct bg_ctx_field *f = &l->fields[i];
+		if (off < (int)(f->off + f->size) && off + size > (int)f->off && f->val != BG_CTXV_SCALAR &&
+		    f->val != BG_CTXV_CTX_ARG)
+			return true;
+	}
+	return false;
+}
+
 static int access_ctx(struct vctx *v, struct as_state *s, size_t pc, int reg, const struct as_reg *p,
 		      int off, int size, bool write, struct as_reg *out, bool sign)
 {
@@ -725,7 +739,8 @@ static int access_ctx(struct vctx *v, struct as_state *s, size_t pc, int reg, co
 	const char *why = NULL;
 	const struct bg_ctx_field *fl = bg_ctx_field_at(l, off, size, write, &why);
 	if (!fl) {
-		if (l->any_read && !write && off >= 0 && (uint32_t)(off + size) <= l->size) {
+		if (l->any_read && !write && off >= 0 && (uint32_t)(off + size) <= l->size &&
+		    !ctx_ptr_field_in(l, off, size)) {
 			if (out)
 				as_reg_scalar(out, bg_scalar_load((uint8_t)size, sign));
 			return 0;
@@ -774,6 +789,9 @@ static int access_ctx(struct vctx *v, struct as_state *s, size_t pc, int reg, co
 	case BG_CTXV_FLOW_KEYS:
 		out->type = T_FLOW_KEYS;
 		out->size = BG_FLOW_KEYS_SIZE;
+		break;
+	case BG_CTXV_TP_BUFFER:
+		out->type = T_TP_BUFFER;
 		break;
 	case BG_CTXV_CTX_ARG: {
 		const char *tn = NULL;
@@ -970,6 +988,28 @@ static int access_mem(struct vctx *v, struct as_state *s, size_t pc, int reg, co
 		return verr(v, s, pc, "mem_readonly", "cannot write into rdonly_mem");
 	if (bounded_region(v, s, pc, reg, p, off, size, p->size, "memory", "mem_bounds", false))
 		return -1;
+	if (out)
+		as_reg_scalar(out, bg_scalar_load((uint8_t)size, sign));
+	return 0;
+}
+
+/* A buffer whose size the kernel checks at attach (a writable raw
+ * tracepoint's, PTR_TO_TP_BUFFER): any constant offset >= 0, never a variable
+ * one (__check_buffer_access; the kernel records the highest byte). */
+static int access_buf(struct vctx *v, struct as_state *s, size_t pc, int reg, const struct as_reg *p, int off,
+		      int size, struct as_reg *out, bool sign)
+{
+	uint64_t c;
+	if (!bg_scalar_is_const(&p->v, &c)) {
+		char tn[64];
+		bg_tnum_fmt(p->v.tn, tn, sizeof(tn));
+		return verr(v, s, pc, "buf_bounds", "R%d invalid variable buffer offset: off=%d, var_off=%s", reg, off,
+			    tn);
+	}
+	int64_t at = (int64_t)c + off;
+	if (at < 0)
+		return verr(v, s, pc, "buf_bounds", "R%d invalid tracepoint buffer access: off=%" PRId64 ", size=%d",
+			    reg, at, size);
 	if (out)
 		as_reg_scalar(out, bg_scalar_load((uint8_t)size, sign));
 	return 0;
@@ -1235,6 +1275,8 @@ int check_mem(struct vctx *v, struct as_state *s, size_t pc, int reg, int off, i
 		if (out)
 			as_reg_scalar(out, bg_scalar_load((uint8_t)size, sign));
 		return 0;
+	case ACC_BUF:
+		return access_buf(v, s, pc, reg, &p, off, size, out, sign);
 	default:
 		fmt_reg(v, s, reg, buf, sizeof(buf));
 		return verr(v, s, pc, "bad_mem", "R%d invalid mem access '%s': %s", reg,
