@@ -73,6 +73,7 @@ enum bg_kernel_feature {
 	BG_KFEAT_BRANCH_RANGES = 37,           /* comparisons of two non-constant scalars decided, refined */
 	BG_KFEAT_SPILL_LINK = 38,              /* spills link scalars, unbounded spills, narrowing fills */
 	BG_KFEAT_FASTCALL = 39,                /* bpf_fastcall spill/fill pairs removed before the stack-depth check */
+	BG_KFEAT_BUF_MAP_ARG = 40,             /* an iterator's buffer as a map key or value */
 	BG_KFEAT__CNT,
 };
 

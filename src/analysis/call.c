@@ -238,7 +238,10 @@ static int arg_mem_of_map(struct vctx *v, struct as_state *s, size_t pc, int reg
 {
 	if (!ci->map)
 		return verr(v, s, pc, "helper_arg", "invalid map_ptr to access map->%s", what);
-	if (!rg_has(R(s, reg)->type, RG_KEY_ARG))
+	/* an iterator's buffer: never the read-only one (ARG_PTR_TO_MAP_KEY has no
+	 * MEM_RDONLY), the other from 6.12 (BG_KF_BUF_MAP_ARG) */
+	if (!rg_has(R(s, reg)->type, RG_KEY_ARG) ||
+	    (R(s, reg)->type == T_BUF && ((R(s, reg)->flags & RF_RDONLY) || !bg_profile_has(v->prof, BG_KF_BUF_MAP_ARG))))
 		return type_mismatch(v, s, pc, reg, "fp, pkt, pkt_meta, map_key, map_value, mem, ringbuf_mem");
 	if (!(ci->p->flags & BG_HF_KFUNC) && btf_mem_arg(v, s, pc, reg, true, ci->name))
 		return -1;

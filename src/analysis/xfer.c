@@ -721,6 +721,21 @@ static int access_ctx(struct vctx *v, struct as_state *s, size_t pc, int reg, co
 		const char *tn = NULL;
 		bool isp = false;
 		snprintf(sname, sizeof(sname), "bpf_iter__%s", bg_program__attach_target(v->prog));
+		/* a map element's key and value: PTR_TO_BUF (read-only for the key) */
+		enum bg_iter_arg bk = size == 8 ? bg_iter_ctx_arg(bg_program__attach_target(v->prog),
+								  btf_field_name(v->prog, sname, off), 0)
+						: BG_ITER_ARG_UNKNOWN;
+		if (bk == BG_ITER_ARG_BUF_OR_NULL || bk == BG_ITER_ARG_RDONLY_BUF_OR_NULL) {
+			if (!out)
+				return 0;
+			as_reg_uninit(out);
+			out->type = T_BUF;
+			out->flags = RF_NULL | (bk == BG_ITER_ARG_RDONLY_BUF_OR_NULL ? RF_RDONLY : 0);
+			out->v = bg_scalar_const(0);
+			out->id = vid(v, pc, 5);
+			release_id(s, out->id);
+			return 0;
+		}
 		if (btf_field_load(v->prog, sname, off, size, &tn, &isp)) {
 			if (!out)
 				return 0;
@@ -994,11 +1009,15 @@ static int access_mem(struct vctx *v, struct as_state *s, size_t pc, int reg, co
 }
 
 /* A buffer whose size the kernel checks at attach (a writable raw
- * tracepoint's, PTR_TO_TP_BUFFER): any constant offset >= 0, never a variable
- * one (__check_buffer_access; the kernel records the highest byte). */
+ * tracepoint's, PTR_TO_TP_BUFFER; an iterator's key or value, PTR_TO_BUF):
+ * any constant offset >= 0, never a variable one (__check_buffer_access; the
+ * kernel records the highest byte); a read-only one is never written. */
 static int access_buf(struct vctx *v, struct as_state *s, size_t pc, int reg, const struct as_reg *p, int off,
-		      int size, struct as_reg *out, bool sign)
+		      int size, bool write, struct as_reg *out, bool sign)
 {
+	const char *what = p->type == T_TP_BUFFER ? "tracepoint" : (p->flags & RF_RDONLY) ? "rdonly" : "rdwr";
+	if (write && (p->flags & RF_RDONLY))
+		return verr(v, s, pc, "mem_readonly", "R%d cannot write into rdonly_buf", reg);
 	uint64_t c;
 	if (!bg_scalar_is_const(&p->v, &c)) {
 		char tn[64];
@@ -1008,8 +1027,8 @@ static int access_buf(struct vctx *v, struct as_state *s, size_t pc, int reg, co
 	}
 	int64_t at = (int64_t)c + off;
 	if (at < 0)
-		return verr(v, s, pc, "buf_bounds", "R%d invalid tracepoint buffer access: off=%" PRId64 ", size=%d",
-			    reg, at, size);
+		return verr(v, s, pc, "buf_bounds", "R%d invalid %s buffer access: off=%" PRId64 ", size=%d", reg,
+			    what, at, size);
 	if (out)
 		as_reg_scalar(out, bg_scalar_load((uint8_t)size, sign));
 	return 0;
@@ -1276,7 +1295,7 @@ int check_mem(struct vctx *v, struct as_state *s, size_t pc, int reg, int off, i
 			as_reg_scalar(out, bg_scalar_load((uint8_t)size, sign));
 		return 0;
 	case ACC_BUF:
-		return access_buf(v, s, pc, reg, &p, off, size, out, sign);
+		return access_buf(v, s, pc, reg, &p, off, size, write, out, sign);
 	default:
 		fmt_reg(v, s, reg, buf, sizeof(buf));
 		return verr(v, s, pc, "bad_mem", "R%d invalid mem access '%s': %s", reg,

@@ -289,7 +289,7 @@ int bg_lsm_helper(uint32_t helper_id, uint32_t attach_type, const char *hook)
 
 enum bg_iter_arg bg_iter_ctx_arg(const char *target, const char *field, uint32_t kver)
 {
-	enum { BG_ITER_OR_NULL, BG_ITER_BUF };
+	enum { BG_ITER_OR_NULL, BG_ITER_BUF, BG_ITER_RDONLY_BUF };
 	static const struct {
 		const char *target, *field;
 		int kind;
@@ -308,6 +308,8 @@ enum bg_iter_arg bg_iter_ctx_arg(const char *target, const char *field, uint32_t
 			continue;
 		if (rows[i].kind == BG_ITER_BUF)
 			return BG_ITER_ARG_BUF_OR_NULL;
+		if (rows[i].kind == BG_ITER_RDONLY_BUF)
+			return BG_ITER_ARG_RDONLY_BUF_OR_NULL;
 		return rows[i].trusted_since && (!kver || kver >= rows[i].trusted_since) ? BG_ITER_ARG_TRUSTED_OR_NULL
 											 : BG_ITER_ARG_PLAIN_OR_NULL;
 	}

@@ -113,7 +113,8 @@ enum bg_iter_arg {
 	BG_ITER_ARG_TRUSTED,         /* no ctx_arg_info: trusted, not NULL (meta) */
 	BG_ITER_ARG_TRUSTED_OR_NULL, /* PTR_TO_BTF_ID_OR_NULL | PTR_TRUSTED */
 	BG_ITER_ARG_PLAIN_OR_NULL,   /* PTR_TO_BTF_ID_OR_NULL: the legacy plain pointer */
-	BG_ITER_ARG_BUF_OR_NULL,     /* PTR_TO_BUF | PTR_MAYBE_NULL (a map key or value) */
+	BG_ITER_ARG_BUF_OR_NULL,     /* PTR_TO_BUF | PTR_MAYBE_NULL (a map element's value) */
+	BG_ITER_ARG_RDONLY_BUF_OR_NULL, /* the same | MEM_RDONLY (a map element's key) */
 };
 enum bg_iter_arg bg_iter_ctx_arg(const char *target, const char *field, uint32_t kver);
 /* LSM hooks no BPF program may attach to on kernel kver (bpf_lsm.c
