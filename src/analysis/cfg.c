@@ -510,6 +510,74 @@ static uint16_t insn_blive(const struct bg_insn *in, uint16_t live)
 	}
 }
 
+/* Live registers before in, from those live after it: a read makes a
+ * register live, a write (without a read) kills it. Calls read r1-r5 (a
+ * helper's unused arguments included: conservative) and clobber r0-r5; an
+ * atomic reads r0 besides its operands and kills nothing. */
+static uint16_t insn_rlive(const struct bg_insn *in, uint16_t live)
+{
+	uint16_t d = (uint16_t)(1u << in->dst), sr = (uint16_t)(1u << in->src);
+	uint16_t src = in->src_is_reg ? sr : 0;
+	switch (in->kind) {
+	case BG_K_ALU:
+		if (in->op == BG_ALU_MOV)
+			return (uint16_t)((live & ~d) | src);
+		return (uint16_t)(live | d | src);
+	case BG_K_END:
+		return (uint16_t)(live | d);
+	case BG_K_ADDR_CAST:
+		return (uint16_t)((live & ~d) | sr);
+	case BG_K_LD_IMM64:
+		return (uint16_t)(live & ~d);
+	case BG_K_LD_ABS:
+		return (uint16_t)((live & ~0x3fu) | 0x40u);
+	case BG_K_LD_IND:
+		return (uint16_t)((live & ~0x3fu) | 0x40u | sr);
+	case BG_K_LDX:
+		return (uint16_t)((live & ~d) | sr);
+	case BG_K_ST:
+		return (uint16_t)(live | d);
+	case BG_K_STX:
+		return (uint16_t)(live | d | sr);
+	case BG_K_ATOMIC:
+		return (uint16_t)(live | d | sr | 1u);
+	case BG_K_JCOND:
+		return (uint16_t)(live | d | src);
+	case BG_K_CALL:
+		return (uint16_t)((live & ~0x3fu) | 0x3eu);
+	case BG_K_CALLX:
+		return (uint16_t)((live & ~0x3fu) | 0x3eu | d);
+	case BG_K_EXIT:
+		return (uint16_t)(live | 1u);
+	default:
+		return live;
+	}
+}
+
+void cfg_reg_live(struct cfg *g)
+{
+	bool changed = true;
+	for (uint32_t b = 0; b < g->nblocks; b++)
+		g->blocks[b].rlive = 0;
+	while (changed) {
+		changed = false;
+		for (uint32_t b = g->nblocks; b-- > 0;) {
+			struct cfg_block *bl = &g->blocks[b];
+			uint16_t live = 0;
+			for (uint32_t k = 0; k < bl->nsucc; k++)
+				live |= g->blocks[bl->succ[k]].rlive;
+			for (uint32_t i = bl->end; i-- > bl->start;)
+				if (g->insns[i].kind != BG_K_LD_IMM64_HI)
+					live = insn_rlive(&g->insns[i], live);
+			live |= bl->blive;
+			if (live != bl->rlive) {
+				bl->rlive = live;
+				changed = true;
+			}
+		}
+	}
+}
+
 /* The function a local call at slot i enters (UINT32_MAX: none). */
 static uint32_t callee_of(const struct cfg *g, uint32_t i)
 {

@@ -22,6 +22,7 @@ struct cfg_block {
 	int32_t head_of;       /* loop index when this block heads a loop, else -1 */
 	bool reachable;        /* statically reachable from its function entry */
 	uint16_t blive;        /* registers a later branch tests or a later access uses as base (live-in mask) */
+	uint16_t rlive;        /* registers some path reads before writing them (live-in mask; cfg_reg_live) */
 	uint32_t npred;
 	bool after_call;       /* follows a call: callee exits join here */
 };
@@ -98,7 +99,10 @@ void cfg_branch_live(struct cfg *g);
  * r stepped by exactly 1 once per iteration (no wrap-around: r < b <= max);
  * or `r != K` with r stepped by exactly 1 once per iteration (cnt_check: the
  * analysis must see r on K's side at the test). */
-int cfg_counted_loops(struct cfg *g); /* 0 or -ENOMEM */
+int cfg_counted_loops(struct cfg *g);
+/* Backward analysis: registers live at each block's entry (read on some path
+ * before written; a superset of blive). After cfg_branch_live. */
+void cfg_reg_live(struct cfg *g); /* 0 or -ENOMEM */
 /* Function containing slot i. */
 uint32_t cfg_func_of(const struct cfg *g, size_t i);
 #endif

@@ -657,6 +657,73 @@ static const struct cfg_loop *iv_loop(const struct vctx *v, uint32_t block)
 	return &v->g.loops[h];
 }
 
+/* Registers no path reads again are forgotten (made uninit) before a state
+ * is stored, as the kernel's clean_live_states does: states differing only
+ * there then compare and join equal. In the frames below the current one,
+ * r0-r5 are clobbered at the return and r6-r9 die where the return point
+ * does not read them. */
+static void kill_dead(const struct vctx *v, uint32_t block, struct as_state *s)
+{
+	for (uint32_t f = 0; f < s->nframes; f++) {
+		struct as_frame *fr = &s->fr[f];
+		uint16_t live;
+		if (f + 1 == s->nframes) {
+			live = v->g.blocks[block].rlive;
+		} else {
+			int32_t cs = s->fr[f + 1].callsite;
+			if (cs < 0 || (size_t)cs + 1 >= v->g.n)
+				continue;
+			live = v->g.blocks[v->g.block_of[cs + 1]].rlive & 0x3c0u;
+		}
+		for (int i = 0; i < 10; i++)
+			if (!((live >> i) & 1) && fr->r[i].type != T_UNINIT)
+				as_reg_uninit(&fr->r[i]);
+	}
+}
+
+/* Subsumption, the kernel's pruning: a disjunct (of s's iteration vector)
+ * that already contains s takes it (the join changes nothing), else a queued
+ * disjunct s contains takes s's place (*covers). Either way no disjunct is
+ * added and nothing is lost: every check that holds on the larger state
+ * holds on the smaller. UINT32_MAX: neither. Cost: O(K) leq. */
+static uint32_t subsume_target(const struct node *n, const struct as_state *s, bool *covers)
+{
+	uint32_t cand = UINT32_MAX;
+	*covers = false;
+	for (uint32_t i = idx_first(n, s->iter, s->niter); i != UINT32_MAX; i = idx_next(n, i)) {
+		const struct disj *d = &n->d[i];
+		if (d->done || !same_iter(&d->st, s))
+			continue;
+		if (as_state_leq(s, &d->st))
+			return i;
+		if (cand == UINT32_MAX && d->queued && as_state_leq(&d->st, s))
+			cand = i;
+	}
+	*covers = cand != UINT32_MAX;
+	return cand;
+}
+
+/* After s replaced disjunct t (subsume_target's *covers): the other queued
+ * disjuncts t now contains go (freed, marked done; process skips them). */
+static void absorb_covered(struct vctx *v, struct node *n, uint32_t t)
+{
+	const struct as_state *ts = &n->d[t].st;
+	for (uint32_t i = idx_first(n, ts->iter, ts->niter); i != UINT32_MAX; i = idx_next(n, i)) {
+		struct disj *d = &n->d[i];
+		if (i == t || d->done || !d->queued || !same_iter(&d->st, ts) || !as_state_leq(&d->st, ts))
+			continue;
+		track_bytes(v, -(ssize_t)as_state_bytes(&d->st));
+		uint32_t ni = d->st.niter;
+		uint16_t it[AS_MAX_ITER];
+		memcpy(it, d->st.iter, sizeof(it));
+		as_state_fini(&d->st);
+		as_state_init(&d->st);
+		d->st.niter = ni;
+		memcpy(d->st.iter, it, sizeof(it));
+		d->done = true; /* still queued: process drops it */
+	}
+}
+
 static void propagate(struct vctx *v, uint32_t ctx, uint32_t block, struct as_state *s, bool widen, bool back)
 {
 	if (direct_block(v, block)) {
@@ -668,6 +735,7 @@ static void propagate(struct vctx *v, uint32_t ctx, uint32_t block, struct as_st
 		as_state_fini(s);
 		return;
 	}
+	kill_dead(v, block, s);
 	as_zone_gc(s);
 	uint16_t live = v->g.blocks[block].blive;
 	/* at a widening head, constants (the loop counters) must not split states */
@@ -698,6 +766,9 @@ static void propagate(struct vctx *v, uint32_t ctx, uint32_t block, struct as_st
 			samep = i;
 	}
 	uint64_t mkey = as_state_map_key(s, live);
+	bool covers = false;
+	if (target == UINT32_MAX && same && !widen)
+		target = subsume_target(n, s, &covers);
 	if (target == UINT32_MAX && same >= v->kdisj) {
 		/* beyond K: one that agrees on the branch-live registers (and
 		 * the weak key), else on the weak key, else one that holds the
@@ -774,6 +845,8 @@ static void propagate(struct vctx *v, uint32_t ctx, uint32_t block, struct as_st
 			d->pkey = as_state_ptr_key(&d->st, live);
 			track_bytes(v, (ssize_t)as_state_bytes(&d->st) - (ssize_t)before);
 			enqueue(v, n, target);
+			if (covers)
+				absorb_covered(v, n, target);
 		}
 		as_state_fini(s);
 		return;
@@ -842,6 +915,8 @@ static int edge_local(struct vctx *v, uint32_t ctx, const struct cfg_block *from
 			as_state_fini(s);
 			return -1;
 		}
+		/* the head's stored states lost their dead registers: compare alike */
+		kill_dead(v, to, s);
 		if (!v->g.loops[tb->head_of].allowed_unbounded && idx < AS_MAX_ITER && no_progress(n, s, idx)) {
 			int r = verr(v, s, pc, "loop_bound", "infinite loop detected: back-edge to insn %u makes no progress",
 				     tb->start);
@@ -1564,6 +1639,12 @@ static int process(struct vctx *v, struct node *n, uint32_t d)
 	struct as_state s;
 	n->d[d].queued = false;
 	n->nqueued--;
+	if (n->d[d].done) {
+		/* absorbed by a larger disjunct while queued (absorb_covered) */
+		if (!n->nqueued)
+			drop_final(n);
+		return 0;
+	}
 	n->d[d].visits++;
 	if (disj_final(v, n, &n->d[d].st)) {
 		as_state_move(&s, &n->d[d].st);
@@ -2307,6 +2388,7 @@ static int setup(struct vctx *v, const struct bg_program *prog, const struct bg_
 	if (thresholds(v))
 		return -ENOMEM;
 	cfg_branch_live(&v->g);
+	cfg_reg_live(&v->g);
 	final_blocks(v);
 	if (cfg_counted_loops(&v->g))
 		return -ENOMEM;

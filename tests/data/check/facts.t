@@ -34,7 +34,7 @@ goto join
 other:
 r3 = 2
 join:
-r0 = 0
+r0 = r3
 exit
 
 # case: fact_loop_widened_bound
