@@ -8,12 +8,15 @@ program type and maps. File header lines (before the first case):
   #      percpu_array, lru_hash, ringbuf, prog_array, perf_event_array,
   #      array_of_maps...; value may be a C type: value=struct lockval)
   # c: <a line of C>                e.g. a struct, `const volatile int cfg = 1;`
+  # license: TEXT                   the object's license (default GPL)
 Each case:
   # case: NAME                      a C identifier (also the program name)
   # expect: accept|reject
   # message: REGEX                  must match our rejection message (optional)
   # section: SEC                    overrides prog-type for this case
   # xfail: REASON                   we knowingly differ from the kernel here
+  # decl-tag: TAG                   a BTF decl tag on the case's function
+  #                                 (exception_callback:NAME)
   # kernel: skip REASON             the kernel cannot judge it here
   # profile: VER accept|reject [REGEX]  bpfgate's verdict for kernel profile VER
   #                                 (`check --kernel`, repeatable); the 6.18
@@ -161,8 +164,9 @@ def case_c(case, head, hids):
     # a kfunc both called and address-taken (bpf_ksym_exists) is one operand
     ops = ["[%s]\"i\"(&%s)" % (r, r) for r in refs if r not in calls] + ["[%s]\"i\"(%s)" % (c, c) for c in calls]
     asm = "\n".join("\t\t\"%s\\n\"" % b.replace("\\", "\\\\").replace('"', '\\"') for b in body)
-    return ("SEC(\"%s\") __attribute__((naked)) int %s(void)\n{\n\tasm volatile(\n%s\n\t\t:: %s : \"memory\");\n}\n"
-            % (sec, case["name"], asm, ", ".join(ops)))
+    tag = ("__attribute__((btf_decl_tag(\"%s\"))) " % case["decl-tag"]) if case.get("decl-tag") else ""
+    return ("SEC(\"%s\") %s__attribute__((naked)) int %s(void)\n{\n\tasm volatile(\n%s\n\t\t:: %s : \"memory\");\n}\n"
+            % (sec, tag, case["name"], asm, ", ".join(ops)))
 
 
 def build(path, head, cases, tmp, hids):
@@ -171,7 +175,7 @@ def build(path, head, cases, tmp, hids):
     src += [map_c(m) for m in head["maps"]]
     for c in cases:
         src.append(case_c(c, head, hids))
-    src.append('char _license[] SEC("license") = "GPL";')
+    src.append('char _license[] SEC("license") = "%s";' % head.get("license", "GPL"))
     base = os.path.join(tmp, os.path.basename(path)[:-2])
     open(base + ".c", "w").write("\n".join(src) + "\n")
     cmd = [CLANG, "-O2", "-g", "-target", "bpf", "-mcpu=v4", "-I", os.path.dirname(VMLINUX),

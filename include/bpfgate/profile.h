@@ -74,6 +74,13 @@ enum bg_kernel_feature {
 	BG_KFEAT_SPILL_LINK = 38,              /* spills link scalars, unbounded spills, narrowing fills */
 	BG_KFEAT_FASTCALL = 39,                /* bpf_fastcall spill/fill pairs removed before the stack-depth check */
 	BG_KFEAT_BUF_MAP_ARG = 40,             /* an iterator's buffer as a map key or value */
+	/* what a program may do (platform facts) */
+	BG_KFEAT_BTF_GPL = 41,                 /* kernel BTF objects readable only by GPL-compatible programs */
+	BG_KFEAT_BIND_RET3 = 42,               /* cgroup bind programs may return 2 and 3 */
+	BG_KFEAT_SLEEPABLE_KPROBE = 43,        /* sleepable kprobe-type programs (uprobes) */
+	BG_KFEAT_LOCK_SUBPROG = 44,            /* static subprograms called with a bpf_spin_lock held */
+	BG_KFEAT_MEM_MAP_KEY = 45,             /* helper memory (ringbuf, mem) as a map key or value */
+	BG_KFEAT_PKT_GLOBAL_CALLS = 46,        /* a global function changing packet data invalidates packet pointers */
 	BG_KFEAT__CNT,
 };
 

@@ -237,6 +237,9 @@ static int rule_helper_type(struct vctx *v, struct as_state *s, size_t pc, const
 	if (!bg_helper_allowed_attach(id, v->prog_type, at, kv, &why) && !prog_iter_helper(v, id))
 		return verr(v, s, pc, "helper_not_allowed", "program of this type cannot use helper %s#%u%s%s",
 			    p->name, id, why ? ": " : "", why ? why : "");
+	if (!bg_helper_target_allowed(id, v->prog_type, at, bg_program__attach_target(v->prog)))
+		return verr(v, s, pc, "helper_not_allowed", "helper call is not allowed in probe (%s from %s)", p->name,
+			    bg_program__attach_target(v->prog) ? bg_program__attach_target(v->prog) : "?");
 	return 0;
 }
 
@@ -336,6 +339,16 @@ static int rule_call_lock(struct vctx *v, struct as_state *s, size_t pc, const s
 {
 	(void)a;
 	const struct bg_insn *in = &v->insns[pc];
+	if (in->pseudo == BG_CALL_LOCAL) {
+		/* a static subprogram sees the caller's lock from 6.9 */
+		char since[16];
+		if (s->lock != -1 && !kf_has(v, BG_KF_LOCK_SUBPROG))
+			return verr(v, s, pc, "lock", "function calls are not allowed while holding a lock "
+				    "(bpf-to-bpf call; %s is not available before %s)",
+				    bg_feature_name(BG_KF_LOCK_SUBPROG),
+				    bg_kver_str(bg_feature_since(BG_KF_LOCK_SUBPROG), since));
+		return 0;
+	}
 	if (in->pseudo == BG_CALL_KFUNC) {
 		const char *name = kfunc_name(v, in);
 		const struct bg_helper_proto *p = name ? bg_kfunc_by_name(name) : NULL;
@@ -524,6 +537,12 @@ static int rule_exit_lock(struct vctx *v, struct as_state *s, size_t pc, const s
 		return verr(v, s, pc, "lock_held", "bpf_spin_unlock is missing: exiting with a bpf_spin_lock held");
 	if (ctx_kind(v) == CTX_GLOBAL)
 		return verr(v, s, pc, "lock_held", "bpf_spin_unlock is missing at global function exit");
+	if (!kf_has(v, BG_KF_LOCK_SUBPROG)) {
+		char since[16];
+		return verr(v, s, pc, "lock_held", "bpf_spin_unlock is missing: a function exits with a "
+			    "bpf_spin_lock held (%s is not available before %s)", bg_feature_name(BG_KF_LOCK_SUBPROG),
+			    bg_kver_str(bg_feature_since(BG_KF_LOCK_SUBPROG), since));
+	}
 	return 0;
 }
 
@@ -583,7 +602,8 @@ static int rule_exit_range(struct vctx *v, struct as_state *s, size_t pc, const 
 	const struct bg_prog_policy *p = v->pol;
 	if (ctx_kind(v) != CTX_MAIN || !p || !p->check_ret)
 		return 0;
-	int64_t lo = p->ret_min, hi = p->ret_max;
+	int64_t lo, hi;
+	bg_prog_ret_range(p, v->prof ? v->prof->features : ~0ull, &lo, &hi);
 	bool lsm32 = false;
 	if (v->prog_type == BPF_PROG_TYPE_LSM) {
 		/* per hook and kernel: void hooks and pre-6.12 LSM_MAC unchecked */
@@ -736,6 +756,7 @@ static void build_call(struct builder *b, const struct bg_insn *in)
 	switch (in->pseudo) {
 	case BG_CALL_LOCAL:
 		put(b, A_CALL_FRAME, 0, 0, 0, 0);
+		put(b, A_CALL_LOCK, 0, 0, 0, 0);
 		return;
 	case BG_CALL_KFUNC:
 		put(b, A_CALL_LOCK, 0, 0, 0, 0);

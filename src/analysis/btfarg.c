@@ -771,6 +771,7 @@ struct stops_arg {
 };
 struct stops_write {
 	const char *ops, *ptr, *holder, *field;
+	uint32_t since;
 };
 struct stops_member {
 	const char *ops, *member;
@@ -779,14 +780,14 @@ struct stops_member {
 #define STOPS_SLEEPABLE(o, m)
 static const struct stops_arg stops_args[] = {
 #define STOPS_ARG(o, f, t) {o, f, t},
-#define STOPS_WRITE(o, p, h, f)
+#define STOPS_WRITE(o, p, h, f, v)
 #include "platform/stops.def"
 #undef STOPS_ARG
 #undef STOPS_WRITE
 };
 static const struct stops_write stops_writes[] = {
 #define STOPS_ARG(o, f, t)
-#define STOPS_WRITE(o, p, h, f) {o, p, h, f},
+#define STOPS_WRITE(o, p, h, f, v) {o, p, h, f, v},
 #include "platform/stops.def"
 #undef STOPS_ARG
 #undef STOPS_WRITE
@@ -794,7 +795,7 @@ static const struct stops_write stops_writes[] = {
 #undef STOPS_UNSUPPORTED
 #undef STOPS_SLEEPABLE
 #define STOPS_ARG(o, f, t)
-#define STOPS_WRITE(o, p, h, f)
+#define STOPS_WRITE(o, p, h, f, v)
 static const struct stops_member stops_unsupported[] = {
 #define STOPS_UNSUPPORTED(o, m) {o, m},
 #define STOPS_SLEEPABLE(o, m)
@@ -903,7 +904,7 @@ static bool member_range(const struct bg_object *o, const struct btf *b, const c
 	return false;
 }
 
-bool btf_stops_writable(const struct bg_program *prog, const char *ptr, int64_t off, int size)
+bool btf_stops_writable(const struct bg_program *prog, const char *ptr, int64_t off, int size, uint32_t kver)
 {
 	const struct bg_object *o = bg_program__object(prog);
 	const struct btf *b = bg_object__target_btf(o);
@@ -912,7 +913,7 @@ bool btf_stops_writable(const struct bg_program *prog, const char *ptr, int64_t 
 	for (size_t i = 0; b && ptr && off >= 0 && i < sizeof(stops_writes) / sizeof(stops_writes[0]);
 	     i++) {
 		const struct stops_write *w = &stops_writes[i];
-		if (strcmp(w->ptr, ptr) || !stops_is(prog, w->ops) ||
+		if (strcmp(w->ptr, ptr) || !stops_is(prog, w->ops) || (kver && w->since > kver) ||
 		    !member_range(o, b, w->holder, w->field, &lo, &hi, &array))
 			continue;
 		/* the kernel matches the start of the field exactly, except for an

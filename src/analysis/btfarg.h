@@ -84,7 +84,10 @@ int btf_prog_writable(const struct bg_program *prog, const char *ptr, int64_t of
 /* Does the struct_ops member the program implements return void? (The kernel
  * then does not read r0 at exit.) */
 bool btf_stops_void_ret(const struct bg_program *prog);
-bool btf_stops_writable(const struct bg_program *prog, const char *ptr, int64_t off, int size);
+/* May the program's struct_ops type write size bytes at off through a
+ * trusted `ptr *` on kernel kver (0: any; stops.def STOPS_WRITE with its
+ * release)? */
+bool btf_stops_writable(const struct bg_program *prog, const char *ptr, int64_t off, int size, uint32_t kver);
 /* May the program implement the struct_ops member it is bound to (its
  * attach target "STRUCT:MEMBER"), loaded sleepable or not? False: the
  * kernel refuses "attach to unsupported member" (stops.def). True for

@@ -243,6 +243,12 @@ static int arg_mem_of_map(struct vctx *v, struct as_state *s, size_t pc, int reg
 	if (!rg_has(R(s, reg)->type, RG_KEY_ARG) ||
 	    (R(s, reg)->type == T_BUF && ((R(s, reg)->flags & RF_RDONLY) || !bg_profile_has(v->prof, BG_KF_BUF_MAP_ARG))))
 		return type_mismatch(v, s, pc, reg, "fp, pkt, pkt_meta, map_key, map_value, mem, ringbuf_mem");
+	/* before 6.2 a helper's map key or value is the stack, a packet, a map
+	 * value or a map key (a for_each_map_elem callback's: read-only mem) */
+	const struct as_reg *kr = R(s, reg);
+	if (!(ci->p->flags & BG_HF_KFUNC) && !kf_has(v, BG_KF_MEM_MAP_KEY) && kr->type != T_STACK &&
+	    kr->type != T_MAP_VALUE && !rg_has(kr->type, RG_PKT_BASE) && !(kr->type == T_MEM && (kr->flags & RF_RDONLY)))
+		return type_mismatch(v, s, pc, reg, "fp, pkt, pkt_meta, map_key, map_value");
 	if (!(ci->p->flags & BG_HF_KFUNC) && btf_mem_arg(v, s, pc, reg, true, ci->name))
 		return -1;
 	if (want_ptr_nonnull(v, s, pc, reg, what))

@@ -78,6 +78,10 @@ static int no_throw(struct vctx *v, int f, int cb, int depth)
 int except_cb_func(const struct vctx *v)
 {
 	size_t insn;
+	/* before 6.7 the kernel ignores the exception_callback tag: the
+	 * function is an ordinary one (unreachable unless called) */
+	if (!kf_has(v, BG_KF_EXCEPTIONS))
+		return -1;
 	if (!bg_program__exception_cb(v->prog, &insn, NULL) || insn == SIZE_MAX)
 		return -1;
 	int f = func_at(v, (uint32_t)insn);
@@ -86,6 +90,8 @@ int except_cb_func(const struct vctx *v)
 
 int except_check(struct vctx *v)
 {
+	if (!kf_has(v, BG_KF_EXCEPTIONS))
+		return 0; /* the tag means nothing before 6.7 */
 	const struct btf *b = bg_object__btf(v->obj);
 	int ntags = 0;
 	const char *cb = b ? bg_program__exception_cb(v->prog, NULL, &ntags) : NULL;

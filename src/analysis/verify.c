@@ -1169,7 +1169,8 @@ static int call_global(struct vctx *v, uint32_t ctx, const struct as_state *at, 
 			goto fail;
 		}
 	}
-	if (func_changes_pkt(v, func)) /* the caller's packet pointers are stale */
+	/* the caller's packet pointers are stale (6.12 on: older kernels keep them) */
+	if (kf_has(v, BG_KF_PKT_GLOBAL_CALLS) && func_changes_pkt(v, func))
 		invalidate_pkt(&s);
 	if (s.lock != AS_LOCK_NONE) { /* it is verified without the caller's lock */
 		verr(v, &s, pc, "lock", "global function calls are not allowed while holding a lock, use static function instead");
@@ -2411,7 +2412,8 @@ static int setup(struct vctx *v, const struct bg_program *prog, const struct bg_
 
 /* bpf_check_attach_target's refusals that depend on the target alone: a
  * disabled LSM hook, a sleepable tracing program on a function that cannot
- * sleep (before any instruction, as the kernel). */
+ * sleep, fmod_ret on a function whose return cannot be modified (before any
+ * instruction, as the kernel). */
 static int check_attach_target(struct vctx *v)
 {
 	const char *t = bg_program__attach_target(v->prog);
@@ -2424,6 +2426,10 @@ static int check_attach_target(struct vctx *v)
 	    (at == BPF_TRACE_FENTRY || at == BPF_TRACE_FEXIT || at == BPF_MODIFY_RETURN) &&
 	    !bg_tracing_sleepable_ok(t, v->prof ? v->prof->version : 0))
 		return verr(v, NULL, 0, "attach", "%s is not sleepable (not in this kernel's error-injection list)", t);
+	if (v->prog_type == BPF_PROG_TYPE_TRACING && at == BPF_MODIFY_RETURN && !prog_sleepable(v) &&
+	    !bg_tracing_modify_ok(t, v->prof ? v->prof->version : 0))
+		return verr(v, NULL, 0, "attach", "%s() is not modifiable (not a security_ function, nor in this "
+			    "kernel's error-injection list or fmod_ret set)", t);
 	return 0;
 }
 

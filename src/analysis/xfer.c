@@ -1122,13 +1122,13 @@ static int access_btf(struct vctx *v, struct as_state *s, size_t pc, int reg, co
 	if ((p->flags & RF_ALLOC) && !(p->flags & RF_UNTRUSTED) && p->btf)
 		return access_local(v, s, pc, reg, p, off, size, out, sign);
 	/* check_ptr_to_btf_access(): kernel objects only from GPL-compatible
-	 * programs, before any other rule of the access (program-local objects,
-	 * above, are exempt) */
-	if (!prog_license_gpl(v))
+	 * programs (6.2 on), before any other rule of the access (program-local
+	 * objects, above, are exempt) */
+	if (kf_has(v, BG_KF_BTF_GPL) && !prog_license_gpl(v))
 		return verr(v, s, pc, "gpl", "Cannot access kernel 'struct %s' from non-GPL compatible program",
 			    p->btf ? p->btf : "?");
 	if (write && !(p->flags & RF_UNTRUSTED) && bg_scalar_is_const(&p->v, &at) &&
-	    btf_stops_writable(v->prog, p->btf, (int64_t)at + off, size))
+	    btf_stops_writable(v->prog, p->btf, (int64_t)at + off, size, v->prof->version))
 		return 0; /* a field the struct_ops type lets its programs write */
 	if (write && !(p->flags & RF_UNTRUSTED) && bg_scalar_is_const(&p->v, &at)) {
 		/* a field the program type's access callback lets it write */

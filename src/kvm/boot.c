@@ -156,7 +156,7 @@ static void start(struct guest *g, const char *root, int idx, const char *const 
 {
 	char initrd[PATH_MAX + 16], con[PATH_MAX + 32], out[PATH_MAX + 32], err[512] = "";
 	char lbuf[PATH_MAX], args[64] = "", mem[16], scon[PATH_MAX + 48], sout[PATH_MAX + 48];
-	char cmdline[512];
+	char cmdline[512], config[PATH_MAX + 64];
 	const char *loader = loader_path(o, lbuf, sizeof(lbuf));
 	const char *accel = bg_kvm_accel(o->accel, NULL);
 	struct bg_kvm_run *r = g->run;
@@ -178,7 +178,8 @@ static void start(struct guest *g, const char *root, int idx, const char *const 
 		set_error(r, "cannot find the loader binary");
 		return;
 	}
-	e = bg_kvm_initrd(initrd, loader, objs, nobj, args, err, sizeof(err));
+	snprintf(config, sizeof(config), "%s/kernels/%s/config", root, r->k.ver);
+	e = bg_kvm_initrd(initrd, loader, objs, nobj, args, config, r->k.release, err, sizeof(err));
 	if (e) {
 		set_error(r, "initrd: %s", err);
 		return;

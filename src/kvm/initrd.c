@@ -1,7 +1,8 @@
 /* The guest's initrd, built on the fly as one uncompressed newc cpio:
  *   /bin/busybox (+ /bin/sh link), /init (a shell script), the loader (a
  *   bpfgate binary) at /bin/bpfgate with every shared library ldd names at
- *   its host path, the objects as /o/NNNNNN.o (index order = name order).
+ *   its host path, the objects as /o/NNNNNN.o (index order = name order),
+ *   the image's kernel configuration as /boot/config-RELEASE when cached.
  * /init mounts proc/sys/dev, lifts the memlock limit (5.10 charges BPF memory
  * to it), prints "BG-BEGIN release uptime" on /dev/ttyS1, runs one loader
  * process over every object with its records on ttyS1, prints
@@ -145,8 +146,10 @@ static const char init_script[] =
     "busybox poweroff -f\n";
 
 int bg_kvm_initrd(const char *path, const char *loader, const char *const *objs, size_t nobj,
-		  const char *loader_args, char *err, size_t errlen)
+		  const char *loader_args, const char *config, const char *release, char *err,
+		  size_t errlen)
 {
+	struct stat cst;
 	char libs[32][PATH_MAX], seen[64][256], name[64], script[sizeof(init_script) + 256];
 	size_t nseen = 0;
 	const char *bb = find_busybox();
@@ -184,6 +187,15 @@ int bg_kvm_initrd(const char *path, const char *loader, const char *const *objs,
 		parents(&c, libs[i], seen, &nseen);
 		if ((e = file(&c, libs[i] + 1, libs[i], 0755))) {
 			snprintf(err, errlen, "cannot read %s: %s", libs[i], strerror(-e));
+			goto out;
+		}
+	}
+	if (config && release && release[0] && !stat(config, &cst) && cst.st_size > 0) {
+		char cname[160];
+		dir(&c, "boot");
+		snprintf(cname, sizeof(cname), "boot/config-%s", release);
+		if ((e = file(&c, cname, config, 0644))) {
+			snprintf(err, errlen, "cannot read %s: %s", config, strerror(-e));
 			goto out;
 		}
 	}

@@ -324,9 +324,9 @@ static int resolve(struct aptcfg *c, const char *ver, char *rel, size_t n)
 	return rel[0] ? 0 : BG_KCACHE_NO_VERSION;
 }
 
-/* Find a file named vmlinuz* under dir (boot/vmlinuz-REL or
- * usr/lib/modules/REL/vmlinuz); path into out. */
-static int find_vmlinuz(const char *dir, char *out, size_t n, int depth)
+/* Find a file whose name starts with prefix under dir (boot/vmlinuz-REL or
+ * usr/lib/modules/REL/vmlinuz; boot/config-REL); path into out. */
+static int find_named(const char *dir, const char *prefix, char *out, size_t n, int depth)
 {
 	DIR *d = opendir(dir);
 	struct dirent *e;
@@ -346,11 +346,11 @@ static int find_vmlinuz(const char *dir, char *out, size_t n, int depth)
 		snprintf(sub, sizeof(sub), "%s/%s", dir, e->d_name);
 		if (lstat(sub, &st))
 			continue;
-		if (S_ISREG(st.st_mode) && !strncmp(e->d_name, "vmlinuz", 7)) {
+		if (S_ISREG(st.st_mode) && !strncmp(e->d_name, prefix, strlen(prefix))) {
 			snprintf(out, n, "%s", sub);
 			found = 1;
 		} else if (S_ISDIR(st.st_mode) && strcmp(e->d_name, "kernel")) {
-			found = find_vmlinuz(sub, out, n, depth + 1);
+			found = find_named(sub, prefix, out, n, depth + 1);
 		}
 	}
 	closedir(d);
@@ -511,6 +511,52 @@ int bg_kcache_remove(const char *root, const char *ver)
 	return rmtree(dir);
 }
 
+/* Keep the kernel configuration the unpacked packages under x hold
+ * (boot/config-REL) as dst/config, written under a temporary name and
+ * renamed (a concurrent boot reads either none or all of it); an empty file
+ * when there is none, so a later fetch does not look again. */
+static void keep_config(const char *x, const char *dst)
+{
+	char cfg[PATH_MAX], tmp[PATH_MAX + 80], p[PATH_MAX + 80];
+	FILE *f;
+
+	snprintf(tmp, sizeof(tmp), "%s/config.%d", dst, (int)getpid());
+	snprintf(p, sizeof(p), "%s/config", dst);
+	if (find_named(x, "config-", cfg, sizeof(cfg), 0) ? copy_file(cfg, tmp) : !(f = fopen(tmp, "w")) || fclose(f))
+		return;
+	if (rename(tmp, p))
+		unlink(tmp);
+}
+
+/* An image cached before configurations were kept: download its package
+ * again (the same package name, so the same release) for boot/config-REL.
+ * Best effort: an unreachable registry leaves it for a later fetch. */
+static void fetch_config(const char *root, const char *mirror, const struct bg_kimage *k)
+{
+	struct aptcfg c;
+	char work[PATH_MAX + 64], dl[PATH_MAX + 80], x[PATH_MAX + 80], dst[PATH_MAX + 64];
+	char err[512], pkgver[64] = "";
+
+	if (apt_setup(&c, root, mirror, err, sizeof(err)) || apt_update(&c, 0, err, sizeof(err)))
+		return;
+	snprintf(work, sizeof(work), "%s/tmp/config-%s.%d", root, k->ver, (int)getpid());
+	snprintf(dl, sizeof(dl), "%s/dl", work);
+	snprintf(x, sizeof(x), "%s/x", work);
+	snprintf(dst, sizeof(dst), "%s/kernels/%s", root, k->ver);
+	rmtree(work);
+	if (!mkdirs(dl) && !mkdirs(x) && !download_unpack(&c, k->package, dl, x, pkgver, sizeof(pkgver), err, sizeof(err))) {
+		/* newer packaging splits linux-binary-REL (the image) from
+		 * linux-image-REL: the configuration may be in either */
+		char pkg[200];
+		if (!strncmp(k->package, "linux-binary-", 13)) {
+			snprintf(pkg, sizeof(pkg), "linux-image-%s", k->package + 13);
+			download_unpack(&c, pkg, dl, x, pkgver, sizeof(pkgver), err, sizeof(err));
+		}
+		keep_config(x, dst);
+	}
+	rmtree(work);
+}
+
 /* Download the image package of rel (and its linux-binary package when the
  * image is not in the first) and keep vmlinuz in kernels/ver. */
 static int fetch_release(struct aptcfg *c, const char *ver, const char *rel, char *err,
@@ -534,7 +580,7 @@ static int fetch_release(struct aptcfg *c, const char *ver, const char *rel, cha
 		snprintf(pkg, sizeof(pkg), pkgs[i][0], rel);
 		if ((e = download_unpack(c, pkg, dl, x, pkgver, sizeof(pkgver), err, errlen)))
 			break;
-		found = find_vmlinuz(x, img, sizeof(img), 0);
+		found = find_named(x, "vmlinuz", img, sizeof(img), 0);
 	}
 	if (!e && !found) {
 		snprintf(err, errlen, "no vmlinuz in the packages of %s", rel);
@@ -542,6 +588,7 @@ static int fetch_release(struct aptcfg *c, const char *ver, const char *rel, cha
 	}
 	snprintf(dst, sizeof(dst), "%s/kernels/%s", c->root, ver);
 	if (!e && !(e = mkdirs(dst))) {
+		keep_config(x, dst);
 		snprintf(p, sizeof(p), "%s/vmlinuz", dst);
 		e = copy_file(img, p);
 		snprintf(p, sizeof(p), "%s/info", dst);
@@ -568,8 +615,13 @@ int bg_kcache_fetch(const char *root, const char *mirror, const char *ver, struc
 		snprintf(err, errlen, "'%s' is not a kernel series (like 5.10 or 6.12)", ver);
 		return -EINVAL;
 	}
-	if (!bg_kcache_get(root, ver, out))
+	if (!bg_kcache_get(root, ver, out)) {
+		char p[PATH_MAX + 80];
+		snprintf(p, sizeof(p), "%s/kernels/%s/config", root, ver);
+		if (access(p, F_OK))
+			fetch_config(root, mirror, out);
 		return 0;
+	}
 	if ((e = apt_setup(&c, root, mirror, err, errlen)) || (e = apt_update(&c, 0, err, errlen)))
 		return e;
 	/* a version missing from day-old lists may have appeared since */

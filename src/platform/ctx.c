@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "platform/helpers.h"
+#include "platform/profiles.h"
 
 #define R BG_CTX_R
 #define W BG_CTX_W
@@ -121,6 +122,7 @@ const struct bg_ctx_field *bg_ctx_field_at(const struct bg_ctx_layout *l, int of
 #define BG_PROG_LD_ABS(type_)
 #define BG_PROG_UNTRUSTED_ARGS(type_, attach_)
 #define BG_PROG_CTX_BTF(type_, name_, under_, conv_)
+#define BG_PROG_RET_BEFORE(type_, attach_, feat_, lo_, hi_)
 #define L(id) (&layout_##id)
 static const struct bg_prog_policy policies[] = {
 #include "platform/progtypes.def"
@@ -164,11 +166,35 @@ static const struct {
 } ctx_btf[] = {
 #include "platform/progtypes.def"
 };
+#undef BG_PROG_CTX_BTF
+#define BG_PROG_CTX_BTF(type_, name_, under_, conv_)
+#undef BG_PROG_RET_BEFORE
+#define BG_PROG_RET_BEFORE(type_, attach_, feat_, lo_, hi_) { type_, attach_, feat_, lo_, hi_ },
+static const struct {
+	uint32_t type, attach;
+	uint64_t feat;
+	int64_t lo, hi;
+} ret_before[] = {
+#include "platform/progtypes.def"
+};
+#undef BG_PROG_RET_BEFORE
 #undef BG_PROG
 #undef BG_PROG_MAPF
 #undef BG_PROG_LD_ABS
 #undef BG_PROG_UNTRUSTED_ARGS
 #undef BG_PROG_CTX_BTF
+
+void bg_prog_ret_range(const struct bg_prog_policy *p, uint64_t features, int64_t *lo, int64_t *hi)
+{
+	*lo = p->ret_min;
+	*hi = p->ret_max;
+	for (size_t i = 0; i < sizeof(ret_before) / sizeof(ret_before[0]); i++)
+		if (ret_before[i].type == p->prog_type && ret_before[i].attach == p->attach_type &&
+		    (features & ret_before[i].feat) != ret_before[i].feat) {
+			*lo = ret_before[i].lo;
+			*hi = ret_before[i].hi;
+		}
+}
 
 const char *bg_prog_ctx_btf(uint32_t prog_type, const char **under, bool *converted)
 {
@@ -327,11 +353,78 @@ bool bg_lsm_hook_disabled(const char *hook, uint32_t kver)
 	return lsm_hook_in(hook, disabled, sizeof(disabled) / sizeof(disabled[0]));
 }
 
+/* The functions registered as fmod_ret targets (register_btf_fmodret_id_set;
+ * KF_SLEEPABLE: a sleepable program may attach too): net/bpf/test_run.c's
+ * (measured: Debian's 6.1 refuses them, "bpf_modify_return_test() is not
+ * modifiable", 6.12 takes them: 6.12 here, first seen) and net/mptcp's
+ * update_socket_protocol (6.6, with the function; 6.12 takes it). */
+static const struct {
+	const char *name;
+	bool sleepable;
+	uint32_t since;
+} fmodret_set[] = {
+	{ "bpf_modify_return_test", false, BG_KVER(6, 12) },
+	{ "bpf_modify_return_test2", false, BG_KVER(6, 12) },
+	{ "bpf_modify_return_test_tp", false, BG_KVER(6, 12) },
+	{ "bpf_fentry_test1", true, BG_KVER(6, 12) },
+	{ "update_socket_protocol", false, BG_KVER(6, 6) },
+};
+/* Debian's 7.x images take every function (their error-injection list, or
+ * its absence, is not known here) */
+#define ANY_TARGET_SINCE BG_KVER(7, 0)
+
+static int fmodret_find(const char *target)
+{
+	for (size_t i = 0; target && i < sizeof(fmodret_set) / sizeof(fmodret_set[0]); i++)
+		if (!strcmp(target, fmodret_set[i].name))
+			return (int)i;
+	return -1;
+}
+
 bool bg_tracing_sleepable_ok(const char *target, uint32_t kver)
 {
-	if (kver >= BG_KVER(7, 0))
+	if (kver >= ANY_TARGET_SINCE)
 		return true;
-	return target && !strcmp(target, "bpf_fentry_test1") && (!kver || kver >= BG_KVER(6, 12));
+	int i = fmodret_find(target);
+	return i >= 0 && fmodret_set[i].sleepable && (!kver || kver >= fmodret_set[i].since);
+}
+
+bool bg_tracing_modify_ok(const char *target, uint32_t kver)
+{
+	if (kver >= ANY_TARGET_SINCE || (target && !strncmp(target, "security_", 9)))
+		return true;
+	int i = fmodret_find(target);
+	return i >= 0 && (!kver || kver >= fmodret_set[i].since);
+}
+
+/* bpf_trace.c btf_allowlist_d_path: the functions a tracing program may call
+ * bpf_d_path from (their path argument is safe to walk) */
+static const char *const d_path_targets[] = { "security_file_permission", "security_inode_getattr",
+					      "security_file_open", "security_path_truncate", "vfs_truncate",
+					      "vfs_fallocate", "dentry_open", "vfs_getattr", "filp_close" };
+
+int bg_helper_target_allowed(uint32_t helper_id, uint32_t prog_type, uint32_t attach_type, const char *target)
+{
+	if (prog_type != BPF_PROG_TYPE_TRACING)
+		return -1;
+	switch (helper_id) {
+	case BPF_FUNC_d_path: /* bpf_d_path_allowed (LSM: by hook, not decided here) */
+		if (attach_type == BPF_TRACE_ITER)
+			return 1;
+		for (size_t i = 0; target && i < sizeof(d_path_targets) / sizeof(d_path_targets[0]); i++)
+			if (!strcmp(target, d_path_targets[i]))
+				return 1;
+		return 0;
+	case BPF_FUNC_sk_storage_get:
+	case BPF_FUNC_sk_storage_delete: /* bpf_sk_storage_tracing_allowed */
+		if (attach_type == BPF_TRACE_ITER || attach_type == BPF_TRACE_RAW_TP)
+			return 1;
+		if (attach_type != BPF_TRACE_FENTRY && attach_type != BPF_TRACE_FEXIT)
+			return 0;
+		return !target || strncmp(target, "bpf_sk_storage", 14);
+	default:
+		return -1;
+	}
 }
 
 bool bg_lsm_ret_range(const char *hook, uint32_t attach_type, int hook_ret, uint32_t kver, int64_t *lo,

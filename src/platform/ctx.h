@@ -129,8 +129,24 @@ bool bg_lsm_hook_disabled(const char *hook, uint32_t kver);
  * and 6.12 refuse syscalls ("__x64_sys_getpgid is not sleepable"); Debian's
  * 7.2 accepts them (its list is not known: every target is taken there). */
 bool bg_tracing_sleepable_ok(const char *target, uint32_t kver);
+/* May a BPF_MODIFY_RETURN program attach to function target on kernel kver
+ * (0: the running one)? The kernel's check_attach_modify_return: a security_
+ * function, one in the error-injection list, or one of the fmod_ret set
+ * (net/bpf/test_run.c: bpf_modify_return_test..., 6.12 on as measured; net/mptcp:
+ * update_socket_protocol, 6.6);
+ * else "target() is not modifiable". Measured: Debian's 5.10 and 6.1 refuse
+ * bpf_modify_return_test, 6.12 refuses __x64_sys_nanosleep, 7.2 takes both;
+ * the running 6.18 has no error-injection list. */
+bool bg_tracing_modify_ok(const char *target, uint32_t kver);
 bool bg_lsm_ret_range(const char *hook, uint32_t attach_type, int hook_ret, uint32_t kver, int64_t *lo,
 		      int64_t *hi);
+/* A helper's per-program "allowed" callback (bpf_func_proto.allowed: "helper
+ * call is not allowed in probe") for a tracing program attached to function
+ * target: bpf_d_path only from the functions of btf_allowlist_d_path (and
+ * iterators); bpf_sk_storage_get/delete from fentry/fexit except on the
+ * bpf_sk_storage* functions themselves, and from tp_btf and iterators (not
+ * fmod_ret). 1 allowed, 0 refused, -1 no such rule. */
+int bg_helper_target_allowed(uint32_t helper_id, uint32_t prog_type, uint32_t attach_type, const char *target);
 
 /* The struct name a program type's BTF prototypes give its ctx
  * (progtypes.def BG_PROG_CTX_BTF), NULL when it has none; *under: the struct
@@ -157,6 +173,12 @@ const char *bg_ctx_kernel_struct(const char *uapi_ctx);
  * bpf_tcp_sock_is_valid_access; uapi struct bpf_sock / bpf_tcp_sock). */
 enum bg_sock_kind { BG_SOCK_FULL = 0, BG_SOCK_COMMON, BG_SOCK_TCP };
 bool bg_sock_access_ok(enum bg_sock_kind kind, int64_t off, int size);
+
+/* The return range policy p enforces on a kernel with feature bits features
+ * (platform/profiles.h BG_KF_*; a profile's .features): the row's range, or
+ * an older kernel's (progtypes.def BG_PROG_RET_BEFORE: cgroup bind [0, 1]
+ * before 5.12). */
+void bg_prog_ret_range(const struct bg_prog_policy *p, uint64_t features, int64_t *lo, int64_t *hi);
 
 /* Every policy row (for listings and tests). */
 const struct bg_prog_policy *bg_prog_policies(unsigned *n);

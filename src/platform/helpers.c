@@ -280,6 +280,15 @@ int bg_helper_measured(uint32_t id, uint32_t prog_type, uint32_t attach_type, ui
 	for (size_t i = 0; i < sizeof(kavail) / sizeof(kavail[0]); i++)
 		if (kavail[i].kver == kver && kavail[i].type == prog_type && kavail[i].attach == attach_type)
 			return (int)((kavail[i].ids[id / 64] >> (id % 64)) & 1);
+	/* fentry/fexit/fmod_ret were not probed (a load needs a target): the
+	 * tracing type's helpers are one switch (tracing_prog_func_proto), so
+	 * theirs are tp_btf's, but for those only a trampoline program has
+	 * (attach cookie, function arguments and result: by release) */
+	if (prog_type == BPF_PROG_TYPE_TRACING &&
+	    (attach_type == BPF_TRACE_FENTRY || attach_type == BPF_TRACE_FEXIT || attach_type == BPF_MODIFY_RETURN) &&
+	    id != BPF_FUNC_get_attach_cookie && id != BPF_FUNC_get_func_arg && id != BPF_FUNC_get_func_ret &&
+	    id != BPF_FUNC_get_func_arg_cnt)
+		return bg_helper_measured(id, prog_type, BPF_TRACE_RAW_TP, kver);
 	return -1;
 }
 

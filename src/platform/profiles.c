@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "platform/ctx.h"
 #include "platform/helpers.h"
 
 /* the rows of kfeatures.def by public feature number; the count check is at
@@ -193,9 +194,41 @@ static int ctx_struct_of(uint32_t prog_type)
 	}
 }
 
+static const struct {
+	uint32_t prog_type;
+	const char *field;
+	uint32_t since;
+} ctx_field_since[] = {
+#define BG_CTX_FIELD_SINCE(type_, field_, since_) { type_, field_, since_ },
+#include "platform/kversions.def"
+#undef BG_CTX_FIELD_SINCE
+};
+
+/* A field of prog_type's layout (ctx.def) newer than the oldest profile */
+static uint32_t layout_field_since(uint32_t prog_type, int64_t off, uint32_t size, const char **name)
+{
+	const struct bg_ctx_layout *l = bg_prog_policy(prog_type, 0)->ctx;
+	for (unsigned i = 0; l && i < NELEM(ctx_field_since); i++) {
+		if (ctx_field_since[i].prog_type != prog_type)
+			continue;
+		for (unsigned k = 0; k < l->nfields; k++) {
+			const struct bg_ctx_field *f = &l->fields[k];
+			if (strcmp(f->name, ctx_field_since[i].field) || off >= f->off + f->size ||
+			    off + (int64_t)size <= f->off)
+				continue;
+			if (name)
+				*name = ctx_field_since[i].field;
+			return ctx_field_since[i].since;
+		}
+	}
+	return 0;
+}
+
 uint32_t bg_ctx_field_since(uint32_t prog_type, int64_t off, uint32_t size, const char **name)
 {
 	int cs = ctx_struct_of(prog_type);
+	if (cs < 0)
+		return layout_field_since(prog_type, off, size, name);
 	for (unsigned i = 0; cs >= 0 && i < NELEM(ctx_since); i++)
 		if (ctx_since[i].cs == cs && off < ctx_since[i].off + ctx_since[i].size &&
 		    off + (int64_t)size > ctx_since[i].off) {
