@@ -81,6 +81,11 @@ enum bg_kernel_feature {
 	BG_KFEAT_LOCK_SUBPROG = 44,            /* static subprograms called with a bpf_spin_lock held */
 	BG_KFEAT_MEM_MAP_KEY = 45,             /* helper memory (ringbuf, mem) as a map key or value */
 	BG_KFEAT_PKT_GLOBAL_CALLS = 46,        /* a global function changing packet data invalidates packet pointers */
+	/* how the verifier walks calls */
+	BG_KFEAT_ARG_TAGS = 47,                /* `arg:` decl tags of global function arguments honoured */
+	BG_KFEAT_CB_ITER = 48,                 /* a callback verified as called any number of times (else exactly once) */
+	BG_KFEAT_CFG_FALLTHROUGH_LOOP = 49,    /* a loop closed by a fall-through edge in check_cfg's walk allowed */
+	BG_KFEAT_STACK_ROUND16 = 50,           /* frames charged in 16-byte steps with the JIT (else 32, at least 32) */
 	BG_KFEAT__CNT,
 };
 

@@ -534,7 +534,8 @@ static unsigned arg_tags(const struct btf *b, uint32_t fid, int idx)
 	return tags;
 }
 
-int btf_global_params(const struct bg_program *prog, size_t insn, struct gparam *out, const char **why)
+int btf_global_params(const struct bg_program *prog, size_t insn, bool tagged, struct gparam *out,
+		      const char **why)
 {
 	static __thread char buf[200]; /* per thread, as why above */
 	const struct btf *b = bg_object__btf(bg_program__object(prog));
@@ -566,7 +567,7 @@ int btf_global_params(const struct bg_program *prog, size_t insn, struct gparam 
 		return -2;
 	}
 	for (int i = 0; i < n; i++) {
-		unsigned tags = arg_tags(b, tid, i);
+		unsigned tags = tagged ? arg_tags(b, tid, i) : 0; /* before 6.8: by type alone */
 		const char *bad = NULL;
 		memset(&out[i], 0, sizeof(out[i]));
 		uint32_t id;
@@ -606,6 +607,8 @@ int btf_global_params(const struct bg_program *prog, size_t insn, struct gparam 
 				if (sz < 0)
 					bad = "reference type size cannot be determined";
 				out[i].kind = GP_MEM;
+				/* before 6.8 btf_resolve_size refuses void (no size) */
+				out[i].unsized = pid == 0 && !tagged;
 				out[i].nullable = !(tags & TAG_NONNULL);
 				out[i].name = pt && btf_is_composite(pt) ? pn : NULL;
 				out[i].size = sz > 0 ? (uint32_t)sz : 0;

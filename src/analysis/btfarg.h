@@ -55,14 +55,17 @@ enum { GP_SCALAR = 0, GP_MEM, GP_CTX, GP_DYNPTR, GP_BTF, GP_ARENA };
 struct gparam {
 	int kind;
 	bool nullable;       /* GP_MEM, GP_BTF: may be NULL */
+	bool unsized;        /* GP_MEM: `void *` typed without tags (before 6.8): refused */
 	uint32_t size;       /* pointee size (GP_MEM) */
 	const char *name;    /* pointee struct name or NULL */
 };
-/* Parameters of the global function starting at insn (object BTF). Returns
+/* Parameters of the global function starting at insn (object BTF); `arg:`
+ * tags are read only when tagged (kernels from 6.8: BG_KF_ARG_TAGS). Returns
  * their number (<= 5), -1 when the BTF is missing, or -2 when the kernel
  * refuses the prototype (*why: its message). Static functions are not typed
  * by their prototype: only call it for a global one. */
-int btf_global_params(const struct bg_program *prog, size_t insn, struct gparam *out, const char **why);
+int btf_global_params(const struct bg_program *prog, size_t insn, bool tagged, struct gparam *out,
+		      const char **why);
 /* btf_global_params' answer for one function, kept by the analysis. */
 struct gprot {
 	bool known;          /* read already */

@@ -8,6 +8,7 @@
 
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <linux/bpf.h>
 #include "analysis/vctx.h"
@@ -279,6 +280,102 @@ static int gate_sleepable(struct vctx *v)
 		    bg_kver_str(bg_feature_since(BG_KF_SLEEPABLE_KPROBE), a));
 }
 
+/* The edges check_cfg tries from slot t, in its order: *n of them in w[],
+ * ok[] says whether a back-edge along it is allowed (a jump's edges; before
+ * 6.7 never a fall-through of a non-jump instruction or a call, nor a call's
+ * edge to its callee). */
+static int cfg_edges(const struct vctx *v, size_t t, int64_t w[2], bool ok[2])
+{
+	const struct bg_insn *in = &v->insns[t];
+	switch (in->kind) {
+	case BG_K_EXIT:
+		return 0;
+	case BG_K_JA:
+		w[0] = in->target, ok[0] = true;
+		return 1;
+	case BG_K_JCOND:
+	case BG_K_MAY_GOTO:
+		w[0] = (int64_t)t + 1, ok[0] = true;
+		w[1] = in->target, ok[1] = true;
+		return 2;
+	case BG_K_CALL:
+		w[0] = (int64_t)t + 1, ok[0] = false;
+		if (in->pseudo != BG_CALL_LOCAL)
+			return 1;
+		w[1] = in->target, ok[1] = false;
+		return 2;
+	case BG_K_LD_IMM64:
+		w[0] = (int64_t)t + 1, ok[0] = false;
+		if (in->pseudo != BG_PSEUDO_FUNC)
+			return 1;
+		w[1] = (int64_t)t + 1 + in->imm, ok[1] = true; /* recursion is checked later */
+		return 2;
+	default:
+		w[0] = (int64_t)t + 1, ok[0] = false;
+		return 1;
+	}
+}
+
+/* Before 6.7 ("fix control-flow graph checking in privileged mode") check_cfg's
+ * depth-first walk refuses a back-edge that is a fall-through of a non-jump
+ * instruction or a call, so a loop whose walk closes there (one entered in
+ * its middle by a jump) is refused although bounded loops are allowed. The
+ * walk is the kernel's: from slot 0, edges in cfg_edges' order, an edge to a
+ * slot still on the stack is a back-edge. O(n). */
+static int gate_cfg_fallthrough_loops(struct vctx *v)
+{
+	if (kf_has(v, BG_KF_CFG_FALLTHROUGH_LOOP) || !kf_has(v, BG_KF_BOUNDED_LOOPS))
+		return 0;
+	enum { NEW = 0, ON_STACK, DONE };
+	uint8_t *st = calloc(v->n ? v->n : 1, 2);
+	uint32_t *stack = malloc((v->n ? v->n : 1) * sizeof(*stack));
+	if (!st || !stack) {
+		free(st);
+		free(stack);
+		return vnomem(v);
+	}
+	uint8_t *tried = st + v->n; /* edges already followed from a slot, a bit each */
+	size_t sp = 0;
+	int64_t bad_from = -1, bad_to = 0;
+	if (v->n) {
+		st[0] = ON_STACK;
+		stack[sp++] = 0;
+	}
+	while (sp && bad_from < 0) {
+		size_t t = stack[sp - 1];
+		int64_t w[2];
+		bool ok[2], pushed = false;
+		int ne = cfg_edges(v, t, w, ok);
+		for (int e = 0; e < ne && !pushed && bad_from < 0; e++) {
+			if ((tried[t] >> e) & 1 || w[e] < 0 || (size_t)w[e] >= v->n)
+				continue;
+			if (st[w[e]] == NEW) {
+				tried[t] |= (uint8_t)(1u << e);
+				st[w[e]] = ON_STACK;
+				stack[sp++] = (uint32_t)w[e];
+				pushed = true;
+			} else if (st[w[e]] == ON_STACK) {
+				if (!ok[e])
+					bad_from = (int64_t)t, bad_to = w[e];
+			} else {
+				tried[t] |= (uint8_t)(1u << e);
+			}
+		}
+		if (!pushed && bad_from < 0) {
+			st[t] = DONE;
+			sp--;
+		}
+	}
+	free(st);
+	free(stack);
+	if (bad_from < 0)
+		return 0;
+	char what[160];
+	snprintf(what, sizeof(what), "back-edge from insn %lld to %lld (a loop closed by a fall-through)",
+		 (long long)bad_from, (long long)bad_to);
+	return unavailable(v, NULL, (size_t)bad_from, bg_feature_since(BG_KF_CFG_FALLTHROUGH_LOOP), what);
+}
+
 int kgate_program(struct vctx *v)
 {
 	if (!v->kgate)
@@ -306,5 +403,5 @@ int kgate_program(struct vctx *v)
 	if (!kf_has(v, BG_KF_GLOBAL_FUNCS))
 		for (uint32_t f = 0; f < v->g.nfuncs; f++)
 			v->g.funcs[f].linkage = 0; /* libbpf makes them static for such kernels */
-	return gate_back_edges(v);
+	return gate_back_edges(v) || gate_cfg_fallthrough_loops(v) ? -1 : 0;
 }

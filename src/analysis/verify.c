@@ -1039,6 +1039,9 @@ static int global_arg(struct vctx *v, struct as_state *s, size_t pc, int i, cons
 	case GP_MEM:
 		if (!kf_has(v, BG_KF_GLOBAL_PTR_ARGS))
 			return verr(v, s, pc, "kernel_version", "Arg#%d type PTR in %s() is not supported yet.", i, fname);
+		if (gp->unsized)
+			return verr(v, s, pc, "kernel_version",
+				    "arg#%d reference type('UNKNOWN ') size cannot be determined: -22", i);
 		if (global_arg_off(v, s, pc, reg) || global_arg_mem(v, s, pc, reg, gp->size))
 			return -1;
 		if (!gp->nullable && (((r->flags & RF_NULL) && r->type != T_SCALAR) ||
@@ -1126,7 +1129,8 @@ static const struct gprot *global_params(struct vctx *v, uint32_t func)
 	struct gprot *g = &v->gprot[func];
 	if (!g->known) {
 		const char *why = NULL;
-		g->np = btf_global_params(v->prog, v->g.funcs[func].start, g->gp, &why);
+		g->np = btf_global_params(v->prog, v->g.funcs[func].start, kf_has(v, BG_KF_ARG_TAGS),
+					  g->gp, &why);
 		snprintf(g->why, sizeof(g->why), "%s", why ? why : "");
 		g->known = true;
 	}
@@ -1329,8 +1333,9 @@ static int return_from(struct vctx *v, uint32_t ctx, struct as_state *s, size_t 
 	if (c->kind == CTX_GLOBAL || c->kind == CTX_CB_ASYNC)
 		return 0;
 	uint32_t callsite = c->callsite, parent = c->parent;
-	if (c->kind == CTX_CB_SYNC && as_cur(s)->cb_left != 0) {
-		/* the helper may call the callback again */
+	if (c->kind == CTX_CB_SYNC && as_cur(s)->cb_left != 0 && kf_has(v, BG_KF_CB_ITER)) {
+		/* the helper may call the callback again (before 6.7 the
+		 * kernel walks it once: BG_KF_CB_ITER) */
 		uint32_t left = as_cur(s)->cb_left;
 		struct as_state again;
 		if (as_state_copy(&again, s))
@@ -1491,6 +1496,10 @@ static int terminator(struct vctx *v, uint32_t ctx, uint32_t block, struct as_st
 			as_state_fini(&at);
 			if (r || call_throws(v, pc))
 				return r;
+			/* before 6.7 the caller goes on from the callback's exit
+			 * only: a zero-times path is not walked */
+			if (cb >= 0 && kind != 2 && !kf_has(v, BG_KF_CB_ITER))
+				return 0;
 			struct as_state o;
 			if (as_state_copy(&o, s))
 				return vnomem(v);
@@ -2040,7 +2049,11 @@ static int check_stack_depth(struct vctx *v)
 		if (v->ctxs[i].max_stack > bytes[v->ctxs[i].func])
 			bytes[v->ctxs[i].func] = v->ctxs[i].max_stack;
 	for (uint32_t f = 0; f < v->g.nfuncs; f++) {
-		bytes[f] = (fastcall_depth(v, f, bytes[f]) + 15) / 16 * 16;
+		/* before 6.8 every frame is charged at least 32 bytes in 32-byte
+		 * steps, the interpreter's granularity, JIT or not
+		 * (BG_KF_STACK_ROUND16) */
+		uint32_t d = fastcall_depth(v, f, bytes[f]);
+		bytes[f] = kf_has(v, BG_KF_STACK_ROUND16) ? (d + 15) / 16 * 16 : ((d ? d : 1) + 31) / 32 * 32;
 		flags[nf + f] = func_tail_calls(v, f);
 	}
 	for (uint32_t i = 0; i < v->nctx; i++)

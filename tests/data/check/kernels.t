@@ -18,6 +18,8 @@
 # c: __attribute__((noinline)) int gderef_chk(int *p) { return p ? *p : 0; }
 # c: __attribute__((noinline)) int gderef_nonnull(int *p __attribute__((btf_decl_tag("arg:nonnull")))) { return *p; }
 # c: extern int LINUX_HAS_BPF_COOKIE __kconfig;
+# c: __attribute__((noinline)) int g_pull(struct __sk_buff *sk) { return bpf_skb_pull_data(sk, 0); }
+# c: static __attribute__((noinline)) int cb_zero(__u32 i, __u64 *ctx) { *ctx = 0; return 0; }
 
 # case: uses_bpf_loop
 # expect: accept
@@ -753,5 +755,141 @@ if r6 == 0 goto out
 if r6 != r7 goto out
 r0 = *(u64 *)(r7 + 0)
 out:
+r0 = 0
+exit
+
+# case: callback_zero_times
+# A callback called zero or more times (from 6.7) against exactly once
+# (before: BG_KFEAT_CB_ITER): the callback clears the slot holding 32, the
+# caller indexes an 8-byte map value with it.
+# expect: reject
+# message: invalid access to map value
+# profile: 7.2 reject invalid access to map value
+# profile: 6.12 reject invalid access to map value
+# profile: 6.1 accept
+r1 = 32
+*(u64 *)(r10 - 8) = r1
+r1 = 4
+r2 = %[cb_zero] ll
+r3 = r10
+r3 += -8
+r4 = 0
+call bpf_loop
+r1 = 0
+*(u32 *)(r10 - 12) = r1
+r1 = %[arr] ll
+r2 = r10
+r2 += -12
+call bpf_map_lookup_elem
+if r0 == 0 goto out
+r1 = *(u64 *)(r10 - 8)
+r0 += r1
+r0 = *(u8 *)(r0 + 0)
+out:
+r0 = 0
+exit
+
+# case: callback_zero_times_old_ok
+# expect: accept
+# profile: 7.2 accept
+# profile: 6.12 accept
+# profile: 6.1 accept
+r1 = 0
+*(u64 *)(r10 - 8) = r1
+r1 = 4
+r2 = %[cb_zero] ll
+r3 = r10
+r3 += -8
+r4 = 0
+call bpf_loop
+r1 = 0
+*(u32 *)(r10 - 12) = r1
+r1 = %[arr] ll
+r2 = r10
+r2 += -12
+call bpf_map_lookup_elem
+if r0 == 0 goto out
+r1 = *(u64 *)(r10 - 8)
+r0 += r1
+r0 = *(u8 *)(r0 + 0)
+out:
+r0 = 0
+exit
+
+# case: global_func_pkt_changes
+# A global function that may move the packet (bpf_skb_pull_data)
+# invalidates the caller's packet pointers from 6.13 (in Debian's 6.12):
+# BG_KFEAT_PKT_GLOBAL_CALLS (k13-kf landed the same bit first).
+# section: tc
+# expect: reject
+# message: invalid mem access 'scalar'
+# profile: 7.2 reject invalid mem access 'scalar'
+# profile: 6.12 reject invalid mem access 'scalar'
+# profile: 6.1 accept
+# profile: 5.10 accept
+r6 = r1
+r2 = *(u32 *)(r6 + 76)
+r3 = *(u32 *)(r6 + 80)
+r4 = r2
+r4 += 4
+if r4 > r3 goto out
+r7 = r2
+r1 = r6
+call %[g_pull]
+r1 = 42
+*(u32 *)(r7 + 0) = r1
+out:
+r0 = 0
+exit
+
+# case: global_func_pkt_changes_old_ok
+# section: tc
+# expect: accept
+# profile: 7.2 accept
+# profile: 6.12 accept
+# profile: 6.1 accept
+# profile: 5.10 accept
+r6 = r1
+r1 = r6
+call %[g_pull]
+r2 = *(u32 *)(r6 + 76)
+r3 = *(u32 *)(r6 + 80)
+r4 = r2
+r4 += 4
+if r4 > r3 goto out
+r1 = 42
+*(u32 *)(r2 + 0) = r1
+out:
+r0 = 0
+exit
+
+# case: loop_closed_by_fallthrough
+# A bounded loop entered in its middle: check_cfg's walk closes it with the
+# fall-through of `r0 += 1`, a back-edge refused before 6.7
+# (BG_KFEAT_CFG_FALLTHROUGH_LOOP).
+# expect: accept
+# profile: 7.2 accept
+# profile: 6.12 accept
+# profile: 6.1 reject back-edge from insn 2 to 3
+# profile: 5.10 reject back-edge from insn 2 to 3
+r0 = 0
+goto l0
+l1:
+r0 += 1
+l0:
+if r0 < 4 goto l1
+r0 = 0
+exit
+
+# case: loop_closed_by_fallthrough_old_ok
+# expect: accept
+# profile: 7.2 accept
+# profile: 6.12 accept
+# profile: 6.1 accept
+# profile: 5.10 accept
+r0 = 0
+l1:
+r0 += 1
+if r0 < 4 goto l1
 r0 = 0
 exit
