@@ -467,7 +467,13 @@ void cfg_free(struct cfg *g)
 	memset(g, 0, sizeof(*g));
 }
 
-static uint16_t insn_blive(const struct bg_insn *in, uint16_t live)
+/* the argument registers a call reads (r1-r5 unless told) */
+static uint16_t call_args(const struct cfg *g, const struct bg_insn *in)
+{
+	return g->call_reads ? (uint16_t)(g->call_reads(in) & 0x3eu) : 0x3eu;
+}
+
+static uint16_t insn_blive(const struct cfg *g, const struct bg_insn *in, uint16_t live)
 {
 	uint16_t d = (uint16_t)(1u << in->dst), sr = (uint16_t)(1u << in->src);
 	switch (in->kind) {
@@ -500,7 +506,7 @@ static uint16_t insn_blive(const struct bg_insn *in, uint16_t live)
 	case BG_K_ADDR_CAST:
 		return (uint16_t)(live & ~d);
 	case BG_K_CALL:
-		return (uint16_t)((live & ~0x3fu) | 0x3eu);
+		return (uint16_t)((live & ~0x3fu) | call_args(g, in));
 	case BG_K_CALLX:
 	case BG_K_LD_ABS:
 	case BG_K_LD_IND:
@@ -511,10 +517,10 @@ static uint16_t insn_blive(const struct bg_insn *in, uint16_t live)
 }
 
 /* Live registers before in, from those live after it: a read makes a
- * register live, a write (without a read) kills it. Calls read r1-r5 (a
- * helper's unused arguments included: conservative) and clobber r0-r5; an
+ * register live, a write (without a read) kills it. Calls read their
+ * arguments (a helper's prototype's, else r1-r5) and clobber r0-r5; an
  * atomic reads r0 besides its operands and kills nothing. */
-static uint16_t insn_rlive(const struct bg_insn *in, uint16_t live)
+static uint16_t insn_rlive(const struct cfg *g, const struct bg_insn *in, uint16_t live)
 {
 	uint16_t d = (uint16_t)(1u << in->dst), sr = (uint16_t)(1u << in->src);
 	uint16_t src = in->src_is_reg ? sr : 0;
@@ -544,7 +550,7 @@ static uint16_t insn_rlive(const struct bg_insn *in, uint16_t live)
 	case BG_K_JCOND:
 		return (uint16_t)(live | d | src);
 	case BG_K_CALL:
-		return (uint16_t)((live & ~0x3fu) | 0x3eu);
+		return (uint16_t)((live & ~0x3fu) | call_args(g, in));
 	case BG_K_CALLX:
 		return (uint16_t)((live & ~0x3fu) | 0x3eu | d);
 	case BG_K_EXIT:
@@ -568,7 +574,7 @@ void cfg_reg_live(struct cfg *g)
 				live |= g->blocks[bl->succ[k]].rlive;
 			for (uint32_t i = bl->end; i-- > bl->start;)
 				if (g->insns[i].kind != BG_K_LD_IMM64_HI)
-					live = insn_rlive(&g->insns[i], live);
+					live = insn_rlive(g, &g->insns[i], live);
 			live |= bl->blive;
 			if (live != bl->rlive) {
 				bl->rlive = live;
@@ -619,7 +625,7 @@ void cfg_branch_live(struct cfg *g)
 				live |= 1u;
 			for (uint32_t i = bl->end; i-- > bl->start;)
 				if (g->insns[i].kind != BG_K_LD_IMM64_HI)
-					live = insn_blive(&g->insns[i], live);
+					live = insn_blive(g, &g->insns[i], live);
 			if (live != bl->blive) {
 				bl->blive = live;
 				changed = true;

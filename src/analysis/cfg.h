@@ -76,6 +76,9 @@ struct cfg {
 	struct cfg_func *funcs;
 	struct cfg_loop *loops;
 	uint32_t *block_of;    /* slot -> block */
+	/* the argument registers (mask of r1-r5) a call reads, for the
+	 * liveness analyses; NULL: all five */
+	uint16_t (*call_reads)(const struct bg_insn *in);
 	uint32_t *loop_pool;
 	uint32_t *body_pool;
 };

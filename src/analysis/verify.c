@@ -2324,6 +2324,16 @@ static int run(struct vctx *v)
 	return 0;
 }
 
+/* A helper reads the arguments of its prototype; a subprogram, a kfunc or
+ * an unknown helper any of r1-r5. */
+static uint16_t call_reads(const struct bg_insn *in)
+{
+	const struct bg_helper_proto *p = in->pseudo == BG_CALL_HELPER ? bg_helper_by_id((uint32_t)in->imm) : NULL;
+	if (!p || p->nargs > 5)
+		return 0x3e;
+	return (uint16_t)(((1u << p->nargs) - 1) << 1);
+}
+
 static bool want_cb(const struct bg_insn *in)
 {
 	return call_is_cb(in);
@@ -2401,6 +2411,7 @@ static int setup(struct vctx *v, const struct bg_program *prog, const struct bg_
 		return -ENOMEM;
 	if (thresholds(v))
 		return -ENOMEM;
+	v->g.call_reads = call_reads;
 	cfg_branch_live(&v->g);
 	cfg_reg_live(&v->g);
 	final_blocks(v);
