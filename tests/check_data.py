@@ -15,6 +15,8 @@ Each case:
   # message: REGEX                  must match our rejection message (optional)
   # section: SEC                    overrides prog-type for this case
   # xfail: REASON                   we knowingly differ from the kernel here
+  # max-steps: N                    bpfgate's analysis takes at most N steps
+  #                                 (a cost the mechanism under test bounds)
   # decl-tag: TAG                   a BTF decl tag on the case's function
   #                                 (exception_callback:NAME)
   # kernel: skip REASON             the kernel cannot judge it here
@@ -449,6 +451,8 @@ def judge(tname, c, o, k):
         problems.append("bpfgate %s (%s), expected %s" % (o["verdict"], o.get("message") or "", want))
     if c["message"] and o["verdict"] == "rejected" and not re.search(c["message"], o.get("message") or ""):
         problems.append("message %r does not match /%s/" % (o.get("message"), c["message"]))
+    if c.get("max-steps") and (o.get("steps") is None or o["steps"] > int(c["max-steps"])):
+        problems.append("%s analysis steps, expected at most %s" % (o.get("steps"), c["max-steps"]))
     kver = k["verdict"] if k else None
     if kver and kver != "unavailable" and not (c["kernel"] or "").startswith("skip") and kver != want:
         problems.append("kernel %s (%s), expected %s" % (kver, (k.get("message") or "").strip()[-120:], want))

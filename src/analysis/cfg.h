@@ -23,6 +23,8 @@ struct cfg_block {
 	bool reachable;        /* statically reachable from its function entry */
 	uint16_t blive;        /* registers a later branch tests or a later access uses as base (live-in mask) */
 	uint16_t rlive;        /* registers some path reads before writing them (live-in mask; cfg_reg_live) */
+	uint64_t slive;        /* own-frame stack slots some path reads before overwriting them
+			        * whole (bit i: bytes [-8(i+1), -8i); slive.c) */
 	uint32_t npred;
 	bool after_call;       /* follows a call: callee exits join here */
 };

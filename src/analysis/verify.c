@@ -37,6 +37,7 @@
 #include "analysis/fastcall.h"
 #include "analysis/vctx.h"
 #include "analysis/kgate.h"
+#include "analysis/slive.h"
 #include "core/opts.h"
 
 static int check_attach_target(struct vctx *v);
@@ -657,6 +658,33 @@ static const struct cfg_loop *iv_loop(const struct vctx *v, uint32_t block)
 	return &v->g.loops[h];
 }
 
+/* Stack slots of the current frame no path reads again (slive.c) are
+ * forgotten too. Not dynptrs and iterators (their slots are objects the
+ * kernel tracks by themselves), not for an unprivileged program (a write
+ * over a spilled pointer is refused there, so the old slot matters), nor on
+ * 5.10 (an uninitialized read is allowed within the deepest slot written:
+ * the slots are the written depth). */
+static void kill_dead_slots(const struct vctx *v, uint32_t block, struct as_frame *fr)
+{
+	uint64_t live = v->g.blocks[block].slive;
+	if (!v->priv || (v->uninit_stack_written_ok && !v->uninit_stack_ok) || !fr->nslots || !~live)
+		return;
+	bool any = false;
+	for (uint32_t k = 0; k < fr->nslots && !any; k++)
+		any = fr->slots[k].idx < 64 && !((live >> fr->slots[k].idx) & 1) &&
+		      (fr->slots[k].kind == SK_NONE || fr->slots[k].kind == SK_SPILL);
+	if (!any || as_frame_own(fr))
+		return; /* nothing to forget, or no memory (as_oom_take stops the analysis) */
+	uint32_t w = 0;
+	for (uint32_t k = 0; k < fr->nslots; k++) {
+		const struct as_slot *sl = &fr->slots[k];
+		if (sl->idx < 64 && !((live >> sl->idx) & 1) && (sl->kind == SK_NONE || sl->kind == SK_SPILL))
+			continue;
+		fr->slots[w++] = *sl;
+	}
+	fr->nslots = w;
+}
+
 /* Registers no path reads again are forgotten (made uninit) before a state
  * is stored, as the kernel's clean_live_states does: states differing only
  * there then compare and join equal. In the frames below the current one,
@@ -679,6 +707,7 @@ static void kill_dead(const struct vctx *v, uint32_t block, struct as_state *s)
 			if (!((live >> i) & 1) && fr->r[i].type != T_UNINIT)
 				as_reg_uninit(&fr->r[i]);
 	}
+	kill_dead_slots(v, block, as_cur(s));
 }
 
 /* Subsumption, the kernel's pruning: a disjunct (of s's iteration vector)
@@ -2414,6 +2443,8 @@ static int setup(struct vctx *v, const struct bg_program *prog, const struct bg_
 	v->g.call_reads = call_reads;
 	cfg_branch_live(&v->g);
 	cfg_reg_live(&v->g);
+	if (slive_compute(v))
+		return -ENOMEM;
 	final_blocks(v);
 	if (cfg_counted_loops(&v->g))
 		return -ENOMEM;

@@ -165,3 +165,28 @@ if r3 > r2 goto bad
 r0 = 1
 bad:
 exit
+
+# case: static_call_reads_below_its_pointer
+# expect: accept
+# The callee reads fp-24 of the caller through fp-16 - 8 (below the
+# pointer it got): the caller's slot stays live until the call (slive.c:
+# a call that runs BPF code with a stack argument reads every slot), so
+# it still holds 3 after the join before the call.
+r2 = 3
+*(u64 *)(r10 - 24) = r2
+r6 = *(u32 *)(r1 + 0)
+if r6 > 5 goto j
+r6 = 1
+j:
+r1 = r10
+r1 += -16
+call below
+if r0 == 3 goto ok
+r1 = 0
+r0 = *(u64 *)(r1 + 0)
+ok:
+r0 = 0
+exit
+below:
+r0 = *(u64 *)(r1 - 8)
+exit
