@@ -98,6 +98,16 @@ static int trailer_line(const char *s, size_t n)
 	return 0;
 }
 
+/* "NAME() is not allowed": the message of a kfunc that this kernel build
+ * refuses to every program (bpf_dynptr_slice_rdwr on the 6.18.44 build of
+ * these machines; no upstream kernel prints it). */
+static int disabled_kfunc(const char *msg)
+{
+	size_t n = strspn(msg, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_");
+
+	return n > 0 && !strcmp(msg + n, "() is not allowed");
+}
+
 /* The kernel's reason: the last log line that is not a statistics trailer. */
 static void reason(const char *log, char *out, size_t outsz)
 {
@@ -196,7 +206,12 @@ static void judge(const char *path, size_t idx)
 		err = load_one(path, idx, 1 | 4, name, sec, type, &opened);
 		if (!err) {
 			verdict = "accepted"; /* flaky first load: trust the second */
-		} else if (logbuf[0] && (reason(logbuf, msg, sizeof(msg)), msg[0])) {
+		} else if (logbuf[0] && (reason(logbuf, msg, sizeof(msg)), msg[0]) && disabled_kfunc(msg)) {
+			/* "NAME() is not allowed": a kfunc this kernel build
+			 * refuses to every program (a fact of the machine, like a
+			 * kfunc the kernel lacks) */
+			verdict = "unavailable";
+		} else if (msg[0]) {
 			/* a log with only statistics lines is no verdict */
 			verdict = "rejected";
 			insns = stat_after(logbuf, "processed ");

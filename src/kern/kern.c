@@ -253,11 +253,32 @@ static bool hit_poison(const char *log)
 	return strstr(log, "unknown#" POISON_CORE) || strstr(log, "unknown#" POISON_KFUNC);
 }
 
+/* A kfunc the kernel knows but this build of it refuses to every program:
+ * the log ends its walk at the call with "NAME() is not allowed" (seen on
+ * the 6.18.44 build of these machines for bpf_dynptr_slice_rdwr, whatever
+ * the program type or dynptr kind; upstream 6.18 has no such message). Like
+ * a kfunc the kernel lacks, a fact of the machine: unavailable. */
+static bool disabled_kfunc(const char *log, char *name, size_t sz)
+{
+	for (const char *l = log; l && *l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : NULL) {
+		size_t n = strspn(l, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_");
+		const char *tail = "() is not allowed";
+
+		if (n && n < sz && !strncmp(l + n, tail, strlen(tail)) &&
+		    (l[n + strlen(tail)] == '\n' || !l[n + strlen(tail)])) {
+			memcpy(name, l, n);
+			name[n] = '\0';
+			return true;
+		}
+	}
+	return false;
+}
+
 /* Classify a failed load from its errno and log. */
 static void classify_failure(const struct kload *k, int err, struct bg_kload_result *res)
 {
 	const char *log = res->log ? res->log : "";
-	char buf[512];
+	char buf[512], name[128];
 
 	res->err = err;
 	if (bg_program__core_failure_cnt(k->prog) && hit_poison(log)) {
@@ -274,6 +295,11 @@ static void classify_failure(const struct kload *k, int err, struct bg_kload_res
 		snprintf(buf, sizeof(buf), "%s before verification (empty verifier log)%s",
 			 err == -EPERM ? "EPERM" : strerror(-err),
 			 err == -EPERM ? ": this program type is refused on this kernel" : "");
+		res->reason = strdup(buf);
+	} else if (disabled_kfunc(log, name, sizeof(name))) {
+		res->verdict = BG_VERDICT_UNAVAILABLE;
+		snprintf(buf, sizeof(buf), "kfunc %s is refused by this kernel build (\"%s() is not allowed\")",
+			 name, name);
 		res->reason = strdup(buf);
 	} else {
 		res->verdict = BG_VERDICT_REJECTED;

@@ -10,6 +10,7 @@
 #include <string.h>
 #include <linux/bpf.h>
 
+#include "platform/kconfig.h"
 #include "platform/profiles.h"
 #include "platform/sections.h"
 
@@ -207,7 +208,7 @@ bool bg_helper_allowed(uint32_t id, uint32_t prog_type, uint32_t kver, const cha
 	const struct bg_helper_proto *h = bg_helper_by_id(id);
 	const struct bg_kernel_profile *p = kver ? bg_profile_by_version(kver) : bg_profile_default();
 	uint32_t v = kver ? kver : p->version;
-	const char *w = NULL;
+	const char *w = NULL, *opt = NULL;
 
 	if (!h || id == 0) {
 		snprintf(why_buf, sizeof(why_buf), "invalid func unknown#%u", id);
@@ -219,6 +220,10 @@ bool bg_helper_allowed(uint32_t id, uint32_t prog_type, uint32_t kver, const cha
 	} else if (prog_type >= 64 || !(h->prog_types & (1ull << prog_type))) {
 		snprintf(why_buf, sizeof(why_buf), "program of this type cannot use helper %s#%u",
 			 h->name, id);
+		w = why_buf;
+	} else if (bg_helper_kconfig(id, prog_type, kver, &opt) == 0) {
+		snprintf(why_buf, sizeof(why_buf), "CONFIG_%s is not set in the kernel's config (%s)", opt,
+			 bg_kconfig_source(kver));
 		w = why_buf;
 	}
 	if (why)

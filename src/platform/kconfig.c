@@ -1,0 +1,130 @@
+/* The target kernel's config (kconfig.h): loaded once, kept as a sorted
+ * array of the options set to y or m, looked up by bsearch. */
+#include "platform/kconfig.h"
+
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/utsname.h>
+#include <zlib.h>
+
+#include "platform/helpers.h"
+#include "platform/profiles.h"
+#include "platform/sections.h"
+
+static struct {
+	char **on;          /* option names (no CONFIG_ prefix), sorted */
+	size_t n;
+	uint32_t kver;      /* the release the config belongs to; 0: none */
+	char source[300];
+} cfg;
+static pthread_once_t cfg_once = PTHREAD_ONCE_INIT;
+
+static int cmp_name(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Reads "CONFIG_X=y|m" lines of path (gzip or plain: gzopen reads both). */
+static bool read_config(const char *path)
+{
+	gzFile f = gzopen(path, "rb");
+	char line[512];
+	size_t cap = 0;
+
+	if (!f)
+		return false;
+	while (gzgets(f, line, sizeof(line))) {
+		char *eq = strchr(line, '=');
+
+		if (strncmp(line, "CONFIG_", 7) || !eq || (eq[1] != 'y' && eq[1] != 'm'))
+			continue;
+		*eq = '\0';
+		if (cfg.n == cap) {
+			size_t ncap = cap ? 2 * cap : 1024;
+			char **p = realloc(cfg.on, ncap * sizeof(*p));
+			if (!p)
+				break;
+			cfg.on = p;
+			cap = ncap;
+		}
+		if (!(cfg.on[cfg.n] = strdup(line + 7)))
+			break;
+		cfg.n++;
+	}
+	gzclose(f);
+	if (cfg.on)
+		qsort(cfg.on, cfg.n, sizeof(*cfg.on), cmp_name);
+	snprintf(cfg.source, sizeof(cfg.source), "%s", path);
+	return cfg.n > 0;
+}
+
+static void load(void)
+{
+	const char *env = getenv("BG_KCONFIG");
+	uint32_t def = bg_profile_default()->version;
+	struct utsname u;
+	unsigned maj, min;
+	char path[300];
+
+	if (env && *env) {
+		if (strcmp(env, "none") && read_config(env))
+			cfg.kver = def;
+		return;
+	}
+	if (uname(&u) || sscanf(u.release, "%u.%u", &maj, &min) != 2)
+		return;
+	/* the host's config speaks for the profile of the host's release */
+	if (bg_profile_by_version(BG_KVER(maj, min))->version != BG_KVER(maj, min))
+		return;
+	snprintf(path, sizeof(path), "/boot/config-%s", u.release);
+	if (read_config("/proc/config.gz") || read_config(path))
+		cfg.kver = BG_KVER(maj, min);
+}
+
+static bool applies(uint32_t kver)
+{
+	pthread_once(&cfg_once, load);
+	if (!kver)
+		kver = bg_profile_default()->version;
+	return cfg.kver && cfg.kver == kver;
+}
+
+int bg_kconfig_enabled(uint32_t kver, const char *name)
+{
+	if (!applies(kver) || !name)
+		return -1;
+	return bsearch(&name, cfg.on, cfg.n, sizeof(*cfg.on), cmp_name) != NULL;
+}
+
+const char *bg_kconfig_source(uint32_t kver)
+{
+	return applies(kver) ? cfg.source : NULL;
+}
+
+static const struct {
+	uint32_t id;
+	const char *option;
+	uint64_t types;
+} gates[] = {
+#define BG_HELPER_KCONFIG(id_, opt_, types_) { (id_), (opt_), (types_) },
+#include "platform/helper_kconfig.def"
+#undef BG_HELPER_KCONFIG
+};
+
+int bg_helper_kconfig(uint32_t id, uint32_t prog_type, uint32_t kver, const char **option)
+{
+	for (size_t i = 0; i < sizeof(gates) / sizeof(gates[0]); i++) {
+		int on;
+
+		if (gates[i].id != id || prog_type >= 64 || !(gates[i].types >> prog_type & 1))
+			continue;
+		on = bg_kconfig_enabled(kver, gates[i].option);
+		if (on == 0 && option)
+			*option = gates[i].option;
+		return on;
+	}
+	return -1;
+}

@@ -1,0 +1,33 @@
+/* The target kernel's build configuration, where bpfgate can read it.
+ *
+ * Some verifier facts are compiled in or out by the kernel's config: the
+ * lwt_seg6local helpers need CONFIG_IPV6_SEG6_BPF, bpf_skb_get_xfrm_state
+ * CONFIG_XFRM, the raw syncookie helpers CONFIG_SYN_COOKIES... (the
+ * `#ifdef CONFIG_*` around the `case BPF_FUNC_*` of the kernel's
+ * *_func_proto functions: src/platform/helper_kconfig.def). The helper
+ * tables are measured on a kernel that had them; where the target kernel's
+ * config is known and the option is off, the kernel does not offer the
+ * helper ("program of this type cannot use helper").
+ *
+ * Which config: $BG_KCONFIG (a file, plain or gzip; "none": no config) for
+ * the default profile; else, for a profile of the host kernel's release
+ * (major.minor), the host's /proc/config.gz or /boot/config-RELEASE, as
+ * libbpf reads it for __kconfig externs. Other profiles: none (no opinion).
+ * Read once per process, then read-only (thread-safe). */
+#ifndef BG_PLATFORM_KCONFIG_H
+#define BG_PLATFORM_KCONFIG_H
+#include <stdint.h>
+
+/* 1: CONFIG_<name> is y or m in kernel kver's config (0: the default
+ * profile); 0: it is not set; -1: that kernel's config is not known. name
+ * is without the CONFIG_ prefix. */
+int bg_kconfig_enabled(uint32_t kver, const char *name);
+
+/* Where the config of kver comes from ("/proc/config.gz"), or NULL. */
+const char *bg_kconfig_source(uint32_t kver);
+
+/* 1: helper id is compiled into prog_type's proto on kver's kernel; 0: the
+ * config leaves it out (*option set to the option's name); -1: no opinion
+ * (no row for the pair, or no config known). */
+int bg_helper_kconfig(uint32_t id, uint32_t prog_type, uint32_t kver, const char **option);
+#endif
