@@ -25,6 +25,9 @@ struct cfg_block {
 	uint16_t rlive;        /* registers some path reads before writing them (live-in mask; cfg_reg_live) */
 	uint64_t slive;        /* own-frame stack slots some path reads before overwriting them
 			        * whole (bit i: bytes [-8(i+1), -8i); slive.c) */
+	uint64_t svlive;       /* those of them whose value is read (a load, a 4-byte map key, a
+			        * callee...), not only whether they are initialized (a helper's
+			        * memory argument): a subset of slive */
 	uint32_t npred;
 	bool after_call;       /* follows a call: callee exits join here */
 };

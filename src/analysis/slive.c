@@ -21,6 +21,11 @@
  *    helper or kfunc with a callback, an indirect call) reads all slots,
  *    and afterwards every slot may hold a stack address (the callee may
  *    have spilled one through the pointer).
+ * A second mask, svlive, keeps the slots whose value is read apart: a load,
+ * an atomic, a 4-byte map key (an array lookup with a constant key cannot
+ * fail), any access of unknown size, a kfunc or a callee read the value; a
+ * helper's map key, map value or sized memory argument reads whether the
+ * bytes are initialized, nothing else.
  * The frame's address escapes when a stack address is stored anywhere but
  * into an own slot as an 8-byte spill: then every slot of the function is
  * live everywhere. Helpers and kfuncs never return stack addresses (the
@@ -127,33 +132,38 @@ static struct sval load(const struct sstate *st, struct sval x, int off, int siz
  * bytes the same block wrote before reads nothing from its entry). */
 #define NRANGE 6
 struct effect {
-	uint64_t gen, kill;
+	uint64_t gen, igen, kill; /* igen: read for their initialization only */
 	bool escape;
 	int nr, nw;
 	int64_t rlo[NRANGE], rhi[NRANGE], wlo[NRANGE], whi[NRANGE];
+	bool rval[NRANGE];        /* the read range's value matters */
 };
 
-static void range_add(int64_t *lo, int64_t *hi, int *n, uint64_t *gen, int64_t a, int64_t b)
+static int range_add(int64_t *lo, int64_t *hi, int *n, uint64_t *gen, int64_t a, int64_t b)
 {
 	if (a < -8 * NSLOT)
 		a = -8 * NSLOT;
 	if (b > 0)
 		b = 0;
 	if (a >= b)
-		return;
+		return -1;
 	if (*n == NRANGE) { /* no room: the slots themselves (reads only) */
 		if (gen)
 			*gen |= span(a, b);
-		return;
+		return -1;
 	}
 	lo[*n] = a;
 	hi[*n] = b;
-	(*n)++;
+	return (*n)++;
 }
 
-static void read_bytes(struct effect *e, int64_t a, int64_t b)
+/* a read of bytes [a, b); val: their value matters, not only whether they
+ * are initialized */
+static void read_bytes(struct effect *e, int64_t a, int64_t b, bool val)
 {
-	range_add(e->rlo, e->rhi, &e->nr, &e->gen, a, b);
+	int k = range_add(e->rlo, e->rhi, &e->nr, val ? &e->gen : &e->igen, a, b);
+	if (k >= 0)
+		e->rval[k] = val;
 }
 
 static void write_bytes(struct effect *e, int64_t a, int64_t b)
@@ -195,7 +205,7 @@ static void reads(struct effect *e, struct sval x, int off, int size)
 	if (x.k == SV_TOP)
 		e->gen = ~0ull;
 	else if (x.k == SV_FP || x.k == SV_MAYFP)
-		read_bytes(e, x.c + off, x.c + off + size);
+		read_bytes(e, x.c + off, x.c + off + size, true);
 }
 
 static void alu(struct sstate *st, const struct bg_insn *in)
@@ -228,23 +238,31 @@ static void alu(struct sstate *st, const struct bg_insn *in)
 }
 
 /* The bytes a helper reads through argument i (1..5), when known (else 0:
- * up to the top of the frame). */
-static int64_t arg_size(const struct vctx *v, const struct sstate *st, const struct bg_helper_proto *p, int i)
+ * up to the top of the frame); *val: the helper's checks read their value
+ * (a 4-byte map key: an array lookup with a constant key cannot fail), not
+ * only whether they are initialized. */
+static int64_t arg_size(const struct vctx *v, const struct sstate *st, const struct bg_helper_proto *p, int i,
+			bool *val)
 {
+	*val = true;
 	if (!p)
 		return 0;
 	const struct bg_map_def *m = st->r[1].k == SV_MAP ? bg_object__map(v->obj, (size_t)st->r[1].c) : NULL;
 	struct sval n = i < 5 ? st->r[i + 1] : sv(SV_NONE, 0);
 	switch (p->args[i - 1]) {
 	case BG_ARG_MAP_KEY:
+		*val = !m || m->key_size == 4;
 		return m ? m->key_size : 0;
 	case BG_ARG_MAP_VALUE:
 	case BG_ARG_MAP_VALUE_OR_NULL:
+		*val = false;
 		return m ? m->value_size : 0;
 	case BG_ARG_MEM:
 	case BG_ARG_MEM_OR_NULL:
+		*val = false;
 		return n.k == SV_CONST && n.c > 0 ? n.c : 0;
 	case BG_ARG_FIXED_MEM:
+		*val = false;
 		return p->arg_size[i - 1];
 	default:
 		return 0;
@@ -304,9 +322,10 @@ static void call(const struct vctx *v, struct sstate *st, const struct bg_insn *
 						st->s[k] = x.k == SV_FP && known ? sv(SV_NONE, 0) : sv_join(st->s[k], sv(SV_NONE, 0));
 				continue;
 			}
-			int64_t n = arg_size(v, st, p, i);
+			bool val;
+			int64_t n = arg_size(v, st, p, i, &val);
 			if (n > 0)
-				read_bytes(e, x.c, x.c + n);
+				read_bytes(e, x.c, x.c + n, val);
 			else
 				e->gen |= span(x.c, 0);
 		}
@@ -319,7 +338,7 @@ static void call(const struct vctx *v, struct sstate *st, const struct bg_insn *
 /* One instruction: the state after it, and what it reads and overwrites. */
 static void step(const struct vctx *v, struct sstate *st, const struct bg_insn *in, struct effect *e)
 {
-	e->gen = e->kill = 0;
+	e->gen = e->igen = e->kill = 0;
 	e->escape = false;
 	e->nr = e->nw = 0;
 	switch (in->kind) {
@@ -377,7 +396,8 @@ static void step(const struct vctx *v, struct sstate *st, const struct bg_insn *
 
 /* Forward pass over function f: block entry states until stable, then each
  * block's gen/kill summary. false: the frame's address escapes. */
-static bool func_effects(struct vctx *v, uint32_t f, struct sstate *in, uint64_t *bgen, uint64_t *bkill)
+static bool func_effects(struct vctx *v, uint32_t f, struct sstate *in, uint64_t *bgen, uint64_t *bigen,
+			 uint64_t *bkill)
 {
 	const struct cfg *g = &v->g;
 	const struct cfg_func *fn = &g->funcs[f];
@@ -415,8 +435,8 @@ static bool func_effects(struct vctx *v, uint32_t f, struct sstate *in, uint64_t
 	}
 	for (uint32_t b = b0; b < b1; b++) {
 		const struct cfg_block *bl = &g->blocks[b];
-		uint64_t G = 0, K = 0, wb[NSLOT / 8] = { 0 }; /* bytes written so far, bit -o-1 */
-		bgen[b] = bkill[b] = 0;
+		uint64_t G = 0, I = 0, K = 0, wb[NSLOT / 8] = { 0 }; /* bytes written so far, bit -o-1 */
+		bgen[b] = bigen[b] = bkill[b] = 0;
 		if (in[b - b0].r[10].k == SV_BOT)
 			continue;
 		/* forward composition: a slot is read at entry when read before
@@ -427,12 +447,15 @@ static bool func_effects(struct vctx *v, uint32_t f, struct sstate *in, uint64_t
 				continue;
 			step(v, &st, &v->insns[i], &e);
 			G |= e.gen & ~K;
+			I |= e.igen & ~K;
 			for (int r = 0; r < e.nr; r++) {
 				bool all = true;
 				for (int64_t o = e.rlo[r]; o < e.rhi[r] && all; o++)
 					all = (wb[(-o - 1) / 64] >> ((-o - 1) % 64)) & 1;
-				if (!all)
+				if (!all && e.rval[r])
 					G |= span(e.rlo[r], e.rhi[r]) & ~K;
+				else if (!all)
+					I |= span(e.rlo[r], e.rhi[r]) & ~K;
 			}
 			K |= e.kill;
 			for (int w = 0; w < e.nw; w++)
@@ -440,6 +463,7 @@ static bool func_effects(struct vctx *v, uint32_t f, struct sstate *in, uint64_t
 					wb[(-o - 1) / 64] |= 1ull << ((-o - 1) % 64);
 		}
 		bgen[b] = G;
+		bigen[b] = I & ~G;
 		bkill[b] = K;
 	}
 	return true;
@@ -454,34 +478,36 @@ int slive_compute(struct vctx *v)
 		if (n > maxb)
 			maxb = n;
 	}
+	size_t nb = g->nblocks ? g->nblocks : 1;
 	struct sstate *in = calloc(maxb ? maxb : 1, sizeof(*in));
-	uint64_t *gen = calloc(g->nblocks ? g->nblocks : 1, sizeof(*gen));
-	uint64_t *kill = calloc(g->nblocks ? g->nblocks : 1, sizeof(*kill));
-	if (!in || !gen || !kill) {
+	uint64_t *gen = calloc(3 * nb, sizeof(*gen)), *igen = gen + nb, *kill = gen + 2 * nb;
+	if (!in || !gen) {
 		free(in);
 		free(gen);
-		free(kill);
 		return -ENOMEM;
 	}
 	for (uint32_t b = 0; b < g->nblocks; b++)
-		g->blocks[b].slive = ~0ull;
+		g->blocks[b].slive = g->blocks[b].svlive = ~0ull;
 	for (uint32_t f = 0; f < g->nfuncs; f++) {
-		if (!func_effects(v, f, in, gen, kill))
+		if (!func_effects(v, f, in, gen, igen, kill))
 			continue; /* escapes: every slot stays live */
 		uint32_t b0 = g->block_of[g->funcs[f].start], b1 = g->block_of[g->funcs[f].end - 1] + 1;
 		for (uint32_t b = b0; b < b1; b++)
-			g->blocks[b].slive = 0;
+			g->blocks[b].slive = g->blocks[b].svlive = 0;
 		for (bool changed = true; changed;) {
 			changed = false;
 			for (uint32_t b = b1; b-- > b0;) {
 				struct cfg_block *bl = &g->blocks[b];
-				uint64_t out = 0;
+				uint64_t out = 0, vout = 0;
 				for (uint32_t k = 0; k < bl->nsucc; k++)
-					if (g->blocks[bl->succ[k]].func == f)
+					if (g->blocks[bl->succ[k]].func == f) {
 						out |= g->blocks[bl->succ[k]].slive;
-				uint64_t live = gen[b] | (out & ~kill[b]);
-				if (live != bl->slive) {
+						vout |= g->blocks[bl->succ[k]].svlive;
+					}
+				uint64_t live = gen[b] | igen[b] | (out & ~kill[b]), vlive = gen[b] | (vout & ~kill[b]);
+				if (live != bl->slive || vlive != bl->svlive) {
 					bl->slive = live;
+					bl->svlive = vlive;
 					changed = true;
 				}
 			}
@@ -489,6 +515,5 @@ int slive_compute(struct vctx *v)
 	}
 	free(in);
 	free(gen);
-	free(kill);
 	return 0;
 }

@@ -659,7 +659,8 @@ static const struct cfg_loop *iv_loop(const struct vctx *v, uint32_t block)
 }
 
 /* Stack slots of the current frame no path reads again (slive.c) are
- * forgotten too. Not dynptrs and iterators (their slots are objects the
+ * forgotten too; those whose value no path reads (only whether they are
+ * initialized: svlive) keep their initialized bytes and nothing else. Not dynptrs and iterators (their slots are objects the
  * kernel tracks by themselves), not for an unprivileged program (a write
  * over a spilled pointer is refused there, so the old slot matters), nor on
  * 5.10 (an uninitialized read is allowed within the deepest slot written:
@@ -669,17 +670,31 @@ static void kill_dead_slots(const struct vctx *v, uint32_t block, struct as_fram
 	uint64_t live = v->g.blocks[block].slive;
 	if (!v->priv || (v->uninit_stack_written_ok && !v->uninit_stack_ok) || !fr->nslots || !~live)
 		return;
+	uint64_t vlive = v->g.blocks[block].svlive;
 	bool any = false;
-	for (uint32_t k = 0; k < fr->nslots && !any; k++)
-		any = fr->slots[k].idx < 64 && !((live >> fr->slots[k].idx) & 1) &&
-		      (fr->slots[k].kind == SK_NONE || fr->slots[k].kind == SK_SPILL);
+	for (uint32_t k = 0; k < fr->nslots && !any; k++) {
+		const struct as_slot *sl = &fr->slots[k];
+		bool dead = sl->idx < 64 && !((live >> sl->idx) & 1);
+		bool bytes = sl->idx < 64 && !((vlive >> sl->idx) & 1) &&
+			     (sl->zero || (sl->kind == SK_SPILL && sl->spill.type == T_SCALAR));
+		any = (dead || bytes) && (sl->kind == SK_NONE || sl->kind == SK_SPILL);
+	}
 	if (!any || as_frame_own(fr))
 		return; /* nothing to forget, or no memory (as_oom_take stops the analysis) */
 	uint32_t w = 0;
 	for (uint32_t k = 0; k < fr->nslots; k++) {
-		const struct as_slot *sl = &fr->slots[k];
+		struct as_slot *sl = &fr->slots[k];
 		if (sl->idx < 64 && !((live >> sl->idx) & 1) && (sl->kind == SK_NONE || sl->kind == SK_SPILL))
 			continue;
+		if (sl->idx < 64 && !((vlive >> sl->idx) & 1) &&
+		    (sl->kind == SK_NONE || (sl->kind == SK_SPILL && sl->spill.type == T_SCALAR))) {
+			/* only its initialization is read: its bytes keep that, and
+			 * nothing else (STACK_ZERO and a spilled scalar become misc) */
+			sl->zero = 0;
+			sl->kind = SK_NONE;
+			sl->spill_size = 0;
+			as_reg_uninit(&sl->spill);
+		}
 		fr->slots[w++] = *sl;
 	}
 	fr->nslots = w;
