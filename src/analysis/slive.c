@@ -43,8 +43,8 @@
 enum { SV_BOT = 0, SV_NONE, SV_CONST, SV_MAP, SV_FP, SV_MAYFP, SV_TOP };
 
 struct sval {
+	int32_t c; /* SV_CONST: the value; SV_MAP: the map index; SV_FP/SV_MAYFP: the offset from fp */
 	uint8_t k;
-	int64_t c; /* SV_CONST: the value; SV_MAP: the map index; SV_FP/SV_MAYFP: the offset from fp */
 };
 
 #define NSLOT 64
@@ -58,9 +58,13 @@ static bool stackish(struct sval x)
 	return x.k == SV_FP || x.k == SV_MAYFP || x.k == SV_TOP;
 }
 
+/* A value: a constant or an offset beyond 32 bits is no constant or no
+ * known stack address (sizes and frame offsets are small). */
 static struct sval sv(uint8_t k, int64_t c)
 {
-	return (struct sval){ .k = k, .c = c };
+	if (c != (int32_t)c)
+		return (struct sval){ .k = k == SV_FP || k == SV_MAYFP ? SV_TOP : k == SV_CONST ? SV_NONE : k };
+	return (struct sval){ .k = k, .c = (int32_t)c };
 }
 
 static struct sval sv_join(struct sval a, struct sval b)
@@ -82,6 +86,8 @@ static struct sval sv_join(struct sval a, struct sval b)
 
 static bool ss_join(struct sstate *a, const struct sstate *b)
 {
+	if (!memcmp(a, b, sizeof(*a)))
+		return false;
 	bool changed = false;
 	for (int i = 0; i < 11 + NSLOT; i++) {
 		struct sval *x = i < 11 ? &a->r[i] : &a->s[i - 11];
@@ -215,7 +221,7 @@ static void alu(struct sstate *st, const struct bg_insn *in)
 	if (in->op == BG_ALU_MOV) {
 		*d = in->alu64 && !in->ext_bits ? s : (stackish(s) ? sv(SV_TOP, 0) : s.k == SV_CONST ? s : sv(SV_NONE, 0));
 		if (!in->alu64 && d->k == SV_CONST)
-			d->c = (int64_t)(uint32_t)d->c;
+			*d = sv(SV_CONST, (int64_t)(uint32_t)d->c);
 		return;
 	}
 	if (!stackish(*d) && !stackish(s)) {
@@ -223,15 +229,15 @@ static void alu(struct sstate *st, const struct bg_insn *in)
 		return;
 	}
 	if (in->alu64 && in->op == BG_ALU_ADD && s.k == SV_CONST && (d->k == SV_FP || d->k == SV_MAYFP)) {
-		d->c += s.c;
+		*d = sv(d->k, (int64_t)d->c + s.c);
 		return;
 	}
 	if (in->alu64 && in->op == BG_ALU_ADD && d->k == SV_CONST && (s.k == SV_FP || s.k == SV_MAYFP)) {
-		*d = sv(s.k, s.c + d->c);
+		*d = sv(s.k, (int64_t)s.c + d->c);
 		return;
 	}
 	if (in->alu64 && in->op == BG_ALU_SUB && s.k == SV_CONST && (d->k == SV_FP || d->k == SV_MAYFP)) {
-		d->c -= s.c;
+		*d = sv(d->k, (int64_t)d->c - s.c);
 		return;
 	}
 	*d = sv(SV_TOP, 0);
@@ -396,15 +402,16 @@ static void step(const struct vctx *v, struct sstate *st, const struct bg_insn *
 
 /* Forward pass over function f: block entry states until stable, then each
  * block's gen/kill summary. false: the frame's address escapes. */
-static bool func_effects(struct vctx *v, uint32_t f, struct sstate *in, uint64_t *bgen, uint64_t *bigen,
-			 uint64_t *bkill)
+static bool func_effects(struct vctx *v, uint32_t f, struct sstate *in, uint8_t *dirty, uint64_t *bgen,
+			 uint64_t *bigen, uint64_t *bkill)
 {
 	const struct cfg *g = &v->g;
 	const struct cfg_func *fn = &g->funcs[f];
 	uint32_t b0 = g->block_of[fn->start], b1 = g->block_of[fn->end - 1] + 1;
-	for (uint32_t b = b0; b < b1; b++)
-		memset(&in[b - b0], 0, sizeof(*in));
+	memset(in, 0, (b1 - b0) * sizeof(*in));
+	memset(dirty, 0, b1 - b0);
 	struct sstate *e0 = &in[fn->entry - b0];
+	dirty[fn->entry - b0] = 1;
 	for (int i = 0; i < 11; i++)
 		e0->r[i] = sv(SV_NONE, 0);
 	for (int i = 0; i < NSLOT; i++)
@@ -412,12 +419,15 @@ static bool func_effects(struct vctx *v, uint32_t f, struct sstate *in, uint64_t
 	e0->r[10] = sv(SV_FP, 0);
 	struct sstate st;
 	struct effect e;
+	/* sweeps in block order revisit only the blocks whose entry changed
+	 * (forward edges are handled in the same sweep, back edges in the next) */
 	for (bool changed = true; changed;) {
 		changed = false;
 		for (uint32_t b = b0; b < b1; b++) {
 			const struct cfg_block *bl = &g->blocks[b];
-			if (in[b - b0].r[10].k == SV_BOT)
-				continue; /* not reached */
+			if (!dirty[b - b0])
+				continue;
+			dirty[b - b0] = 0;
 			st = in[b - b0];
 			for (uint32_t i = bl->start; i < bl->end; i++) {
 				if (v->insns[i].kind == BG_K_LD_IMM64_HI)
@@ -428,8 +438,11 @@ static bool func_effects(struct vctx *v, uint32_t f, struct sstate *in, uint64_t
 			}
 			for (uint32_t k = 0; k < bl->nsucc; k++) {
 				uint32_t t = bl->succ[k];
-				if (t >= b0 && t < b1 && g->blocks[t].func == f && ss_join(&in[t - b0], &st))
-					changed = true;
+				if (t >= b0 && t < b1 && g->blocks[t].func == f &&
+				    (ss_join(&in[t - b0], &st) || in[t - b0].r[10].k == SV_BOT) && !dirty[t - b0]) {
+					dirty[t - b0] = 1;
+					changed |= t <= b;
+				}
 			}
 		}
 	}
@@ -480,16 +493,18 @@ int slive_compute(struct vctx *v)
 	}
 	size_t nb = g->nblocks ? g->nblocks : 1;
 	struct sstate *in = calloc(maxb ? maxb : 1, sizeof(*in));
+	uint8_t *dirty = calloc(maxb ? maxb : 1, 1);
 	uint64_t *gen = calloc(3 * nb, sizeof(*gen)), *igen = gen + nb, *kill = gen + 2 * nb;
-	if (!in || !gen) {
+	if (!in || !gen || !dirty) {
 		free(in);
+		free(dirty);
 		free(gen);
 		return -ENOMEM;
 	}
 	for (uint32_t b = 0; b < g->nblocks; b++)
 		g->blocks[b].slive = g->blocks[b].svlive = ~0ull;
 	for (uint32_t f = 0; f < g->nfuncs; f++) {
-		if (!func_effects(v, f, in, gen, igen, kill))
+		if (!func_effects(v, f, in, dirty, gen, igen, kill))
 			continue; /* escapes: every slot stays live */
 		uint32_t b0 = g->block_of[g->funcs[f].start], b1 = g->block_of[g->funcs[f].end - 1] + 1;
 		for (uint32_t b = b0; b < b1; b++)
@@ -514,6 +529,7 @@ int slive_compute(struct vctx *v)
 		}
 	}
 	free(in);
+	free(dirty);
 	free(gen);
 	return 0;
 }
