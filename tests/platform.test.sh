@@ -37,6 +37,19 @@ if python3 scripts/gen_kfunc_types.py > "$tmp/kft.def" 2> "$tmp/err" && cmp -s "
 else
   fail platform/gen-kfunc-types "src/platform/kfunc_types.def differs from scripts/gen_kfunc_types.py output: $(head -c 300 "$tmp/err")"
 fi
+if python3 scripts/gen_kfunc_flags.py types scripts/data/kfunc-flags-6.12.txt 6.12 > "$tmp/kfk.def" 2> "$tmp/err" &&
+   cmp -s "$tmp/kfk.def" src/platform/kfunc_kver.def; then
+  pass platform/gen-kfunc-kver
+else
+  fail platform/gen-kfunc-kver "src/platform/kfunc_kver.def differs from scripts/gen_kfunc_flags.py types output: $(head -c 300 "$tmp/err")"
+fi
+# a kfunc set behind a filter the generator does not know is refused
+sed '0,/^bpf_put_file /s/filter=bpf_fs_kfuncs_filter/filter=some_new_filter/' scripts/data/kfunc-flags-6.12.txt > "$tmp/kff.txt"
+if python3 scripts/gen_kfunc_flags.py types "$tmp/kff.txt" 6.12 >/dev/null 2>&1; then
+  fail platform/gen-kfunc-kver-rejects-unknown-filter "a set with an unknown .filter was accepted"
+else
+  pass platform/gen-kfunc-kver-rejects-unknown-filter
+fi
 # The generator must refuse an input it cannot reproduce (a corrupted measurement).
 mkdir -p "$tmp/s/scripts/data/ctx-6.18" "$tmp/s/tests/unit"
 cp scripts/gen_ctx.py "$tmp/s/scripts/"; cp scripts/data/ctx-6.18/fields.txt "$tmp/s/scripts/data/ctx-6.18/"

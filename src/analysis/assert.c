@@ -388,6 +388,15 @@ static int rule_kfunc_type(struct vctx *v, struct as_state *s, size_t pc, const 
 	int at = name ? bg_kfunc_attach_allowed(name, v->prog_type, bg_program__attach_type(v->prog)) : -1;
 	if (at == 0 || (at < 0 && name && bg_kfunc_type_allowed(name, v->prog_type, NULL) == 0))
 		return verr(v, s, pc, "kfunc_not_allowed", "calling kernel function %s is not allowed", name);
+	/* an older kernel registers some sets for fewer program types (6.12:
+	 * no sock_ops in the cgroup hook, key kfuncs for tracing only) */
+	uint32_t kver = v->prof ? v->prof->version : 0;
+	if (at < 0 && name && kver < BG_KVER(6, 18) && bg_kfunc_type_allowed_kver(name, v->prog_type, kver) == 0) {
+		char rel[16];
+		return verr(v, s, pc, "kfunc_not_allowed",
+			    "calling kernel function %s is not allowed (kernel %s registers it for other program types)", name,
+			    bg_kver_str(kver, rel));
+	}
 	return 0;
 }
 

@@ -1014,8 +1014,13 @@ static int ret_value(struct vctx *v, struct as_state *s, size_t pc, struct call_
 		return 0;
 	}
 	/* a helper's BTF pointer is plain unless declared trusted (the
-	 * kernel's RET_PTR_TO_BTF_ID vs RET_PTR_TO_BTF_ID_TRUSTED) */
-	if (!(p->flags & (BG_HF_KFUNC | BG_HF_RET_TRUSTED)) && (p->ret == BG_RET_BTF_ID || p->ret == BG_RET_BTF_ID_OR_NULL))
+	 * kernel's RET_PTR_TO_BTF_ID vs RET_PTR_TO_BTF_ID_TRUSTED); so is a
+	 * kfunc's, unless it is a new reference, an iterator's next element,
+	 * a program-local object, a cast or declared trusted (check_kfunc_call
+	 * marks PTR_TRUSTED only for iter_next and bpf_cast_to_kern_ctx; a
+	 * reference is trusted by its ref_obj_id) */
+	if ((p->ret == BG_RET_BTF_ID || p->ret == BG_RET_BTF_ID_OR_NULL) &&
+	    !(p->flags & (BG_HF_RET_TRUSTED | BG_HF_ACQUIRE | BG_HF_ITER_NEXT | BG_HF_LOCAL_RET | BG_HF_CAST_RET)))
 		r0->flags |= RF_PLAIN;
 	if (!(p->flags & BG_HF_KFUNC) && bg_helper_ptr_cast(ci->id) && args[0].ref)
 		r0->ref = args[0].ref; /* a view of a referenced socket: released with it */
@@ -1370,8 +1375,10 @@ static int rbtree_cb_calls(struct vctx *v, struct as_state *s, size_t pc, uint32
 			return verr(v, s, pc, "lock", "Calling bpf_rcu_read_{lock,unlock} in unnecessary rbtree callback (insn %u)", i);
 		if (p && (p->flags & BG_HF_GRAPH) && (p->flags & BG_HF_NODE_ARG))
 			return verr(v, s, pc, "graph_arg", "arg#1 expected pointer to allocated object (insn %u in the rbtree cb: no owned node there)", i);
-		if (p && (p->flags & BG_HF_GRAPH) && (p->flags & BG_HF_ACQUIRE) && p->args[1] == BG_ARG_GRAPH_NODE)
-			return verr(v, s, pc, "graph_arg", "rbtree_remove not allowed in rbtree cb (insn %u)", i);
+		/* a node argument outside an insertion: bpf_rbtree_remove,
+		 * bpf_rbtree_left/right (check_kfunc_args, KF_ARG_PTR_TO_RB_NODE) */
+		if (p && (p->flags & BG_HF_GRAPH) && p->args[1] == BG_ARG_GRAPH_NODE)
+			return verr(v, s, pc, "graph_arg", "%s not allowed in rbtree cb (insn %u)", p->name, i);
 		if (!p || !(p->flags & BG_HF_GRAPH))
 			return verr(v, s, pc, "lock", "function calls are not allowed while holding a lock (kfunc %s, insn %u in the rbtree cb)",
 				    name ? name : "?", i);
@@ -1476,16 +1483,53 @@ static int kfunc_struct_args(struct vctx *v, struct as_state *s, size_t pc, cons
 	return 0;
 }
 
+/* A kfunc kfuncs.def has no row for (a kernel newer than the table, a
+ * module's kfunc): what check_kfunc_call does for a kfunc without KF_*
+ * flags, its result typed by its prototype in the target BTF: a struct
+ * pointer is a plain PTR_TO_BTF_ID (not NULL-checked, no reference), a
+ * pointer to a sized non-struct type read-only memory of that size, the
+ * rest (scalars, void *) an unknown scalar. Arguments are not checked, so a
+ * release or acquire it would do is not seen (tracked: the table lists
+ * every kfunc of the 6.18 vmlinux). */
+static int kfunc_no_row(struct vctx *v, struct as_state *s, size_t pc)
+{
+	const struct btf *b = tl_kbtf;
+	const struct bg_insn *in = &v->insns[pc];
+	const struct btf_type *f = b && in->imm > 0 ? btf__type_by_id(b, (uint32_t)in->imm) : NULL;
+	const struct btf_type *fp = f && btf_is_func(f) ? btf__type_by_id(b, f->type) : NULL;
+	const struct btf_type *t = fp && btf_is_func_proto(fp) ? obj_btf_skip_mods(b, fp->type, NULL) : NULL;
+	const struct btf_type *pt = t && btf_is_ptr(t) ? obj_btf_skip_mods(b, t->type, NULL) : NULL;
+	struct as_reg *r0 = R(s, 0);
+	for (int i = 1; i <= 5; i++)
+		as_reg_uninit(R(s, i));
+	as_reg_unknown(r0);
+	if (!pt || btf_is_void(pt))
+		return 0;
+	if (btf_is_composite(pt)) {
+		as_reg_uninit(r0);
+		r0->type = T_BTF_ID;
+		r0->btf = btf__name_by_offset(b, pt->name_off);
+		r0->flags = RF_PLAIN;
+		r0->v = bg_scalar_const(0);
+		return 0;
+	}
+	int64_t sz = btf__resolve_size(b, t->type);
+	if (sz > 0 && sz <= INT32_MAX) {
+		as_reg_uninit(r0);
+		r0->type = T_MEM;
+		r0->size = (uint32_t)sz;
+		r0->flags = RF_RDONLY;
+		r0->v = bg_scalar_const(0);
+	}
+	return 0;
+}
+
 static int xfer_kfunc(struct vctx *v, struct as_state *s, size_t pc, const struct bg_insn *in)
 {
 	const char *name = kfunc_name(v, in);
 	const struct bg_helper_proto *p = name ? bg_kfunc_by_name(name) : NULL;
-	if (!p) {
-		for (int i = 1; i <= 5; i++)
-			as_reg_uninit(R(s, i));
-		as_reg_unknown(R(s, 0));
-		return 0;
-	}
+	if (!p)
+		return kfunc_no_row(v, s, pc);
 	struct call_info ci = { .p = p, .name = p->name, .id = 0, .map_idx = -1 };
 	struct as_reg args[5];
 	bool stackobj = (p->flags & (BG_HF_ITER_NEW | BG_HF_ITER_NEXT | BG_HF_ITER_DESTROY)) || has_dynptr_arg(p);

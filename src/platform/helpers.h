@@ -221,6 +221,10 @@ bool bg_sockmap_update_ok(uint32_t prog_type, uint32_t attach_type, uint32_t hel
  * ext, lirc_mode2). *sleepable (may be NULL): the kfunc needs a sleepable
  * program (KF_SLEEPABLE). Measured on the running kernel: kfunc_types.def. */
 int bg_kfunc_type_allowed(const char *name, uint32_t prog_type, bool *sleepable);
+/* The same on a kernel of version kver up to a release whose source the
+ * table records (kfunc_kver.def: 6.12): 1 / 0 as that release registers the
+ * kfunc's sets, -1 no record (a newer kernel, or a kfunc not in it). */
+int bg_kfunc_type_allowed_kver(const char *name, uint32_t prog_type, uint32_t kver);
 /* Kfuncs a program type registers but whose set's filter allows only under
  * some expected attach types: 1 allowed, 0 refused, -1 no such rule. */
 int bg_kfunc_attach_allowed(const char *name, uint32_t prog_type, uint32_t attach_type);

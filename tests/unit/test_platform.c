@@ -261,9 +261,28 @@ static void test_kfuncs_in_btf(void)
 	for (unsigned i = 0; i < n; i++)
 		if (btf__find_by_name_kind(vm, k[i].name, BTF_KIND_FUNC) < 0 && !missing++)
 			snprintf(first, sizeof(first), "%s", k[i].name);
-	btf__free(vm);
 	T_CHECK(missing == 0, "platform/kfuncs/in-vmlinux-btf", "%u of %u kfuncs not in BTF, first %s",
 		missing, n, first);
+	/* the other way: every kfunc of vmlinux (a FUNC with the "bpf_kfunc"
+	 * decl tag) has a row, so no kfunc of the running kernel falls back to
+	 * call.c's flag-less default (scripts/gen_kfunc_flags.py compare lists
+	 * what a new kernel adds) */
+	unsigned tagged = 0, norow = 0;
+	first[0] = 0;
+	for (unsigned id = 1; id < btf__type_cnt(vm); id++) {
+		const struct btf_type *t = btf__type_by_id(vm, id);
+		if (!btf_is_decl_tag(t) || btf_decl_tag(t)->component_idx != -1 ||
+		    strcmp(btf__name_by_offset(vm, t->name_off), "bpf_kfunc"))
+			continue;
+		const struct btf_type *f = btf__type_by_id(vm, t->type);
+		const char *fn = f && btf_is_func(f) ? btf__name_by_offset(vm, f->name_off) : NULL;
+		tagged++;
+		if (fn && !bg_kfunc_by_name(fn) && !norow++)
+			snprintf(first, sizeof(first), "%s", fn);
+	}
+	btf__free(vm);
+	T_CHECK(norow == 0, "platform/kfuncs/every-vmlinux-kfunc-has-a-row",
+		"%u of %u vmlinux kfuncs without a row, first %s", norow, tagged, first);
 }
 
 static void test_profiles(void)
