@@ -1144,12 +1144,19 @@ static int iter_op(struct vctx *v, struct as_state *s, size_t pc, const struct b
 		sl->zero = 0;
 		as_reg_uninit(&sl->spill);
 		sl->spill.ref = id;
+		/* mark_stack_slots_iter: MEM_RCU inside an RCU section, else
+		 * PTR_UNTRUSTED */
+		if (p->flags & BG_HF_RCU_PROTECTED)
+			sl->spill.flags = in_rcu_cs(v, s) ? RF_RCU : RF_UNTRUSTED;
 		if (as_ref_add(s, id, (uint32_t)pc, T_MEM))
 			return verr(v, s, pc, "ref_leak", "too many references held");
 		return 0;
 	}
 	if (sl->kind != SK_ITER)
 		return verr(v, s, pc, "iter", "expected an initialized iter as arg #0 of %s", name);
+	/* is_iter_reg_valid_init: -EPROTO */
+	if (sl->spill.flags & RF_UNTRUSTED)
+		return verr(v, s, pc, "iter", "expected an RCU CS when using %s", name);
 	if (p->flags & BG_HF_ITER_DESTROY) {
 		as_ref_del(s, sl->spill.ref);
 		sl->kind = SK_NONE;
@@ -1338,8 +1345,18 @@ static void section_ops(struct as_state *s, const struct bg_helper_proto *p)
 		s->sec[k] = s->sec[k] + 1 < AS_SEC_MAYBE ? (uint8_t)(s->sec[k] + 1) : AS_SEC_MAYBE;
 	else if (s->sec[k])
 		s->sec[k]--;
-	if (p->flags & BG_HF_RCU_UNLOCK)
+	if (p->flags & BG_HF_RCU_UNLOCK) {
 		for_each_reg(s, rcu_gone, NULL);
+		/* RCU-protected iterators too (the kernel's clear_mask has STACK_ITER) */
+		for (uint32_t fi = 0; fi < s->nframes; fi++) {
+			struct as_frame *fr = &s->fr[fi];
+			if (!fr->nslots || as_frame_own(fr))
+				continue; /* no memory: as_oom_take() stops the analysis */
+			for (uint32_t j = 0; j < fr->nslots; j++)
+				if (fr->slots[j].kind == SK_ITER)
+					rcu_gone(&fr->slots[j].spill, NULL);
+		}
+	}
 }
 
 /* The comparison callback of bpf_rbtree_add runs with the tree's lock held
@@ -1544,6 +1561,13 @@ static int xfer_kfunc(struct vctx *v, struct as_state *s, size_t pc, const struc
 		return -1;
 	if ((p->flags & (BG_HF_ITER_NEW | BG_HF_ITER_NEXT | BG_HF_ITER_DESTROY)) && iter_op(v, s, pc, p, name))
 		return -1;
+	/* the element of an RCU-protected iterator is an RCU pointer, of any
+	 * other a trusted one (check_kfunc_call: cur_iter->type & MEM_RCU) */
+	bool rcu_elem = false;
+	struct as_slot *isl;
+	struct as_frame *ifr;
+	if ((p->flags & BG_HF_ITER_NEXT) && !stack_obj_slot(v, s, pc, 1, &isl, &ifr))
+		rcu_elem = (isl->spill.flags & RF_RCU) != 0;
 	if (has_dynptr_arg(p) && dynptr_args(v, s, pc, p, &ci))
 		return -1;
 	for (int i = 0; (p->flags & BG_HF_GRAPH) && i < 5; i++)
@@ -1560,7 +1584,11 @@ static int xfer_kfunc(struct vctx *v, struct as_state *s, size_t pc, const struc
 			    s->refs[0].insn);
 	for (int i = 1; i <= 5; i++)
 		as_reg_uninit(R(s, i));
-	return ret_value(v, s, pc, &ci, args);
+	if (ret_value(v, s, pc, &ci, args))
+		return -1;
+	if (rcu_elem && R(s, 0)->type == T_BTF_ID)
+		R(s, 0)->flags |= RF_RCU;
+	return 0;
 }
 
 int xfer_call(struct vctx *v, struct as_state *s, size_t pc, int32_t *cb_target, int *cb_kind)

@@ -576,6 +576,10 @@ static bool slot_leq(const struct as_slot *a, const struct as_slot *b, struct id
 			return false;
 		if (b->kind == SK_SPILL && !reg_leq(&a->spill, &b->spill, m))
 			return false;
+		/* an iterator unusable outside an RCU section (KF_RCU_PROTECTED)
+		 * is not covered by a usable one */
+		if (b->kind == SK_ITER && (a->spill.flags & RF_UNTRUSTED) && !(b->spill.flags & RF_UNTRUSTED))
+			return false;
 		/* the same dynptr: its kind, id and reference */
 		if (b->kind == SK_DYNPTR &&
 		    (!dynptr_leq(&a->spill, &b->spill, m) ||
@@ -711,6 +715,10 @@ static void slot_join(struct as_slot *a, const struct as_slot *b, bool widen, co
 		a->spill = as_reg_join(&a->spill, &b->spill, widen, thr, nthr);
 		if (a->spill.type == T_UNINIT)
 			a->kind = SK_NONE;
+	} else if (a->kind == SK_ITER) {
+		/* usable only if usable on both paths */
+		if ((a->spill.flags | b->spill.flags) & RF_UNTRUSTED)
+			a->spill.flags = (uint8_t)((a->spill.flags & ~RF_RCU) | RF_UNTRUSTED);
 	} else if (a->kind == SK_DYNPTR &&
 		   (a->spill.dkind != b->spill.dkind || a->spill.dynptr != b->spill.dynptr ||
 		    a->spill.ref != b->spill.ref)) {

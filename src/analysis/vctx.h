@@ -176,6 +176,9 @@ bool prog_license_gpl(struct vctx *v);
 /* The program is loaded sleepable (BPF_F_SLEEPABLE: a ".s" section, or one
  * libbpf always loads sleepable) (assert.c). */
 bool prog_sleepable(struct vctx *v);
+/* The kernel's in_rcu_cs: an RCU read section or a lock held, or a
+ * program that cannot sleep (xfer.c). */
+bool in_rcu_cs(struct vctx *v, const struct as_state *s);
 /* The prototype an iterator program's target adds for helper id (tcp/unix
  * socket iterators: bpf_setsockopt/getsockopt), else NULL. */
 const struct bg_helper_proto *prog_iter_helper(struct vctx *v, uint32_t id);

@@ -932,7 +932,6 @@ static int bounded_region(struct vctx *v, struct as_state *s, size_t pc, int reg
 	return 0;
 }
 
-static bool in_rcu_cs(struct vctx *v, const struct as_state *s);
 
 static int access_map(struct vctx *v, struct as_state *s, size_t pc, int reg, const struct as_reg *p,
 		      int off, int size, bool write, struct as_reg *out, bool sign)
@@ -1074,7 +1073,7 @@ static void walked_ptr(struct as_reg *out, const char *tn)
 /* The kernel's in_rcu_cs: an RCU read section or a spin lock held, or a
  * program that cannot sleep. A section open on some paths only counts as
  * closed (the pointer is then the least trusted of the two). */
-static bool in_rcu_cs(struct vctx *v, const struct as_state *s)
+bool in_rcu_cs(struct vctx *v, const struct as_state *s)
 {
 	return (s->sec[AS_SEC_RCU] && s->sec[AS_SEC_RCU] != AS_SEC_MAYBE) || s->lock != AS_LOCK_NONE ||
 	       !prog_sleepable(v);

@@ -113,6 +113,10 @@ enum bg_ret_type {
 					/* and verifier_inlines_helper_call with the JIT; kfuncs: */
 					/* KF_FASTCALL): a call keeps the r0-r5 it does not use, so the */
 					/* spill/fill pairs around it are removed (analysis/fastcall.c) */
+#define BG_HF_RCU_PROTECTED (1u << 29)  /* kfunc: KF_RCU_PROTECTED iterator constructor: the */
+					/* iterator is usable only inside an RCU read section */
+					/* (created outside one or after its end: "expected an */
+					/* RCU CS when using bpf_iter_*_next/destroy") */
 #define BG_HF_LOCAL_RET     (1u << 25)  /* kfunc: returns a program-local object: of the type */
 					/* id in arg1 (obj_new), of the object in arg1 (refcount */
 					/* acquire), or the root's `contains:` type (pop/remove/first) */
