@@ -1471,6 +1471,36 @@ static int kfunc_null_mem_args(struct vctx *v, struct as_state *s, size_t pc)
 	return 0;
 }
 
+/* check_kfunc_args, KF_ARG_PTR_TO_MEM_SIZE: a kfunc's memory argument
+ * followed by its size (`buf, buf__sz`) must be memory the program may read
+ * for that many bytes (zero allowed), unless it is an `__opt` buffer passed
+ * as NULL. Only for arguments the row leaves unchecked (A) and memory
+ * regions (stack, map value, packet, mem); BTF pointers and the ctx take
+ * other routes in the kernel (KF_ARG_PTR_TO_BTF_ID / _CTX). */
+static int kfunc_sz_mem_args(struct vctx *v, struct as_state *s, size_t pc, const struct bg_helper_proto *p)
+{
+	const struct btf *b = tl_kbtf;
+	const struct bg_insn *in = &v->insns[pc];
+	const struct btf_type *f = b && in->imm > 0 ? btf__type_by_id(b, (uint32_t)in->imm) : NULL;
+	const struct btf_type *fp = f && btf_is_func(f) ? btf__type_by_id(b, f->type) : NULL;
+	if (!fp || !btf_is_func_proto(fp))
+		return 0;
+	const struct btf_param *pa = btf_params(fp);
+	for (int i = 0; i + 1 < btf_vlen(fp) && i < 4; i++) {
+		const struct btf_type *t = obj_btf_skip_mods(b, pa[i].type, NULL);
+		const char *n = btf__name_by_offset(b, pa[i].name_off);
+		struct as_reg *r = R(s, i + 1);
+		if (!t || !btf_is_ptr(t) || (i < 3 && p->args[i] != BG_ARG_ANYTHING) ||
+		    !name_ends(btf__name_by_offset(b, pa[i + 1].name_off), "__sz") || !rg_has(r->type, RG_MEM_ARG) ||
+		    r->type == T_BTF_ID)
+			continue;
+		bool opt = name_ends(n, "__opt") || name_ends(n, "__nullable");
+		if (arg_mem(v, s, pc, i + 1, i + 2, false, opt, true, NULL))
+			return -1;
+	}
+	return 0;
+}
+
 /* process_kf_arg_ptr_to_btf_id: a kfunc's struct pointer argument holds an
  * object of its parameter's struct (target BTF), or of a struct that starts
  * with it; strictly that struct for the object a release kfunc drops and
@@ -1557,7 +1587,7 @@ static int xfer_kfunc(struct vctx *v, struct as_state *s, size_t pc, const struc
 		if (arg_check(v, s, pc, i, &ci))
 			return -1;
 	}
-	if (kfunc_null_mem_args(v, s, pc) || kfunc_struct_args(v, s, pc, p))
+	if (kfunc_null_mem_args(v, s, pc) || kfunc_struct_args(v, s, pc, p) || kfunc_sz_mem_args(v, s, pc, p))
 		return -1;
 	if ((p->flags & (BG_HF_ITER_NEW | BG_HF_ITER_NEXT | BG_HF_ITER_DESTROY)) && iter_op(v, s, pc, p, name))
 		return -1;

@@ -194,3 +194,34 @@ call bpf_task_release
 out:
 r0 = 1
 exit
+
+# case: xfrm_opts_beyond_stack
+# section: xdp
+# expect: reject
+# message: invalid|out of bounds|stack
+r2 = 0
+*(u64 *)(r10 - 8) = r2
+r2 = r10
+r2 += -8
+r3 = 36
+call bpf_xdp_get_xfrm_state
+if r0 == 0 goto out
+r1 = r0
+call bpf_xdp_xfrm_state_release
+out:
+r0 = 2
+exit
+
+# case: xfrm_opts_uninit_stack
+# section: xdp
+# expect: accept
+r2 = r10
+r2 += -40
+r3 = 36
+call bpf_xdp_get_xfrm_state
+if r0 == 0 goto out
+r1 = r0
+call bpf_xdp_xfrm_state_release
+out:
+r0 = 2
+exit
