@@ -86,6 +86,16 @@ enum bg_kernel_feature {
 	BG_KFEAT_CB_ITER = 48,                 /* a callback verified as called any number of times (else exactly once) */
 	BG_KFEAT_CFG_FALLTHROUGH_LOOP = 49,    /* a loop closed by a fall-through edge in check_cfg's walk allowed */
 	BG_KFEAT_STACK_ROUND16 = 50,           /* frames charged in 16-byte steps with the JIT (else 32, at least 32) */
+	/* kernels around the running one (6.12, 7.2) */
+	BG_KFEAT_WALK_PLAIN_UNTRUSTED = 51,    /* a member walked from a plain BTF pointer is untrusted (6.18) */
+	BG_KFEAT_WALK_PLAIN_COMPAT = 52,       /* ... plain again, as before 6.18 (7.2) */
+	BG_KFEAT_TIMER_TRACING = 53,           /* kprobe/tracepoint/perf_event/raw_tp programs may use bpf_timer */
+	BG_KFEAT_KFUNC_RAW_TP = 54,            /* raw_tp programs may call the tracing kfuncs */
+	BG_KFEAT_VOID_GLOBAL = 55,             /* global functions may return void */
+	BG_KFEAT_OBJ_DROP_ONE_META = 56,       /* one bpf_obj_drop call takes objects of one struct meta (6.18) */
+	BG_KFEAT_OBJ_DROP_ANY_META = 57,       /* ... of any, as before 6.18 (7.2) */
+	BG_KFEAT_CALL_FRAMES16 = 58,           /* 16 bpf-to-bpf call frames (MAX_CALL_FRAMES; 8 before) */
+	BG_KFEAT_DIV_RANGES = 59,              /* division and modulo by a constant tracked */
 	BG_KFEAT__CNT,
 };
 

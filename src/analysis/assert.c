@@ -139,6 +139,8 @@ static int rule_map_lock_type(struct vctx *v, struct as_state *s, size_t pc, con
 	for (size_t i = 0; m && i < sizeof(special) / sizeof(special[0]); i++)
 		if (map_field_offset(v, m, special[i].type) >= 0)
 			fields |= special[i].field;
+	if (kf_has(v, BG_KF_TIMER_TRACING))
+		fields &= ~BG_MAPF_TIMER; /* 7.2: timers in every program type */
 	if (fields && !bg_prog_map_fields_ok(v->prog_type, fields, &why))
 		return verr(v, s, pc, "lock", "%s", why);
 	return 0;
@@ -386,7 +388,11 @@ static int rule_kfunc_type(struct vctx *v, struct as_state *s, size_t pc, const 
 	if (name && bg_kfunc_devbound(name))
 		return verr(v, s, pc, "kfunc_not_allowed", "metadata kfuncs require device-bound program (%s)", name);
 	int at = name ? bg_kfunc_attach_allowed(name, v->prog_type, bg_program__attach_type(v->prog)) : -1;
-	if (at == 0 || (at < 0 && name && bg_kfunc_type_allowed(name, v->prog_type, NULL) == 0))
+	/* 7.2: a raw_tp program has the tracepoint programs' kfunc sets */
+	uint32_t kt = v->prog_type == BPF_PROG_TYPE_RAW_TRACEPOINT && kf_has(v, BG_KF_KFUNC_RAW_TP)
+			      ? BPF_PROG_TYPE_TRACEPOINT
+			      : v->prog_type;
+	if (at == 0 || (at < 0 && name && bg_kfunc_type_allowed(name, kt, NULL) == 0))
 		return verr(v, s, pc, "kfunc_not_allowed", "calling kernel function %s is not allowed", name);
 	/* an older kernel registers some sets for fewer program types (6.12:
 	 * no sock_ops in the cgroup hook, key kfuncs for tracing only) */
@@ -531,6 +537,9 @@ static int rule_exit_r0_scalar(struct vctx *v, struct as_state *s, size_t pc, co
 {
 	(void)a;
 	const struct as_reg *r0 = R(s, 0);
+	if (ctx_kind(v) == CTX_GLOBAL && kf_has(v, BG_KF_VOID_GLOBAL) &&
+	    btf_func_ret_void(v->prog, v->g.funcs[v->ctxs[v->cur_ctx].func].start))
+		return 0; /* 7.2: a void global function's r0 is not read */
 	if (ctx_kind(v) == CTX_GLOBAL && r0->type != T_SCALAR)
 		return verr(v, s, pc, "ret_type", "At subprogram exit the register R0 is not a scalar value (%s)",
 			    as_type_name(r0->type, r0->flags));

@@ -534,7 +534,7 @@ static unsigned arg_tags(const struct btf *b, uint32_t fid, int idx)
 	return tags;
 }
 
-int btf_global_params(const struct bg_program *prog, size_t insn, bool tagged, struct gparam *out,
+int btf_global_params(const struct bg_program *prog, size_t insn, unsigned flags, struct gparam *out,
 		      const char **why)
 {
 	static __thread char buf[200]; /* per thread, as why above */
@@ -560,7 +560,8 @@ int btf_global_params(const struct bg_program *prog, size_t insn, bool tagged, s
 		return -2;
 	}
 	const struct btf_type *rt = obj_btf_skip_mods(b, fp->type, NULL);
-	if (!rt || !(btf_is_int(rt) || btf_is_any_enum(rt))) {
+	bool tagged = flags & GP_TAGGED;
+	if (!(fp->type == 0 && (flags & GP_VOID_RET)) && (!rt || !(btf_is_int(rt) || btf_is_any_enum(rt)))) {
 		snprintf(buf, sizeof(buf), "Global function %s() doesn't return scalar. Only those are supported.",
 			 fname);
 		*why = buf;
@@ -643,6 +644,18 @@ int btf_func_ret_scalar(const struct bg_program *prog, size_t insn)
 		return -1;
 	const struct btf_type *rt = obj_btf_skip_mods(b, fp->type, NULL);
 	return rt && ((btf_is_int(rt) && rt->size <= 8) || btf_is_any_enum(rt));
+}
+
+bool btf_func_ret_void(const struct bg_program *prog, size_t insn)
+{
+	const struct btf *b = bg_object__btf(bg_program__object(prog));
+	uint32_t tid = 0;
+	for (size_t i = 0; i < bg_program__func_cnt(prog); i++)
+		if (bg_program__func(prog, i)->insn == insn)
+			tid = bg_program__func(prog, i)->btf_type_id;
+	const struct btf_type *f = b && tid ? btf__type_by_id(b, tid) : NULL;
+	const struct btf_type *fp = f ? btf__type_by_id(b, f->type) : NULL;
+	return fp && btf_is_func_proto(fp) && fp->type == 0;
 }
 
 /* ------------------------------------------------------------ kptr fields */

@@ -60,11 +60,14 @@ struct gparam {
 	const char *name;    /* pointee struct name or NULL */
 };
 /* Parameters of the global function starting at insn (object BTF); `arg:`
- * tags are read only when tagged (kernels from 6.8: BG_KF_ARG_TAGS). Returns
+ * tags are read only with GP_TAGGED (kernels from 6.8: BG_KF_ARG_TAGS); a void
+ * return is refused unless GP_VOID_RET (7.2: BG_KF_VOID_GLOBAL). Returns
  * their number (<= 5), -1 when the BTF is missing, or -2 when the kernel
  * refuses the prototype (*why: its message). Static functions are not typed
  * by their prototype: only call it for a global one. */
-int btf_global_params(const struct bg_program *prog, size_t insn, bool tagged, struct gparam *out,
+#define GP_TAGGED   1u /* read `arg:` tags (6.8: BG_KF_ARG_TAGS) */
+#define GP_VOID_RET 2u /* a void return is allowed (7.2: BG_KF_VOID_GLOBAL) */
+int btf_global_params(const struct bg_program *prog, size_t insn, unsigned flags, struct gparam *out,
 		      const char **why);
 /* btf_global_params' answer for one function, kept by the analysis. */
 struct gprot {
@@ -76,6 +79,8 @@ struct gprot {
 /* Does the function starting at insn return a small integer or an enum by
  * its BTF prototype? 1 yes, 0 no, -1 no prototype. */
 int btf_func_ret_scalar(const struct bg_program *prog, size_t insn);
+/* Does the function starting at insn return void by its BTF prototype? */
+bool btf_func_ret_void(const struct bg_program *prog, size_t insn);
 /* struct_ops (src/platform/stops.def): the type an argument of BTF struct
  * `name` gets in this program (promotion, else name); may the program write
  * size bytes at off through a trusted pointer to struct ptr? */

@@ -470,6 +470,22 @@ static const char *kfunc_param_struct(struct vctx *v, size_t pc, int i)
 	return t && btf_is_composite(t) ? btf__name_by_offset(b, t->name_off) : NULL;
 }
 
+/* check_kfunc_args / btf_is_prog_ctx_type: a kfunc's struct parameter is the
+ * ctx only when it names the program type's ctx (__sk_buff, or its kernel
+ * struct sk_buff); else the ctx pointer is passed as a plain BTF pointer,
+ * which a kfunc refuses ("R1 must be referenced or trusted": a tracepoint,
+ * raw_tp or fentry program's ctx to bpf_dynptr_from_skb). sn NULL (a `void *`
+ * parameter, or no kernel BTF): no check. */
+static bool kfunc_ctx_of_prog(const struct vctx *v, const char *sn)
+{
+	const char *under;
+	const char *ctx = bg_prog_ctx_btf(v->prog_type, &under, NULL);
+	const char *kern = bg_ctx_kernel_struct(ctx);
+	if (!sn)
+		return true;
+	return ctx && (!strcmp(ctx, sn) || (under && !strcmp(under, sn)) || (kern && !strcmp(kern, sn)));
+}
+
 /* The kernel's name of a BTF pointer's type (reg_type_str): its trust
  * prefix, "ptr_", "or_null_" when it may be NULL. */
 static const char *btf_ptr_name(const struct as_reg *r)
@@ -629,6 +645,8 @@ static int arg_check(struct vctx *v, struct as_state *s, size_t pc, int i, struc
 		if (!bg_scalar_is_const(&r->v, &c) || c != 0)
 			return verr(v, s, pc, "ctx_modified",
 				    "dereference of modified ctx ptr R%d disallowed (helper argument)", reg);
+		if ((ci->p->flags & BG_HF_KFUNC) && !kfunc_ctx_of_prog(v, kfunc_param_struct(v, pc, i)))
+			return verr(v, s, pc, "kfunc_arg", "R%d must be referenced or trusted", reg);
 		return 0;
 	}
 	case BG_ARG_SOCK_COMMON:
@@ -1403,14 +1421,25 @@ static int rbtree_cb_calls(struct vctx *v, struct as_state *s, size_t pc, uint32
 	return 0;
 }
 
-/* The kernel records the local type of the object a bpf_obj_drop (or
- * refcount acquire) call takes in the call's instruction data: one call
- * reached with objects of two types (calls merged by the compiler) is
- * refused. */
+/* Has the program-local struct name special fields (the kernel's btf_record:
+ * a struct meta)? */
+static bool local_has_record(const struct vctx *v, const char *name)
+{
+	return name && graph_special_in(v->prog, name, 0, (int)graph_local_size(v->prog, name)) != NULL;
+}
+
+/* The kernel records the struct meta of the object a bpf_obj_drop (or
+ * refcount acquire) call takes in the call's instruction data: on 6.18 one
+ * call reached with objects of two types of which one has special fields
+ * (calls merged by the compiler) is refused; 6.12 and 7.2 take it
+ * (OBJ_DROP_ONE_META, OBJ_DROP_ANY_META). Types without special fields have
+ * no meta and never conflict. */
 static int local_type_once(struct vctx *v, struct as_state *s, size_t pc, const struct bg_helper_proto *p,
 			   const struct as_reg *r)
 {
 	if (r->type != T_BTF_ID || !(r->flags & RF_ALLOC) || (r->flags & RF_NULL))
+		return 0;
+	if (!kf_has(v, BG_KF_OBJ_DROP_ONE_META) || kf_has(v, BG_KF_OBJ_DROP_ANY_META))
 		return 0;
 	if (!v->obj_type_at) {
 		v->obj_type_at = calloc(v->n ? v->n : 1, sizeof(*v->obj_type_at));
@@ -1418,8 +1447,10 @@ static int local_type_once(struct vctx *v, struct as_state *s, size_t pc, const 
 			return vnomem(v);
 	}
 	const char **seen = &v->obj_type_at[pc];
-	if (r->btf && (!*seen || !strcmp(*seen, r->btf))) {
-		*seen = r->btf;
+	if (r->btf && (!*seen || !strcmp(*seen, r->btf) ||
+		       (!local_has_record(v, *seen) && !local_has_record(v, r->btf)))) {
+		if (!*seen)
+			*seen = r->btf;
 		return 0;
 	}
 	return verr(v, s, pc, "kfunc_arg",
@@ -1582,6 +1613,11 @@ static int xfer_kfunc(struct vctx *v, struct as_state *s, size_t pc, const struc
 	bool stackobj = (p->flags & (BG_HF_ITER_NEW | BG_HF_ITER_NEXT | BG_HF_ITER_DESTROY)) || has_dynptr_arg(p);
 	for (int i = 0; i < 5; i++) {
 		args[i] = *R(s, i + 1);
+		/* (bpf_dynptr_from_skb's first argument, the ctx or a trusted
+		 * sk_buff: only the ctx's type is checked) */
+		if (stackobj && i == 0 && p->args[0] == BG_ARG_CTX && args[0].type == T_CTX &&
+		    !kfunc_ctx_of_prog(v, kfunc_param_struct(v, pc, 0)))
+			return verr(v, s, pc, "kfunc_arg", "R1 must be referenced or trusted");
 		if (stackobj && (i == 0 || p->args[i] == BG_ARG_DYNPTR))
 			continue;
 		if (arg_check(v, s, pc, i, &ci))

@@ -25,7 +25,8 @@
 #include "domain/zone.h"
 #include "analysis/region.h"
 
-#define AS_MAX_FRAMES 8
+/* the most bpf-to-bpf frames of any profile (max_call_depth: 8, 16 on 7.2) */
+#define AS_MAX_FRAMES 16
 #define AS_MAX_REFS 16
 #define AS_MAX_ITER 16
 #define AS_STACK_SIZE 512

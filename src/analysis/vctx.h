@@ -129,9 +129,9 @@ struct vctx {
 	bool uninit_stack_ok; /* reads of uninitialized stack allowed (privileged, 5.12+) */
 	bool uninit_stack_written_ok; /* ... only within the depth already written (5.10) */
 	/* the features (BG_KF_* bits) the judged profile LACKS, read through
-	 * kf_has (kgate_setup): 0 for a profile with all of them (the running
-	 * 6.18, the default), whose transfer functions then take no older
-	 * kernel's branch */
+	 * kf_has (kgate_setup): for the running 6.18 (the default) only the
+	 * features of newer kernels (7.2), so its transfer functions take no
+	 * older kernel's branch */
 	uint64_t kf_lacks;
 	/* assertion lists (assert.h): those of insn pc are asrt[asrt_at[pc] .. asrt_at[pc+1]) */
 	struct assertion *asrt;

@@ -1173,8 +1173,9 @@ static const struct gprot *global_params(struct vctx *v, uint32_t func)
 	struct gprot *g = &v->gprot[func];
 	if (!g->known) {
 		const char *why = NULL;
-		g->np = btf_global_params(v->prog, v->g.funcs[func].start, kf_has(v, BG_KF_ARG_TAGS),
-					  g->gp, &why);
+		unsigned fl = (kf_has(v, BG_KF_ARG_TAGS) ? GP_TAGGED : 0) |
+			      (kf_has(v, BG_KF_VOID_GLOBAL) ? GP_VOID_RET : 0);
+		g->np = btf_global_params(v->prog, v->g.funcs[func].start, fl, g->gp, &why);
 		snprintf(g->why, sizeof(g->why), "%s", why ? why : "");
 		g->known = true;
 	}
@@ -1277,7 +1278,10 @@ static int call_global(struct vctx *v, uint32_t ctx, const struct as_state *at, 
 	struct as_frame *f = as_cur(&s);
 	for (int i = 1; i <= 5; i++)
 		as_reg_uninit(&f->r[i]);
-	as_reg_unknown(&f->r[0]);
+	if (kf_has(v, BG_KF_VOID_GLOBAL) && btf_func_ret_void(v->prog, v->g.funcs[func].start))
+		as_reg_uninit(&f->r[0]); /* 7.2: "R0 !read_ok" after a void one */
+	else
+		as_reg_unknown(&f->r[0]);
 	const struct cfg_block *from = &v->g.blocks[v->g.block_of[pc]];
 	return edge_local(v, ctx, from, v->g.block_of[pc + 1], &s, pc);
 fail:
@@ -1308,7 +1312,7 @@ static int enter_function(struct vctx *v, uint32_t ctx, const struct as_state *a
 		if (gpr->np != -1)
 			return call_global(v, ctx, at, pc, func);
 	}
-	if (v->ctxs[ctx].depth + 1 > AS_MAX_FRAMES)
+	if (v->ctxs[ctx].depth + 1 > v->prof->max_call_depth)
 		return verr(v, at, pc, "call_depth", "the call stack of %u frames is too deep",
 			    v->ctxs[ctx].depth + 1);
 	int nc = ctx_get(v, ctx, (uint32_t)pc, func, kind);
@@ -2042,7 +2046,7 @@ static int tail_call_refused(struct stack_walk *w, uint32_t frame, uint32_t abov
 static int walk_stack(struct stack_walk *w, uint32_t f, uint32_t frame, uint32_t above, size_t pc)
 {
 	struct vctx *v = w->v;
-	if (frame >= AS_MAX_FRAMES)
+	if (frame >= v->prof->max_call_depth)
 		return verr(v, NULL, pc, "call_depth", "the call stack of %u frames is too deep !", frame);
 	for (uint32_t k = frame; k < AS_MAX_FRAMES; k++)
 		if (w->seen[f * AS_MAX_FRAMES + k] >= (int32_t)above)

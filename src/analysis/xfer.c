@@ -316,6 +316,26 @@ static int alu_mov(struct vctx *v, struct as_state *s, size_t pc, const struct b
 	return 0;
 }
 
+/* 7.2 (DIV_RANGES) tracks a division by a constant k: unsigned, the precise
+ * [umin/k, umax/k]; signed, of a constant by a constant; an unsigned modulo
+ * by k gives the dividend when it is below k, else [0, k-1] (7 % 4 is not
+ * decided 3 there). A non-constant divisor, and smod, stay unknown (r). */
+static struct bg_scalar divmod_ranges(const struct bg_insn *in, const struct bg_scalar *dst,
+				      const struct bg_scalar *src, struct bg_scalar r)
+{
+	uint64_t m = in->alu64 ? UINT64_MAX : UINT32_MAX, k, c;
+	if (dst->bottom || !bg_scalar_is_const(src, &k) || !(k & m))
+		return r;
+	k &= m;
+	if (in->is_signed)
+		return in->op == BG_ALU_DIV && bg_scalar_is_const(dst, &c)
+			       ? bg_scalar_alu(in->op, in->alu64, true, 0, dst, src)
+			       : r;
+	if (in->op == BG_ALU_DIV || (in->alu64 ? dst->umax : dst->u32max) < k)
+		return bg_scalar_alu(in->op, in->alu64, false, 0, dst, src);
+	return bg_scalar_urange(0, k - 1);
+}
+
 static int xfer_alu(struct vctx *v, struct as_state *s, size_t pc, const struct bg_insn *in)
 {
 	char buf[200];
@@ -346,6 +366,8 @@ static int xfer_alu(struct vctx *v, struct as_state *s, size_t pc, const struct 
 	}
 	if (d->type == T_SCALAR && srcv.type == T_SCALAR) {
 		struct bg_scalar r = bg_scalar_alu_kernel(in->op, in->alu64, in->is_signed, 0, &d->v, &srcv.v);
+		if ((in->op == BG_ALU_DIV || in->op == BG_ALU_MOD) && kf_has(v, BG_KF_DIV_RANGES))
+			r = divmod_ranges(in, &d->v, &srcv.v, r);
 		bool shift = in->op == BG_ALU_LSH || in->op == BG_ALU_RSH || in->op == BG_ALU_ARSH;
 		if (shift && in->src_is_reg && srcv.cset && srcv.v.umax < (in->alu64 ? 64u : 32u)) {
 			/* a shift amount joined from constants of different paths: the
@@ -1091,8 +1113,11 @@ static void walked_trust(struct vctx *v, struct as_state *s, size_t pc, const st
 {
 	enum as_trust t = as_btf_trust(p);
 	uint64_t c;
-	if (t == AS_TRUST_PLAIN && !kf_has(v, BG_KF_WALK_UNTRUSTED)) {
-		out->flags = RF_PLAIN; /* before 6.4 a plain base gives plain members */
+	/* a plain base gives plain members before 6.4, on 6.12 ("Old compat")
+	 * and again on 7.2; untrusted ones on 6.18 */
+	if (t == AS_TRUST_PLAIN && (!kf_has(v, BG_KF_WALK_UNTRUSTED) || !kf_has(v, BG_KF_WALK_PLAIN_UNTRUSTED) ||
+				    kf_has(v, BG_KF_WALK_PLAIN_COMPAT))) {
+		out->flags = RF_PLAIN;
 		return;
 	}
 	if ((t != AS_TRUST_TRUSTED && t != AS_TRUST_RCU) || !p->btf || !bg_scalar_is_const(&p->v, &c))

@@ -511,8 +511,36 @@ int bg_kcache_remove(const char *root, const char *ver)
 	return rmtree(dir);
 }
 
+/* usr/lib/modules/REL/config under x (newer packaging: linux-base-REL holds
+ * it); path into out. */
+static bool modules_config(const char *x, char *out, size_t n)
+{
+	char dir[PATH_MAX + 32];
+	DIR *d;
+	struct dirent *e;
+	bool found = false;
+
+	snprintf(dir, sizeof(dir), "%s/usr/lib/modules", x);
+	if (!(d = opendir(dir)))
+		return false;
+	while (!found && (e = readdir(d))) {
+		char p[PATH_MAX];
+		struct stat st;
+
+		if (e->d_name[0] == '.')
+			continue;
+		if (snprintf(p, sizeof(p), "%s/%s/config", dir, e->d_name) < (int)sizeof(p) && !stat(p, &st) &&
+		    S_ISREG(st.st_mode)) {
+			snprintf(out, n, "%s", p);
+			found = true;
+		}
+	}
+	closedir(d);
+	return found;
+}
+
 /* Keep the kernel configuration the unpacked packages under x hold
- * (boot/config-REL) as dst/config, written under a temporary name and
+ * (boot/config-REL, or usr/lib/modules/REL/config) as dst/config, written under a temporary name and
  * renamed (a concurrent boot reads either none or all of it); an empty file
  * when there is none, so a later fetch does not look again. */
 static void keep_config(const char *x, const char *dst)
@@ -522,10 +550,23 @@ static void keep_config(const char *x, const char *dst)
 
 	snprintf(tmp, sizeof(tmp), "%s/config.%d", dst, (int)getpid());
 	snprintf(p, sizeof(p), "%s/config", dst);
-	if (find_named(x, "config-", cfg, sizeof(cfg), 0) ? copy_file(cfg, tmp) : !(f = fopen(tmp, "w")) || fclose(f))
+	bool found = find_named(x, "config-", cfg, sizeof(cfg), 0) || modules_config(x, cfg, sizeof(cfg));
+	if (found ? copy_file(cfg, tmp) : !(f = fopen(tmp, "w")) || fclose(f))
 		return;
 	if (rename(tmp, p))
 		unlink(tmp);
+}
+
+/* The image in linux-binary-REL: its configuration is in linux-base-REL
+ * (Debian's packaging from 7.x); unpacked into x too. Best effort. */
+static void base_package(struct aptcfg *c, const char *image_pkg, const char *dl, const char *x)
+{
+	char pkg[200], pkgver[64], err[256];
+
+	if (strncmp(image_pkg, "linux-binary-", 13))
+		return;
+	snprintf(pkg, sizeof(pkg), "linux-base-%s", image_pkg + 13);
+	download_unpack(c, pkg, dl, x, pkgver, sizeof(pkgver), err, sizeof(err));
 }
 
 /* An image cached before configurations were kept: download its package
@@ -546,13 +587,16 @@ static void fetch_config(const char *root, const char *mirror, const struct bg_k
 	rmtree(work);
 	if (!mkdirs(dl) && !mkdirs(x) && !download_unpack(&c, k->package, dl, x, pkgver, sizeof(pkgver), err, sizeof(err))) {
 		/* newer packaging splits linux-binary-REL (the image) from
-		 * linux-image-REL: the configuration may be in either */
-		char pkg[200];
-		if (!strncmp(k->package, "linux-binary-", 13)) {
-			snprintf(pkg, sizeof(pkg), "linux-image-%s", k->package + 13);
-			download_unpack(&c, pkg, dl, x, pkgver, sizeof(pkgver), err, sizeof(err));
-		}
+		 * linux-base-REL (usr/lib/modules/REL/config) */
+		base_package(&c, k->package, dl, x);
 		keep_config(x, dst);
+		if (!strncmp(k->package, "linux-binary-", 13)) {
+			char p[PATH_MAX + 80];
+			FILE *f;
+			snprintf(p, sizeof(p), "%s/base-looked", dst);
+			if ((f = fopen(p, "w")))
+				fclose(f);
+		}
 	}
 	rmtree(work);
 }
@@ -588,6 +632,7 @@ static int fetch_release(struct aptcfg *c, const char *ver, const char *rel, cha
 	}
 	snprintf(dst, sizeof(dst), "%s/kernels/%s", c->root, ver);
 	if (!e && !(e = mkdirs(dst))) {
+		base_package(c, pkg, dl, x);
 		keep_config(x, dst);
 		snprintf(p, sizeof(p), "%s/vmlinuz", dst);
 		e = copy_file(img, p);
@@ -617,8 +662,13 @@ int bg_kcache_fetch(const char *root, const char *mirror, const char *ver, struc
 	}
 	if (!bg_kcache_get(root, ver, out)) {
 		char p[PATH_MAX + 80];
+		struct stat st;
+		char b[PATH_MAX + 80];
 		snprintf(p, sizeof(p), "%s/kernels/%s/config", root, ver);
-		if (access(p, F_OK))
+		snprintf(b, sizeof(b), "%s/kernels/%s/base-looked", root, ver);
+		/* none kept yet, or an empty one of a linux-binary image cached
+		 * before linux-base-REL was looked at */
+		if (stat(p, &st) || (!st.st_size && !strncmp(out->package, "linux-binary-", 13) && access(b, F_OK)))
 			fetch_config(root, mirror, out);
 		return 0;
 	}

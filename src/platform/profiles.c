@@ -75,6 +75,8 @@ static void fill_profiles(void)
 		profiles[i].features = features_of(profiles[i].version);
 		if (profiles[i].version < BG_KVER(5, 17))
 			profiles[i].max_tail_calls = 32;
+		if (profiles[i].features & BG_KF_CALL_FRAMES16)
+			profiles[i].max_call_depth = 16;
 	}
 }
 

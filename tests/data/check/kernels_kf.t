@@ -227,10 +227,12 @@ exit
 
 # A strong __kconfig extern: the loader resolves it from the kernel's
 # configuration (/boot/config-RELEASE; in the guests, the image's own,
-# cached by `bpfgate kernels fetch`); 7.2's packages ship none.
+# cached by `bpfgate kernels fetch`; 7.2's is in linux-base-REL, beside the
+# image's linux-binary-REL).
 # case: kconfig_strong_extern
 # section: tc
 # expect: accept
+# profile: 7.2 accept
 # profile: 6.12 accept
 # profile: 6.1 accept
 # profile: 5.10 accept
