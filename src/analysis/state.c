@@ -1158,88 +1158,77 @@ static uint64_t mix(uint64_t h, uint64_t v)
 	return h;
 }
 
-static uint64_t reg_key(const struct as_reg *r, bool weak)
+/* The region part of a register's key: what the weak key and the pointer
+ * key read. */
+static inline uint64_t reg_wkey(const struct as_reg *r)
 {
-	uint64_t h = r->type * 4u + (r->flags & RF_NULL);
-	uint64_t c;
-	if (!weak && r->type == T_SCALAR && bg_scalar_is_const(&r->v, &c) && c < 256)
-		h = mix(h, c + 1);
-	/* which map: a pointer to one map's value (or the map itself) joined
-	 * with another map's is no pointer at all */
-	if (!weak && (r->type == T_MAP_VALUE || r->type == T_MAP_PTR))
-		h = mix(h, (uint64_t)r->map);
-	return h;
+	return r->type * 4u + (r->flags & RF_NULL);
 }
 
-uint64_t as_state_key(const struct as_state *s, bool weak, uint16_t live)
+/* The full key of a register whose weak key is w (reg_key(r, false)). */
+static inline uint64_t reg_fkey(const struct as_reg *r, uint64_t w)
+{
+	if (r->type == T_SCALAR && !r->v.bottom && !r->v.tn.mask && r->v.tn.value < 256)
+		return mix(w, r->v.tn.value + 1);
+	if (r->type == T_MAP_VALUE || r->type == T_MAP_PTR)
+		return mix(w, (uint64_t)r->map);
+	return w;
+}
+
+static inline bool key_is_ptr(const struct as_reg *r)
+{
+	return r->type != T_SCALAR && r->type != T_UNINIT;
+}
+
+/* All five keys in one walk of the registers and spills; each accumulator
+ * mixes exactly what its own definition (state.h) names, in the same order. */
+void as_state_keys(const struct as_state *s, uint16_t live, bool weak_only, struct as_keys *k)
 {
 	uint64_t h = mix(s->nframes, (uint64_t)(int64_t)s->lock);
+	uint64_t hp = h, hm = 0, hl = 0;
 	h = mix(h, (uint64_t)s->sec[0] | (uint64_t)s->sec[1] << 8 | (uint64_t)s->sec[2] << 16);
 	/* references by acquiring insn: ids are names local to the state */
 	uint64_t refs = 0;
 	for (uint32_t i = 0; i < s->nrefs; i++)
 		refs += mix(s->refs[i].insn, s->refs[i].type);
 	h = mix(h, refs);
+	uint64_t hw = h, hf = h;
 	for (uint32_t f = 0; f < s->nframes; f++) {
 		const struct as_frame *fr = &s->fr[f];
-		for (int i = 0; i < 10; i++)
-			if (weak || f + 1 < s->nframes || (live >> i) & 1)
-				h = mix(h, reg_key(&fr->r[i], weak));
-		for (uint32_t k = 0; k < fr->nslots; k++)
-			if (fr->slots[k].kind == SK_SPILL)
-				h = mix(h, fr->slots[k].idx * 1024u + reg_key(&fr->slots[k].spill, weak));
+		bool below = f + 1 < s->nframes;
+		for (int i = 0; i < 10; i++) {
+			const struct as_reg *r = &fr->r[i];
+			uint64_t w = reg_wkey(r);
+			hw = mix(hw, w);
+			if (!below && !((live >> i) & 1))
+				continue;
+			uint64_t full = reg_fkey(r, w);
+			hf = mix(hf, full);
+			if (!below)
+				hl = mix(hl, full);
+			hp = mix(hp, key_is_ptr(r) ? w : 0);
+			if (r->type == T_MAP_PTR)
+				hm = mix(hm, (uint64_t)(f * 16 + i) << 32 | (uint32_t)r->map);
+		}
+		for (uint32_t j = 0; j < fr->nslots; j++) {
+			const struct as_slot *sl = &fr->slots[j];
+			if (sl->kind != SK_SPILL)
+				continue;
+			const struct as_reg *r = &sl->spill;
+			uint64_t w = reg_wkey(r), at = sl->idx * 1024u;
+			hw = mix(hw, at + w);
+			hf = mix(hf, at + reg_fkey(r, w));
+			if (key_is_ptr(r) && w)
+				hp = mix(hp, at + w);
+			if (r->type == T_MAP_PTR)
+				hm = mix(hm, (uint64_t)(f * 1024 + 512 + sl->idx) << 32 | (uint32_t)r->map);
+		}
 	}
-	return h;
-}
-
-uint64_t as_state_live_key(const struct as_state *s, uint16_t live)
-{
-	uint64_t h = 0;
-	if (!s->nframes)
-		return h;
-	const struct as_frame *fr = &s->fr[s->nframes - 1];
-	for (int i = 0; i < 10; i++)
-		if ((live >> i) & 1)
-			h = mix(h, reg_key(&fr->r[i], false));
-	return h;
-}
-
-/* The weak key of a register or spill with every scalar alike: what a
- * join of the two states keeps as pointers. */
-static uint64_t ptr_key(const struct as_reg *r)
-{
-	return r->type == T_SCALAR || r->type == T_UNINIT ? 0 : reg_key(r, true);
-}
-
-uint64_t as_state_ptr_key(const struct as_state *s, uint16_t live)
-{
-	uint64_t h = mix(s->nframes, (uint64_t)(int64_t)s->lock);
-	for (uint32_t f = 0; f < s->nframes; f++) {
-		const struct as_frame *fr = &s->fr[f];
-		for (int i = 0; i < 10; i++)
-			if (f + 1 < s->nframes || (live >> i) & 1)
-				h = mix(h, ptr_key(&fr->r[i]));
-		for (uint32_t k = 0; k < fr->nslots; k++)
-			if (fr->slots[k].kind == SK_SPILL && ptr_key(&fr->slots[k].spill))
-				h = mix(h, fr->slots[k].idx * 1024u + ptr_key(&fr->slots[k].spill));
-	}
-	return h;
-}
-
-uint64_t as_state_map_key(const struct as_state *s, uint16_t live)
-{
-	uint64_t h = 0;
-	for (uint32_t f = 0; f < s->nframes; f++) {
-		const struct as_frame *fr = &s->fr[f];
-		for (int i = 0; i < 10; i++)
-			if (fr->r[i].type == T_MAP_PTR && (f + 1 < s->nframes || (live >> i) & 1))
-				h = mix(h, (uint64_t)(f * 16 + i) << 32 | (uint32_t)fr->r[i].map);
-		for (uint32_t k = 0; k < fr->nslots; k++)
-			if (fr->slots[k].kind == SK_SPILL && fr->slots[k].spill.type == T_MAP_PTR)
-				h = mix(h, (uint64_t)(f * 1024 + 512 + fr->slots[k].idx) << 32 |
-						   (uint32_t)fr->slots[k].spill.map);
-	}
-	return h;
+	k->wkey = hw;
+	k->key = weak_only ? hw : hf;
+	k->lkey = weak_only ? 0 : hl;
+	k->pkey = hp;
+	k->mkey = hm;
 }
 
 int as_ref_add(struct as_state *s, uint32_t id, uint32_t insn, uint8_t type)

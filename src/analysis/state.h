@@ -236,23 +236,31 @@ int as_state_join(struct as_state *a, const struct as_state *b, bool widen, cons
 		  unsigned nthr, uint32_t *ids);
 /* Drop zone facts about bases no register or spill refers to. */
 void as_zone_gc(struct as_state *s);
-/* Partition keys: full (includes small constants) and weak (types, locks, refs). */
-uint64_t as_state_key(const struct as_state *s, bool weak, uint16_t live);
-/* Which maps the live map pointers (registers, spills) name: 0 when none. States
- * with different map keys are not joined while the node has room (<= 2K). */
-uint64_t as_state_map_key(const struct as_state *s, uint16_t live);
-/* The weak key of the live registers (the current frame's branch-live ones,
- * every caller's) and spills, with scalars, uninitialized registers and
- * data slots all alike (region types of the pointers, NULL-ness, lock): beyond 2K
- * disjuncts an incoming state prefers one that holds the same pointers,
- * so a join keeps them (a slot that holds NULL on one path and a packet
- * pointer on the other would become a scalar). */
-uint64_t as_state_ptr_key(const struct as_state *s, uint16_t live);
-/* The full key of the current frame's branch-live registers only: beyond K
- * disjuncts an incoming state prefers a disjunct that agrees on them (a
- * subprogram's result 0/1 kept apart at its exit however many caller
- * slots differ). */
-uint64_t as_state_live_key(const struct as_state *s, uint16_t live);
+/* Partition keys of a state, computed together in one walk (as_state_keys).
+ * live: the branch-live registers of the current frame (every register of
+ * the frames below counts); weak_only (widening heads): key is the weak key,
+ * lkey 0.
+ * - wkey, weak: region types and NULL-ness of every register and spill,
+ *   locks, critical sections, references (by acquiring insn).
+ * - key, full: the weak key's, with small constants (< 256) and the map of
+ *   map pointers/values, for the live registers and every spill.
+ * - mkey, map: which maps the live map pointers (registers, spills) name, 0
+ *   when none. States with different map keys are not joined while the node
+ *   has room (<= 2K).
+ * - pkey, pointers: the weak key of the live registers and spills, with
+ *   scalars, uninitialized registers and data slots all alike (region types
+ *   of the pointers, NULL-ness, lock): beyond 2K disjuncts an incoming state
+ *   prefers one that holds the same pointers, so a join keeps them (a slot
+ *   that holds NULL on one path and a packet pointer on the other would
+ *   become a scalar).
+ * - lkey, live: the full key of the current frame's branch-live registers
+ *   only: beyond K disjuncts an incoming state prefers a disjunct that agrees
+ *   on them (a subprogram's result 0/1 kept apart at its exit however many
+ *   caller slots differ). */
+struct as_keys {
+	uint64_t key, wkey, mkey, lkey, pkey;
+};
+void as_state_keys(const struct as_state *s, uint16_t live, bool weak_only, struct as_keys *k);
 /* References. */
 int as_ref_add(struct as_state *s, uint32_t id, uint32_t insn, uint8_t type);
 bool as_ref_del(struct as_state *s, uint32_t id);

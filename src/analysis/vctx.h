@@ -33,8 +33,8 @@ struct actx {
 struct disj {
 	struct as_state st;
 	uint64_t key, wkey, mkey; /* partition keys: full, weak, map pointers */
-	uint64_t lkey;            /* the branch-live registers of the current frame (as_state_live_key) */
-	uint64_t pkey;            /* the pointers' region types (as_state_ptr_key) */
+	uint64_t lkey;            /* the branch-live registers of the current frame (as_state_keys) */
+	uint64_t pkey;            /* the pointers' region types (as_state_keys) */
 	bool queued;
 	uint32_t visits;
 	uint32_t inext;     /* next disjunct with the same iteration-vector hash (UINT32_MAX: end) */

@@ -784,12 +784,11 @@ static void propagate(struct vctx *v, uint32_t ctx, uint32_t block, struct as_st
 	uint16_t live = v->g.blocks[block].blive;
 	/* at a widening head, constants (the loop counters) must not split states */
 	bool weak_only = widen && v->g.blocks[block].head_of >= 0;
-	uint64_t wkey = as_state_key(s, true, 0);
-	uint64_t key = weak_only ? wkey : as_state_key(s, false, live);
-	uint64_t lkey = weak_only ? 0 : as_state_live_key(s, live);
+	struct as_keys ks;
+	as_state_keys(s, live, weak_only, &ks);
+	uint64_t wkey = ks.wkey, key = ks.key, lkey = ks.lkey, pkey = ks.pkey, mkey = ks.mkey;
 	uint32_t same = 0, target = UINT32_MAX, weak = UINT32_MAX, first = UINT32_MAX;
 	uint32_t wlive = UINT32_MAX, olive = UINT32_MAX, samep = UINT32_MAX;
-	uint64_t pkey = as_state_ptr_key(s, live);
 	for (uint32_t i = idx_first(n, s->iter, s->niter); i != UINT32_MAX; i = idx_next(n, i)) {
 		struct disj *d = &n->d[i];
 		if (d->done || !same_iter(&d->st, s))
@@ -809,7 +808,6 @@ static void propagate(struct vctx *v, uint32_t ctx, uint32_t block, struct as_st
 		if (d->pkey == pkey && i < samep)
 			samep = i;
 	}
-	uint64_t mkey = as_state_map_key(s, live);
 	bool covers = false;
 	if (target == UINT32_MAX && same && !widen)
 		target = subsume_target(n, s, &covers);
@@ -882,11 +880,12 @@ static void propagate(struct vctx *v, uint32_t ctx, uint32_t block, struct as_st
 		if (changed < 0)
 			vnomem(v);
 		if (changed > 0) {
-			d->wkey = as_state_key(&d->st, true, 0);
-			d->key = weak_only ? d->wkey : as_state_key(&d->st, false, live);
-			d->mkey = as_state_map_key(&d->st, live);
-			d->lkey = weak_only ? 0 : as_state_live_key(&d->st, live);
-			d->pkey = as_state_ptr_key(&d->st, live);
+			as_state_keys(&d->st, live, weak_only, &ks);
+			d->wkey = ks.wkey;
+			d->key = ks.key;
+			d->mkey = ks.mkey;
+			d->lkey = ks.lkey;
+			d->pkey = ks.pkey;
 			track_bytes(v, (ssize_t)as_state_bytes(&d->st) - (ssize_t)before);
 			enqueue(v, n, target);
 			if (covers)
