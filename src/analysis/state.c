@@ -476,6 +476,11 @@ static uint32_t slot_pos(const struct as_frame *f, int idx)
 	return lo;
 }
 
+uint32_t as_slot_lower(const struct as_frame *f, int idx)
+{
+	return slot_pos(f, idx);
+}
+
 const struct as_slot *as_slot_find(const struct as_frame *f, int idx)
 {
 	uint32_t lo = slot_pos(f, idx);
@@ -753,7 +758,9 @@ static void frame_join(struct as_frame *a, const struct as_frame *b, bool widen,
 		slot_join(sa, sb, widen, thr, nthr);
 		if (!sa->init && sa->kind == SK_NONE)
 			continue;
-		a->slots[w++] = *sa;
+		if (w != i)
+			a->slots[w] = *sa;
+		w++;
 	}
 	a->nslots = w;
 }

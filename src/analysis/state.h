@@ -210,6 +210,8 @@ void as_pop_frame(struct as_state *s);
  * as_frame_own); create makes an empty slot when missing (NULL: no memory,
  * or absent without create). */
 struct as_slot *as_slot_get(struct as_frame *f, int idx, bool create);
+/* Position in f->slots of the first slot whose index is >= idx (nslots: none). */
+uint32_t as_slot_lower(const struct as_frame *f, int idx);
 /* Stack slot lookup for reading: NULL when absent. */
 const struct as_slot *as_slot_find(const struct as_frame *f, int idx);
 /* Slot arrays are shared copy-on-write between copies of a state: before

@@ -450,27 +450,28 @@ static void note_stack_depth(struct vctx *v, struct as_state *s, int frame, int6
 /* bytes [off, off+size) of frame f (off negative). 0, or -1 after vnomem(). */
 static int stack_write_bytes(struct vctx *v, struct as_frame *f, int off, int size, bool zero)
 {
-	struct as_slot *sl = NULL;
-	for (int b = off; b < off + size; b++) {
-		int idx = (-b - 1) / 8;
-		int byte = b + 8 * (idx + 1);
-		if (!sl || sl->idx != idx)
-			sl = as_slot_get(f, idx, true); /* once per slot of the range */
+	/* slot by slot, from the lowest address: the bytes of [off, off+size)
+	 * each slot holds (a slot holds [-8*(idx+1), -8*idx)) as one mask */
+	for (int b = off; b < off + size;) {
+		int idx = (-b - 1) / 8, first = b + 8 * (idx + 1);
+		int n = off + size - b < 8 - first ? off + size - b : 8 - first;
+		uint8_t mask = (uint8_t)(((1u << n) - 1) << first);
+		struct as_slot *sl = as_slot_get(f, idx, true);
 		if (!sl)
 			return vnomem(v);
 		if (sl->kind != SK_NONE) {
-			if (sl->kind == SK_SPILL && sl->spill.type == T_SCALAR && sl->spill_size == 8) {
-				/* keep the remaining bytes initialized, forget the value */
-			}
+			/* a spill partly overwritten: the remaining bytes stay
+			 * initialized, the value is forgotten */
 			sl->kind = SK_NONE;
 			sl->spill_size = 0;
 			as_reg_uninit(&sl->spill);
 		}
-		sl->init |= (uint8_t)(1u << byte);
+		sl->init |= mask;
 		if (zero)
-			sl->zero |= (uint8_t)(1u << byte);
+			sl->zero |= mask;
 		else
-			sl->zero &= (uint8_t)~(1u << byte);
+			sl->zero &= (uint8_t)~mask;
+		b += n;
 	}
 	return 0;
 }
@@ -1375,14 +1376,17 @@ int check_mem_range(struct vctx *v, struct as_state *s, size_t pc, int reg, cons
 		note_stack_depth(v, s, p->frame, lo);
 		fastcall_access(v, s, pc, p->frame, lo);
 		struct as_frame *f = &s->fr[p->frame];
-		/* one slot lookup per 8-byte slot of the range: o jumps to the
-		 * first byte of the next slot (a slot holds [-8*(idx+1), -8*idx)) */
-		for (int64_t o = lo; o < hi; o = -8 * ((-o - 1) / 8)) {
+		/* the slots present in the range, from the lowest address (the
+		 * highest index): a slot holds [-8*(idx+1), -8*idx), o is the
+		 * range's first byte in it */
+		int ihi = (int)((-lo - 1) / 8), ilo = (int)(-hi / 8);
+		for (uint32_t k = as_slot_lower(f, ihi + 1); k-- > 0 && f->slots[k].idx >= ilo;) {
 			/* a helper neither reads a dynptr or iterator as bytes nor
 			 * writes over one (the kernel's check_stack_range_initialized) */
-			const struct as_slot *sl = as_slot_find(f, (int)((-o - 1) / 8));
-			if (!sl || (sl->kind != SK_DYNPTR && sl->kind != SK_ITER && sl->kind != SK_OBJ_TAIL))
+			const struct as_slot *sl = &f->slots[k];
+			if (sl->kind != SK_DYNPTR && sl->kind != SK_ITER && sl->kind != SK_OBJ_TAIL)
 				continue;
+			int64_t o = -8 * ((int64_t)sl->idx + 1) > lo ? -8 * ((int64_t)sl->idx + 1) : lo;
 			if (write && sl->kind != SK_ITER)
 				return verr(v, s, pc, "stack_obj", "potential write to dynptr at off=%" PRId64 " disallowed (%s)",
 					    o, what);

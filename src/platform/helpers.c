@@ -397,18 +397,43 @@ static const struct {
 	{ 0, 0 }, /* end (helper 0 never matches) */
 };
 
-bool bg_map_helper_ok(uint32_t map_type, uint32_t id, const char **why)
+/* The pairs as a bitmap (a call checks its map argument against them: once
+ * per helper call of the analysis, ~840 pairs); pairs beyond it are looked
+ * up in the table. */
+#define DENY_MAP_TYPES 64
+static uint64_t deny_bits[DENY_MAP_TYPES][(MAX_ID + 1) / 64];
+static pthread_once_t deny_once = PTHREAD_ONCE_INIT;
+
+static void build_deny(void)
 {
 	for (size_t i = 0; i < sizeof(map_deny) / sizeof(map_deny[0]); i++)
-		if (map_deny[i].map_type == map_type && map_deny[i].helper == id) {
-			if (why) {
-				const struct bg_helper_proto *h = bg_helper_by_id(id);
-				snprintf(why_buf, sizeof(why_buf), "cannot pass map_type %u into func %s#%u",
-					 map_type, h ? h->name : "unknown", id);
-				*why = why_buf;
-			}
-			return false;
+		if (map_deny[i].map_type < DENY_MAP_TYPES && map_deny[i].helper <= MAX_ID)
+			deny_bits[map_deny[i].map_type][map_deny[i].helper / 64] |= 1ull << (map_deny[i].helper % 64);
+}
+
+static bool map_helper_denied(uint32_t map_type, uint32_t id)
+{
+	if (map_type < DENY_MAP_TYPES && id <= MAX_ID) {
+		pthread_once(&deny_once, build_deny);
+		return (deny_bits[map_type][id / 64] >> (id % 64)) & 1;
+	}
+	for (size_t i = 0; i < sizeof(map_deny) / sizeof(map_deny[0]); i++)
+		if (map_deny[i].map_type == map_type && map_deny[i].helper == id)
+			return true;
+	return false;
+}
+
+bool bg_map_helper_ok(uint32_t map_type, uint32_t id, const char **why)
+{
+	if (map_helper_denied(map_type, id)) {
+		if (why) {
+			const struct bg_helper_proto *h = bg_helper_by_id(id);
+			snprintf(why_buf, sizeof(why_buf), "cannot pass map_type %u into func %s#%u",
+				 map_type, h ? h->name : "unknown", id);
+			*why = why_buf;
 		}
+		return false;
+	}
 	if (why)
 		*why = NULL;
 	return true;
