@@ -808,9 +808,12 @@ static void propagate(struct vctx *v, uint32_t ctx, uint32_t block, struct as_st
 		if (d->pkey == pkey && i < samep)
 			samep = i;
 	}
-	bool covers = false;
-	if (target == UINT32_MAX && same && !widen)
+	bool covers = false, inside = false;
+	if (target == UINT32_MAX && same && !widen) {
 		target = subsume_target(n, s, &covers);
+		/* s <= the target already (as_state_leq): the join changes nothing */
+		inside = target != UINT32_MAX && !covers;
+	}
 	if (target == UINT32_MAX && same >= v->kdisj) {
 		/* beyond K: one that agrees on the branch-live registers (and
 		 * the weak key), else on the weak key, else one that holds the
@@ -871,6 +874,8 @@ static void propagate(struct vctx *v, uint32_t ctx, uint32_t block, struct as_st
 					changed = !as_state_leq(&d->st, &old);
 			}
 			as_state_fini(&old);
+		} else if (inside) {
+			changed = 0; /* as_state_join would answer so after the same leq */
 		} else {
 			struct bg_scalar cnt0 = acl ? as_cur(&d->st)->r[acl->cnt_reg].v : bg_scalar_bottom();
 			changed = as_state_join(&d->st, s, widen, v->thr, v->nthr, &v->next_id);
