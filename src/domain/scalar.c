@@ -308,14 +308,6 @@ static void reduce_const(struct rv *r)
 	}
 }
 
-static bool same(const struct bg_scalar *a, const struct bg_scalar *b)
-{
-	return a->umin == b->umin && a->umax == b->umax && a->smin == b->smin &&
-	       a->smax == b->smax && a->u32min == b->u32min && a->u32max == b->u32max &&
-	       a->s32min == b->s32min && a->s32max == b->s32max && bg_tnum_eq(a->tn, b->tn) &&
-	       a->bottom == b->bottom;
-}
-
 /* Fast path: when some component proves 0 <= x < 2^31, all four intervals
  * read the same numbers, so they collapse to one interval met with the tnum.
  * Returns false when the value is not known to be in that range. */
@@ -377,13 +369,9 @@ static bool reduce_high_known(struct rv *r)
 	return true;
 }
 
-/* The reduction is a pure function of the nine fields and .bottom, and an
- * analysis reduces the same few hundred values over and over (an unrolled
- * loop repeats its operations on the same bounds: 99.8% of pyperf180's
- * 165k reductions have an input seen before), at ~2,500 instructions each
- * when the rounds run. So results are remembered per thread in a
- * direct-mapped table of REDUCE_MEMO entries (input -> output): a hit costs
- * a hash and a compare, and returns exactly what the rounds would. */
+/* The reduction is memoized (scalar_impl.h: memo tables): pyperf180 reduces
+ * 165k values, 99.8% of them an input seen before, at ~2,500 instructions
+ * each when the rounds run. */
 #define REDUCE_MEMO 1024
 
 struct reduce_memo {
@@ -393,21 +381,6 @@ struct reduce_memo {
 
 static __thread struct reduce_memo reduce_memo[REDUCE_MEMO];
 
-static unsigned memo_slot(const struct bg_scalar *a)
-{
-	const uint64_t k = 0x9e3779b97f4a7c15ull;
-	uint64_t h = a->umin;
-
-	h = (h ^ a->umax) * k;
-	h = (h ^ (uint64_t)a->smin) * k;
-	h = (h ^ (uint64_t)a->smax) * k;
-	h = (h ^ ((uint64_t)a->u32min << 32 | a->u32max)) * k;
-	h = (h ^ ((uint64_t)(uint32_t)a->s32min << 32 | (uint32_t)a->s32max)) * k;
-	h = (h ^ a->tn.value) * k;
-	h = (h ^ a->tn.mask ^ a->bottom) * k;
-	return (unsigned)(h >> 54) & (REDUCE_MEMO - 1);
-}
-
 static void reduce_rounds(struct bg_scalar *a);
 
 /* Tighten every component from the others until nothing changes (at most
@@ -415,9 +388,9 @@ static void reduce_rounds(struct bg_scalar *a);
  * early is sound). An empty component makes the whole value bottom. */
 void bg_scalar_reduce(struct bg_scalar *a)
 {
-	struct reduce_memo *m = &reduce_memo[memo_slot(a)];
+	struct reduce_memo *m = &reduce_memo[memo_slot(scalar_hash(a, 0), REDUCE_MEMO)];
 
-	if (m->used && same(&m->in, a)) {
+	if (m->used && scalar_fields_eq(&m->in, a)) {
 		*a = m->out;
 		return;
 	}
@@ -485,24 +458,16 @@ bool bg_scalar_eq(const struct bg_scalar *a, const struct bg_scalar *b)
 {
 	if (a->bottom || b->bottom)
 		return a->bottom == b->bottom;
-	return same(a, b);
+	return scalar_fields_eq(a, b);
 }
 
 /* Hull of each component, then reduced: contains both (not always the least
  * upper bound in the concrete: the union of two intervals is not one). */
-static bool scalar_same(const struct bg_scalar *a, const struct bg_scalar *b)
-{
-	return a->umin == b->umin && a->umax == b->umax && a->smin == b->smin && a->smax == b->smax &&
-	       a->u32min == b->u32min && a->u32max == b->u32max && a->s32min == b->s32min &&
-	       a->s32max == b->s32max && a->tn.value == b->tn.value && a->tn.mask == b->tn.mask &&
-	       a->bottom == b->bottom;
-}
-
 struct bg_scalar bg_scalar_join(const struct bg_scalar *a_in, const struct bg_scalar *b_in)
 {
 	/* the same value on both sides (most joins at a fixpoint): itself, as
 	 * reduced as it was made (every value is made reduced) */
-	if (scalar_same(a_in, b_in) && scalar_wellformed(a_in))
+	if (scalar_fields_eq(a_in, b_in) && scalar_wellformed(a_in))
 		return *a_in;
 	struct bg_scalar an = scalar_norm(a_in), bn = scalar_norm(b_in), *a = &an, *b = &bn, r;
 
@@ -623,7 +588,7 @@ struct bg_scalar bg_scalar_widen(const struct bg_scalar *old_in, const struct bg
 				 const uint64_t *thresholds, unsigned nthr)
 {
 	/* nothing grew (most registers at a widening head): the value itself */
-	if (scalar_same(old_in, next_in) && scalar_wellformed(old_in))
+	if (scalar_fields_eq(old_in, next_in) && scalar_wellformed(old_in))
 		return *old_in;
 	struct bg_scalar on = scalar_norm(old_in), nn = scalar_norm(next_in), *old = &on,
 			 *next = &nn, r;

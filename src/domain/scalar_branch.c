@@ -200,8 +200,8 @@ int bg_scalar_cmp(uint8_t jmp_op, bool alu64, const struct bg_scalar *dst,
  * bits are cleared; no "non-zero" facts); other jumps as bg_scalar_refine.
  * The kernel sometimes also drops the refined register's intervals here; that
  * is not reproduced (this profile stays at least as precise as the kernel). */
-bool bg_scalar_refine_kernel(uint8_t jmp_op, bool alu64, bool taken, struct bg_scalar *dst,
-			     struct bg_scalar *src)
+static bool refine_kernel(uint8_t jmp_op, bool alu64, bool taken, struct bg_scalar *dst,
+			  struct bg_scalar *src)
 {
 	unsigned w = alu64 ? 64 : 32;
 	struct bg_scalar *o = dst;
@@ -230,6 +230,38 @@ bool bg_scalar_refine_kernel(uint8_t jmp_op, bool alu64, bool taken, struct bg_s
 	}
 	bg_scalar_reduce(o);
 	return !o->bottom;
+}
+
+/* Memoized (scalar_impl.h: memo tables), both refined sides and the answer. */
+#define REFINE_MEMO 512
+
+struct refine_memo {
+	struct bg_scalar dst, src, odst, osrc;
+	uint32_t tag;
+	bool ret, used;
+};
+
+static __thread struct refine_memo refine_memo[REFINE_MEMO];
+
+bool bg_scalar_refine_kernel(uint8_t jmp_op, bool alu64, bool taken, struct bg_scalar *dst,
+			     struct bg_scalar *src)
+{
+	uint32_t tag = jmp_op | (uint32_t)alu64 << 8 | (uint32_t)taken << 9;
+	struct refine_memo *m = &refine_memo[memo_slot(scalar_hash(src, scalar_hash(dst, tag)), REFINE_MEMO)];
+
+	if (m->used && m->tag == tag && scalar_fields_eq(&m->dst, dst) && scalar_fields_eq(&m->src, src)) {
+		*dst = m->odst;
+		*src = m->osrc;
+		return m->ret;
+	}
+	m->dst = *dst;
+	m->src = *src;
+	m->tag = tag;
+	m->ret = refine_kernel(jmp_op, alu64, taken, dst, src);
+	m->odst = *dst;
+	m->osrc = *src;
+	m->used = true;
+	return m->ret;
 }
 
 int bg_scalar_cmp_kernel(uint8_t jmp_op, bool alu64, const struct bg_scalar *dst,

@@ -161,6 +161,42 @@ static inline bool const_in(const struct bg_scalar *s, unsigned w, uint64_t *v)
 	*v = t.value;
 	return !s->bottom && !t.mask;
 }
+/* Every field equal (the same representation, not only the same values). */
+static inline bool scalar_fields_eq(const struct bg_scalar *a, const struct bg_scalar *b)
+{
+	return a->umin == b->umin && a->umax == b->umax && a->smin == b->smin && a->smax == b->smax &&
+	       a->u32min == b->u32min && a->u32max == b->u32max && a->s32min == b->s32min &&
+	       a->s32max == b->s32max && a->tn.value == b->tn.value && a->tn.mask == b->tn.mask &&
+	       a->bottom == b->bottom;
+}
+
+/* Memo tables of pure operations (bg_scalar_reduce, the kernel profile's ALU
+ * and branch transfer, loads): the result of an operation is a function of
+ * its inputs' fields, and an analysis repeats the same few hundred operations
+ * on the same values over and over (an unrolled loop's body). Each table is
+ * per thread and direct-mapped: an entry holds the last inputs that hashed
+ * to it and their result; a lookup compares every field, so a hit returns
+ * exactly what the computation would. */
+static inline uint64_t scalar_hash(const struct bg_scalar *a, uint64_t h)
+{
+	const uint64_t k = 0x9e3779b97f4a7c15ull;
+
+	h = (h ^ a->umin) * k;
+	h = (h ^ a->umax) * k;
+	h = (h ^ (uint64_t)a->smin) * k;
+	h = (h ^ (uint64_t)a->smax) * k;
+	h = (h ^ ((uint64_t)a->u32min << 32 | a->u32max)) * k;
+	h = (h ^ ((uint64_t)(uint32_t)a->s32min << 32 | (uint32_t)a->s32max)) * k;
+	h = (h ^ a->tn.value) * k;
+	return (h ^ a->tn.mask ^ a->bottom) * k;
+}
+
+/* Slot of hash h in a table of n entries (n a power of two <= 2^16). */
+static inline unsigned memo_slot(uint64_t h, unsigned n)
+{
+	return (unsigned)(h >> 48) & (n - 1);
+}
+
 /* Inputs built by hand may break the invariants (crossed bounds, value &
  * mask != 0): such a value is reduced first (crossed bounds: bottom). */
 static inline bool scalar_wellformed(const struct bg_scalar *a)
