@@ -200,6 +200,9 @@ const char *as_type_name(uint8_t type, uint8_t flags);
 
 void as_state_init(struct as_state *s);
 void as_state_fini(struct as_state *s);
+/* Free the frame arrays this thread keeps for reuse (as_state_fini keeps a
+ * few per frame count for the next as_state_copy). */
+void as_state_cache_drop(void);
 /* Returns 0 or -ENOMEM (then dst holds no frames; as_state_fini is safe). */
 int as_state_copy(struct as_state *dst, const struct as_state *src) __attribute__((warn_unused_result));
 void as_state_move(struct as_state *dst, struct as_state *src);

@@ -2613,6 +2613,7 @@ int verify_observed(const struct bg_program *prog, const struct bg_verify_opts *
 	}
 	kcost_free(v->kc);
 	free_all(v);
+	as_state_cache_drop();
 	as_names_set(NULL);
 	free(v);
 	return err;
