@@ -23,6 +23,7 @@ struct assertion {
 	uint8_t size;  /* A_MEM: access size */
 	uint8_t flags; /* AF_* */
 	int16_t off;   /* A_MEM: offset */
+	uint8_t passed;/* a rule of the instruction and program alone (rule_static) held here once */
 };
 
 struct vctx;

@@ -1070,7 +1070,9 @@ static void collect_id(uint32_t *id, void *arg)
 
 struct rename {
 	struct idmap *m;
-	const struct idset *a_ids;
+	const struct as_state *a;
+	struct idset *a_ids; /* a's ids, collected when first needed */
+	bool collected;
 	uint32_t *ids;
 	bool full;
 };
@@ -1084,6 +1086,12 @@ static void rename_plan_id(uint32_t *id, void *arg)
 	struct rename *r = arg;
 	if (id_special(*id) || map_find(r->m, *id) >= 0)
 		return;
+	if (!r->collected) {
+		/* most joins pair every id of b with one of a's place by place
+		 * (rename_map): a's id set is only needed for the others */
+		state_ids((struct as_state *)r->a, collect_id, r->a_ids);
+		r->collected = true;
+	}
 	bool clash = r->a_ids->full;
 	for (uint32_t i = 0; !clash && i < r->a_ids->n; i++)
 		clash = r->a_ids->v[i] == *id;
@@ -1121,8 +1129,7 @@ static int rename_into(const struct as_state *a, const struct as_state *b, uint3
 	a_ids->n = 0;
 	a_ids->full = false;
 	rename_map(a, b, m);
-	state_ids((struct as_state *)a, collect_id, a_ids);
-	struct rename r = { .m = m, .a_ids = a_ids, .ids = ids };
+	struct rename r = { .m = m, .a = a, .a_ids = a_ids, .ids = ids };
 	state_ids((struct as_state *)b, rename_plan_id, &r);
 	if (r.full)
 		return -ENOMEM;
