@@ -60,6 +60,28 @@ void for_each_reg(struct as_state *s, void (*fn)(struct as_reg *, void *), void 
 	}
 }
 
+/* fn on the registers and spills holding id, in for_each_reg's order; a
+ * frame's slot array is made its own only when one of its spills does
+ * (for_each_reg copies every shared array: a branch on a linked scalar
+ * would copy the whole stack for nothing). */
+static void for_each_reg_id(struct as_state *s, uint32_t id, void (*fn)(struct as_reg *, void *), void *arg)
+{
+	for (uint32_t f = 0; f < s->nframes; f++) {
+		struct as_frame *fr = &s->fr[f];
+		for (int i = 0; i < 11; i++)
+			if (fr->r[i].id == id)
+				fn(&fr->r[i], arg);
+		uint32_t k = 0;
+		while (k < fr->nslots && (fr->slots[k].kind != SK_SPILL || fr->slots[k].spill.id != id))
+			k++;
+		if (k == fr->nslots || as_frame_own(fr))
+			continue; /* no memory: as_oom_take() stops the analysis */
+		for (; k < fr->nslots; k++)
+			if (fr->slots[k].kind == SK_SPILL && fr->slots[k].spill.id == id)
+				fn(&fr->slots[k].spill, arg);
+	}
+}
+
 struct id_arg {
 	uint32_t id;
 	void (*fn)(struct as_reg *, void *);
@@ -76,7 +98,7 @@ static void id_visit(struct as_reg *r, void *p)
 void mark_regs_id(struct as_state *s, uint32_t id, void (*fn)(struct as_reg *, void *), void *arg)
 {
 	struct id_arg a = { .id = id, .fn = fn, .arg = arg };
-	for_each_reg(s, id_visit, &a);
+	for_each_reg_id(s, id, id_visit, &a);
 }
 
 /* Packet pointers and the slices of skb/xdp dynptrs (they point into the
@@ -111,7 +133,7 @@ static void clear_id(struct as_reg *r, void *p)
 
 void as_forget_id(struct as_state *s, uint32_t id)
 {
-	for_each_reg(s, clear_id, &id);
+	for_each_reg_id(s, id, clear_id, &id);
 }
 #define release_id as_forget_id
 
@@ -1881,12 +1903,12 @@ static int scalar_branch(struct vctx *v, struct as_state *s, size_t pc, const st
 	if (d->id) {
 		struct eq_arg a = { .id = d->id, .delta = d->delta, .link32 = d->flags & RF_LINK32,
 				    .v = d->v, .src = d };
-		for_each_reg(s, eq_set, &a);
+		for_each_reg_id(s, a.id, eq_set, &a);
 	}
 	if (in->src_is_reg && sr->id && sr->id != d->id) {
 		struct eq_arg a = { .id = sr->id, .delta = sr->delta, .link32 = sr->flags & RF_LINK32,
 				    .v = sr->v, .src = sr };
-		for_each_reg(s, eq_set, &a);
+		for_each_reg_id(s, a.id, eq_set, &a);
 	}
 	(void)v;
 	(void)pc;
