@@ -10,6 +10,8 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include "platform/helpers.h"
+#include "platform/kconfig.h"
 #include "obj/internal.h"
 #include "core/opts.h"
 #include "platform/ctx.h"
@@ -193,6 +195,23 @@ static int obj_prepare(struct bg_object *obj)
 }
 
 /* Open from a buffer the object takes over (freed with it, or on failure). */
+/* A program that calls a helper the kernel's config may leave out makes
+ * the open read that config (platform/kconfig.h), as it reads vmlinux BTF:
+ * platform facts are loaded with the object, not during the analysis. */
+static void preload_kconfig(const struct bg_object *obj)
+{
+	for (size_t i = 0; i < obj->nprogs; i++) {
+		const struct bg_program *p = obj->progs[i];
+
+		for (size_t k = 0; p->raw && k < p->n; k++)
+			if (p->raw[k].code == (BPF_JMP | BPF_CALL) && p->raw[k].src_reg == 0 &&
+			    p->raw[k].imm >= 0 && bg_kconfig_gated_helper((uint32_t)p->raw[k].imm)) {
+				bg_kconfig_preload();
+				return;
+			}
+	}
+}
+
 static struct bg_object *open_owned(uint8_t *buf, size_t len, const char *name,
 				    const struct bg_open_opts *opts, char *err, size_t errsz)
 {
@@ -224,6 +243,8 @@ static struct bg_object *open_owned(uint8_t *buf, size_t len, const char *name,
 	}
 	rc = obj_prepare(obj);
 	if (!rc) {
+		bg_helpers_preload();
+		preload_kconfig(obj);
 		obj->err = NULL;
 		obj->errsz = 0;
 		return obj;

@@ -411,6 +411,13 @@ static void build_deny(void)
 			deny_bits[map_deny[i].map_type][map_deny[i].helper / 64] |= 1ull << (map_deny[i].helper % 64);
 }
 
+void bg_helpers_preload(void)
+{
+	pthread_once(&index_once, build_index);
+	pthread_once(&deny_once, build_deny);
+	(void)bg_profile_default();
+}
+
 static bool map_helper_denied(uint32_t map_type, uint32_t id)
 {
 	if (map_type < DENY_MAP_TYPES && id <= MAX_ID) {

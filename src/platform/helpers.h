@@ -258,4 +258,8 @@ int bg_dynptr_ctor(const char *name, enum bg_dynptr_kind *kind);
 bool bg_dynptr_kind_is_pkt(unsigned kind);
 /* Highest helper id known (BPF_FUNC_cgrp_storage_delete = 211 on 6.18). */
 uint32_t bg_helper_max_id(void);
+/* Build the lookup indexes now (once per process; they are built on first
+ * use otherwise): the object's open calls it, so that the first analysis of
+ * a process does not pay for the platform tables' setup. */
+void bg_helpers_preload(void);
 #endif

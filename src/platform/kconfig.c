@@ -1,5 +1,5 @@
-/* The target kernel's config (kconfig.h): loaded once, kept as a sorted
- * array of the options set to y or m, looked up by bsearch. */
+/* The target kernel's config (kconfig.h): loaded once; only the options
+ * helper_kconfig.def names are kept (a flag per row). */
 #include "platform/kconfig.h"
 
 #include <pthread.h>
@@ -14,51 +14,51 @@
 #include "platform/profiles.h"
 #include "platform/sections.h"
 
+static const struct {
+	uint32_t id;
+	const char *option;
+	uint64_t types;
+} gates[] = {
+#define BG_HELPER_KCONFIG(id_, opt_, types_) { (id_), (opt_), (types_) },
+#include "platform/helper_kconfig.def"
+#undef BG_HELPER_KCONFIG
+};
+#define NGATES (sizeof(gates) / sizeof(gates[0]))
+
+/* Only the options some row asks about are kept: one bit per row (rows that
+ * share an option get the same answer). */
 static struct {
-	char **on;          /* option names (no CONFIG_ prefix), sorted */
-	size_t n;
+	bool on[NGATES];
 	uint32_t kver;      /* the release the config belongs to; 0: none */
 	char source[300];
 } cfg;
 static pthread_once_t cfg_once = PTHREAD_ONCE_INIT;
-
-static int cmp_name(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
 
 /* Reads "CONFIG_X=y|m" lines of path (gzip or plain: gzopen reads both). */
 static bool read_config(const char *path)
 {
 	gzFile f = gzopen(path, "rb");
 	char line[512];
-	size_t cap = 0;
+	bool any = false;
 
 	if (!f)
 		return false;
 	while (gzgets(f, line, sizeof(line))) {
 		char *eq = strchr(line, '=');
 
-		if (strncmp(line, "CONFIG_", 7) || !eq || (eq[1] != 'y' && eq[1] != 'm'))
+		if (strncmp(line, "CONFIG_", 7) || !eq)
+			continue;
+		any = true;
+		if (eq[1] != 'y' && eq[1] != 'm')
 			continue;
 		*eq = '\0';
-		if (cfg.n == cap) {
-			size_t ncap = cap ? 2 * cap : 1024;
-			char **p = realloc(cfg.on, ncap * sizeof(*p));
-			if (!p)
-				break;
-			cfg.on = p;
-			cap = ncap;
-		}
-		if (!(cfg.on[cfg.n] = strdup(line + 7)))
-			break;
-		cfg.n++;
+		for (size_t i = 0; i < NGATES; i++)
+			if (!strcmp(line + 7, gates[i].option))
+				cfg.on[i] = true;
 	}
 	gzclose(f);
-	if (cfg.on)
-		qsort(cfg.on, cfg.n, sizeof(*cfg.on), cmp_name);
 	snprintf(cfg.source, sizeof(cfg.source), "%s", path);
-	return cfg.n > 0;
+	return any;
 }
 
 static void load(void)
@@ -96,7 +96,23 @@ int bg_kconfig_enabled(uint32_t kver, const char *name)
 {
 	if (!applies(kver) || !name)
 		return -1;
-	return bsearch(&name, cfg.on, cfg.n, sizeof(*cfg.on), cmp_name) != NULL;
+	for (size_t i = 0; i < NGATES; i++)
+		if (!strcmp(gates[i].option, name))
+			return cfg.on[i];
+	return -1; /* not an option bpfgate keeps */
+}
+
+bool bg_kconfig_gated_helper(uint32_t id)
+{
+	for (size_t i = 0; i < NGATES; i++)
+		if (gates[i].id == id)
+			return true;
+	return false;
+}
+
+void bg_kconfig_preload(void)
+{
+	pthread_once(&cfg_once, load);
 }
 
 const char *bg_kconfig_source(uint32_t kver)
@@ -104,24 +120,15 @@ const char *bg_kconfig_source(uint32_t kver)
 	return applies(kver) ? cfg.source : NULL;
 }
 
-static const struct {
-	uint32_t id;
-	const char *option;
-	uint64_t types;
-} gates[] = {
-#define BG_HELPER_KCONFIG(id_, opt_, types_) { (id_), (opt_), (types_) },
-#include "platform/helper_kconfig.def"
-#undef BG_HELPER_KCONFIG
-};
 
 int bg_helper_kconfig(uint32_t id, uint32_t prog_type, uint32_t kver, const char **option)
 {
-	for (size_t i = 0; i < sizeof(gates) / sizeof(gates[0]); i++) {
+	for (size_t i = 0; i < NGATES; i++) {
 		int on;
 
 		if (gates[i].id != id || prog_type >= 64 || !(gates[i].types >> prog_type & 1))
 			continue;
-		on = bg_kconfig_enabled(kver, gates[i].option);
+		on = applies(kver) ? cfg.on[i] : -1;
 		if (on == 0 && option)
 			*option = gates[i].option;
 		return on;

@@ -16,11 +16,12 @@
  * Read once per process, then read-only (thread-safe). */
 #ifndef BG_PLATFORM_KCONFIG_H
 #define BG_PLATFORM_KCONFIG_H
+#include <stdbool.h>
 #include <stdint.h>
 
 /* 1: CONFIG_<name> is y or m in kernel kver's config (0: the default
- * profile); 0: it is not set; -1: that kernel's config is not known. name
- * is without the CONFIG_ prefix. */
+ * profile); 0: it is not set; -1: that kernel's config is not known, or name
+ * is not an option of helper_kconfig.def. name is without the CONFIG_ prefix. */
 int bg_kconfig_enabled(uint32_t kver, const char *name);
 
 /* Where the config of kver comes from ("/proc/config.gz"), or NULL. */
@@ -30,4 +31,11 @@ const char *bg_kconfig_source(uint32_t kver);
  * config leaves it out (*option set to the option's name); -1: no opinion
  * (no row for the pair, or no config known). */
 int bg_helper_kconfig(uint32_t id, uint32_t prog_type, uint32_t kver, const char **option);
+
+/* Does some row of helper_kconfig.def gate helper id? */
+bool bg_kconfig_gated_helper(uint32_t id);
+
+/* Read the config now (once per process): the object's open calls it when a
+ * program calls a gated helper, so the analysis does not pay for it. */
+void bg_kconfig_preload(void);
 #endif
