@@ -359,7 +359,8 @@ def real_verdicts(tname, vers, objs):
     loader = os.path.join(NORMAL, "bpfgate")  # the guest runs the plain build
     if os.access(loader, os.X_OK):
         env["BG_KVM_LOADER"] = loader
-    p = subprocess.run([BPFGATE, "kload", "--json", "--kernel", ",".join(vers)] + objs,
+    jobs = ["-j", os.environ["BG_KVM_JOBS"]] if os.environ.get("BG_KVM_JOBS") else []  # guests at once
+    p = subprocess.run([BPFGATE, "kload", "--json", "--kernel", ",".join(vers)] + jobs + objs,
                        capture_output=True, text=True, env=env)
     try:
         recs = json.loads(p.stdout)

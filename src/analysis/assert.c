@@ -16,6 +16,7 @@
 #include "analysis/kgate.h"
 #include "analysis/vctx.h"
 #include "analysis/btfarg.h"
+#include "analysis/except.h"
 #include "platform/sections.h"
 
 typedef int (*rule_fn)(struct vctx *v, struct as_state *s, size_t pc, const struct assertion *a);
@@ -403,6 +404,12 @@ static int rule_kfunc_type(struct vctx *v, struct as_state *s, size_t pc, const 
 			    "calling kernel function %s is not allowed (kernel %s registers it for other program types)", name,
 			    bg_kver_str(kver, rel));
 	}
+	const struct bg_helper_proto *p = name ? bg_kfunc_by_name(name) : NULL;
+	if (p && (p->flags & BG_HF_LSM_ITER_SLEEPABLE) && v->prog_type != BPF_PROG_TYPE_LSM &&
+	    !(v->prog_type == BPF_PROG_TYPE_TRACING && bg_program__attach_type(v->prog) == BPF_TRACE_ITER) &&
+	    !prog_sleepable(v))
+		return verr(v, s, pc, "kfunc_not_allowed",
+			    "css_task_iter is only allowed in bpf_lsm, bpf_iter and sleepable progs (kernel function %s)", name);
 	return 0;
 }
 
@@ -450,6 +457,8 @@ static int section_op(const struct bg_helper_proto *p, int *kind)
 	return 0;
 }
 
+static int ret_in_range(struct vctx *v, struct as_state *s, size_t pc, int reg);
+
 static int rule_section_kfunc(struct vctx *v, struct as_state *s, size_t pc, const struct assertion *a)
 {
 	(void)a;
@@ -465,7 +474,8 @@ static int rule_section_kfunc(struct vctx *v, struct as_state *s, size_t pc, con
 		for (int k = 0; k < AS_SEC__MAX; k++)
 			if (s->sec[k])
 				return verr(v, s, pc, "section", "bpf_throw cannot be used inside %s-ed region", sec_region[k]);
-		return 0;
+		/* the default exception callback returns the cookie */
+		return except_cb_func(v) < 0 ? ret_in_range(v, s, pc, 1) : 0;
 	}
 	int kind = 0, op = p ? section_op(p, &kind) : 0;
 	if (op > 0 && kind == AS_SEC_RCU && s->sec[kind]) /* RCU sections do not nest (6.18) */
@@ -614,11 +624,13 @@ static int rule_exit_sections(struct vctx *v, struct as_state *s, size_t pc, con
 	return 0;
 }
 
-static int rule_exit_range(struct vctx *v, struct as_state *s, size_t pc, const struct assertion *a)
+/* check_return_code: the program type's return range on register reg
+ * (R0 at the exit of the main program or of the exception callback; R1, the
+ * cookie, at bpf_throw when the default exception callback returns it). */
+static int ret_in_range(struct vctx *v, struct as_state *s, size_t pc, int reg)
 {
-	(void)a;
 	const struct bg_prog_policy *p = v->pol;
-	if (ctx_kind(v) != CTX_MAIN || !p || !p->check_ret)
+	if (!p || !p->check_ret)
 		return 0;
 	int64_t lo, hi;
 	bg_prog_ret_range(p, v->prof ? v->prof->features : ~0ull, &lo, &hi);
@@ -632,22 +644,32 @@ static int rule_exit_range(struct vctx *v, struct as_state *s, size_t pc, const 
 		lsm32 = bg_program__attach_type(v->prog) == BPF_LSM_MAC; /* return_32bit */
 	}
 	char buf[200];
-	struct as_reg *r0 = R(s, 0);
-	fmt_reg(v, s, 0, buf, sizeof(buf));
-	if (r0->type != T_SCALAR)
-		return verr(v, s, pc, "ret_range", "At program exit the register R0 is not a known value (%s)",
-			    as_type_name(r0->type, r0->flags));
-	if (r0->v.smin < lo || r0->v.smax > hi) {
+	struct as_reg *r = R(s, reg);
+	fmt_reg(v, s, reg, buf, sizeof(buf));
+	if (r->type != T_SCALAR)
+		return verr(v, s, pc, "ret_range", "At program exit the register R%d is not a known value (%s)", reg,
+			    as_type_name(r->type, r->flags));
+	if (r->v.smin < lo || r->v.smax > hi) {
 		/* the kernel compares the 32-bit subregister for most types
 		 * (LSM_MAC: whatever the upper half holds) */
-		if (r0->v.s32min >= lo && r0->v.s32max <= hi && lo >= INT32_MIN && hi <= INT32_MAX &&
-		    (lsm32 || r0->v.umax <= UINT32_MAX))
+		if (r->v.s32min >= lo && r->v.s32max <= hi && lo >= INT32_MIN && hi <= INT32_MAX &&
+		    (lsm32 || r->v.umax <= UINT32_MAX))
 			return 0;
 		return verr(v, s, pc, "ret_range",
-			    "At program exit the register R0 has %s should have been in [%" PRId64 ", %" PRId64 "]",
+			    "At program exit the register R%d has %s should have been in [%" PRId64 ", %" PRId64 "]", reg,
 			    buf, lo, hi);
 	}
 	return 0;
+}
+
+static int rule_exit_range(struct vctx *v, struct as_state *s, size_t pc, const struct assertion *a)
+{
+	(void)a;
+	/* the exception callback's result is the program's (in_exception_callback_fn) */
+	bool exc_cb = ctx_kind(v) == CTX_GLOBAL && (int)v->ctxs[v->cur_ctx].func == except_cb_func(v);
+	if (ctx_kind(v) != CTX_MAIN && !exc_cb)
+		return 0;
+	return ret_in_range(v, s, pc, 0);
 }
 
 /* ---------------------------------------------------------------- table */

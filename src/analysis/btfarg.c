@@ -671,10 +671,39 @@ static const struct btf_type *skip_quals(const struct btf *b, uint32_t *id)
 	return t;
 }
 
-enum { KPTR_NONE = 0, KPTR_REF, KPTR_UNTRUSTED, KPTR_PERCPU };
+enum { KPTR_NONE = BTF_KPTR_NONE, KPTR_REF = BTF_KPTR_REF, KPTR_UNTRUSTED = BTF_KPTR_UNTRUSTED,
+       KPTR_PERCPU = BTF_KPTR_PERCPU };
 
-/* The kind of kptr field at off (KPTR_*), its struct in *name. */
-static int kptr_in(const struct btf *b, uint32_t id, int64_t off, int depth, const char **name)
+static const struct {
+	const char *tag;
+	int kind;
+	uint32_t since, until;
+} kptr_tags[] = {
+#define BG_KPTR_TAG(t, k, s, u) {t, k, s, u},
+#include "platform/kptr_tags.def"
+#undef BG_KPTR_TAG
+};
+
+/* A kptr tag of another release: btf_find_kptr refuses the value's BTF
+ * (-EINVAL), the map is made without it (libbpf's retry) and has no kptr. */
+#define KPTR_BAD (-1)
+
+/* What a type tag makes of a pointer field on kernel kver (0: the newest). */
+static int kptr_tag_kind(const char *tn, uint32_t kver)
+{
+	bool known = false;
+	for (size_t i = 0; tn && i < sizeof(kptr_tags) / sizeof(kptr_tags[0]); i++) {
+		if (strcmp(tn, kptr_tags[i].tag))
+			continue;
+		known = true;
+		if ((!kver || kver >= kptr_tags[i].since) && (!kptr_tags[i].until || (kver && kver < kptr_tags[i].until)))
+			return kptr_tags[i].kind;
+	}
+	return known && (!kver || kver >= BG_KVER(5, 19)) ? KPTR_BAD : KPTR_NONE;
+}
+
+/* The kind of kptr field at off (KPTR_*) on kernel kver, its struct in *name. */
+static int kptr_in(const struct btf *b, uint32_t id, int64_t off, int depth, const char **name, uint32_t kver)
 {
 	const struct btf_type *t = skip_quals(b, &id);
 	if (!t || depth > 8 || off < 0)
@@ -684,11 +713,10 @@ static int kptr_in(const struct btf *b, uint32_t id, int64_t off, int depth, con
 		if (off != 0 || !tag || !btf_is_type_tag(tag))
 			return KPTR_NONE;
 		const char *tn = btf__name_by_offset(b, tag->name_off);
-		int kind = !tn ? KPTR_NONE
-			       : !strcmp(tn, "kptr") ? KPTR_REF
-			       : !strcmp(tn, "kptr_untrusted") ? KPTR_UNTRUSTED
-			       : !strcmp(tn, "percpu_kptr") ? KPTR_PERCPU : KPTR_NONE;
+		int kind = kptr_tag_kind(tn, kver);
 		const struct btf_type *st = obj_btf_skip_mods(b, tag->type, NULL);
+		if (kind == KPTR_BAD)
+			return KPTR_BAD;
 		if (!kind || !st || !btf_is_composite(st))
 			return KPTR_NONE;
 		*name = btf__name_by_offset(b, st->name_off);
@@ -699,14 +727,14 @@ static int kptr_in(const struct btf *b, uint32_t id, int64_t off, int depth, con
 		int64_t esz = btf__resolve_size(b, a->type);
 		if (esz <= 0 || off / esz >= a->nelems)
 			return KPTR_NONE;
-		return kptr_in(b, a->type, off % esz, depth + 1, name);
+		return kptr_in(b, a->type, off % esz, depth + 1, name, kver);
 	}
 	if (btf_is_composite(t)) {
 		const struct btf_member *m = btf_members(t);
 		for (uint16_t i = 0; i < btf_vlen(t); i++, m++) {
 			int64_t mo = btf_member_bit_offset(t, i) / 8, msz = btf__resolve_size(b, m->type);
 			if (msz > 0 && off >= mo && off < mo + msz)
-				return kptr_in(b, m->type, off - mo, depth + 1, name);
+				return kptr_in(b, m->type, off - mo, depth + 1, name, kver);
 		}
 		return KPTR_NONE;
 	}
@@ -715,36 +743,38 @@ static int kptr_in(const struct btf *b, uint32_t id, int64_t off, int depth, con
 		for (uint16_t i = 0; i < btf_vlen(t); i++, vs++) {
 			const struct btf_type *var = btf__type_by_id(b, vs->type);
 			if (var && btf_is_var(var) && off >= vs->offset && off < (int64_t)vs->offset + vs->size)
-				return kptr_in(b, var->type, off - vs->offset, depth + 1, name);
+				return kptr_in(b, var->type, off - vs->offset, depth + 1, name, kver);
 		}
 	}
 	return KPTR_NONE;
 }
 
 /* Number of kptr fields in a type (arrays count each element), capped. */
-static unsigned kptr_count(const struct btf *b, uint32_t id, int depth)
+static unsigned kptr_count(const struct btf *b, uint32_t id, int depth, uint32_t kver)
 {
 	const struct btf_type *t = skip_quals(b, &id);
 	const char *name = NULL;
 	if (!t || depth > 8)
 		return 0;
-	if (btf_is_ptr(t))
-		return kptr_in(b, id, 0, depth, &name) != KPTR_NONE;
+	if (btf_is_ptr(t)) {
+		int k = kptr_in(b, id, 0, depth, &name, kver);
+		return k == KPTR_BAD ? 1000 : k != KPTR_NONE; /* a bad tag: more than any value may hold */
+	}
 	if (btf_is_array(t)) {
-		unsigned n = kptr_count(b, btf_array(t)->type, depth + 1);
+		unsigned n = kptr_count(b, btf_array(t)->type, depth + 1, kver);
 		return n ? n * (btf_array(t)->nelems < 1000 ? btf_array(t)->nelems : 1000) : 0;
 	}
 	unsigned n = 0;
 	if (btf_is_composite(t)) {
 		const struct btf_member *m = btf_members(t);
 		for (uint16_t i = 0; i < btf_vlen(t); i++, m++)
-			n += kptr_count(b, m->type, depth + 1);
+			n += kptr_count(b, m->type, depth + 1, kver);
 	} else if (btf_is_datasec(t)) {
 		const struct btf_var_secinfo *vs = btf_var_secinfos(t);
 		for (uint16_t i = 0; i < btf_vlen(t); i++, vs++) {
 			const struct btf_type *var = btf__type_by_id(b, vs->type);
 			if (var && btf_is_var(var))
-				n += kptr_count(b, var->type, depth + 1);
+				n += kptr_count(b, var->type, depth + 1, kver);
 		}
 	}
 	return n;
@@ -754,31 +784,85 @@ static unsigned kptr_count(const struct btf *b, uint32_t id, int depth)
  * (BTF_FIELDS_MAX); a value with more has none recorded: no kptr is valid. */
 #define MAP_FIELDS_MAX 11
 
-static int map_kptr_kind(const struct btf *b, uint32_t value_type_id, int off, const char **name)
+static int map_kptr_kind(const struct btf *b, uint32_t value_type_id, int off, const char **name, uint32_t kver)
 {
-	if (kptr_count(b, value_type_id, 0) > MAP_FIELDS_MAX)
+	if (kptr_count(b, value_type_id, 0, kver) > MAP_FIELDS_MAX)
 		return KPTR_NONE;
-	return kptr_in(b, value_type_id, off, 0, name);
+	return kptr_in(b, value_type_id, off, 0, name, kver);
 }
 
-bool btf_map_kptr(const struct bg_program *prog, uint32_t value_type_id, int off, const char **name,
-		  bool *untrusted)
+/* Every kptr field of type id at base (arrays: each element), appended to
+ * out up to max; the count found (may exceed max). */
+static int kptr_walk(const struct btf *b, uint32_t id, int64_t base, int depth, struct btf_kptr_field *out,
+		     int n, int max, uint32_t kver)
+{
+	const struct btf_type *t = skip_quals(b, &id);
+	if (!t || depth > 8 || n > max)
+		return n;
+	if (btf_is_ptr(t)) {
+		const char *name = NULL;
+		int k = kptr_in(b, id, 0, depth, &name, kver);
+		if (k == KPTR_BAD)
+			return max + 1; /* the value has no kptr on kver */
+		if (k != KPTR_NONE) {
+			if (n < max)
+				out[n] = (struct btf_kptr_field){ (int)base, k, name };
+			n++;
+		}
+		return n;
+	}
+	if (btf_is_array(t)) {
+		const struct btf_array *a = btf_array(t);
+		int64_t esz = btf__resolve_size(b, a->type);
+		for (uint32_t i = 0; esz > 0 && i < a->nelems && n <= max; i++) {
+			int before = n;
+			n = kptr_walk(b, a->type, base + (int64_t)i * esz, depth + 1, out, n, max, kver);
+			if (n == before)
+				break; /* no kptr in the element type */
+		}
+		return n;
+	}
+	if (btf_is_composite(t)) {
+		const struct btf_member *m = btf_members(t);
+		for (uint16_t i = 0; i < btf_vlen(t); i++, m++)
+			n = kptr_walk(b, m->type, base + btf_member_bit_offset(t, i) / 8, depth + 1, out, n, max, kver);
+	} else if (btf_is_datasec(t)) {
+		const struct btf_var_secinfo *vs = btf_var_secinfos(t);
+		for (uint16_t i = 0; i < btf_vlen(t); i++, vs++) {
+			const struct btf_type *var = btf__type_by_id(b, vs->type);
+			if (var && btf_is_var(var))
+				n = kptr_walk(b, var->type, base + vs->offset, depth + 1, out, n, max, kver);
+		}
+	}
+	return n;
+}
+
+int btf_map_kptr_fields(const struct bg_program *prog, uint32_t value_type_id, struct btf_kptr_field *out, int max,
+			uint32_t kver)
 {
 	const struct btf *b = bg_object__btf(bg_program__object(prog));
 	if (!b || !value_type_id)
-		return false;
-	int k = map_kptr_kind(b, value_type_id, off, name);
-	*untrusted = k == KPTR_UNTRUSTED;
-	return k == KPTR_REF || k == KPTR_UNTRUSTED;
+		return 0;
+	int n = kptr_walk(b, value_type_id, 0, 0, out, 0, max, kver);
+	return n > MAP_FIELDS_MAX || n > max ? 0 : n;
 }
 
-int btf_map_is_kptr(const struct bg_program *prog, uint32_t value_type_id, int off)
+int btf_map_kptr_kind(const struct bg_program *prog, uint32_t value_type_id, int off, const char **name,
+		      uint32_t kver)
+{
+	const struct btf *b = bg_object__btf(bg_program__object(prog));
+	if (!b || !value_type_id)
+		return KPTR_NONE;
+	return map_kptr_kind(b, value_type_id, off, name, kver);
+}
+
+int btf_map_is_kptr(const struct bg_program *prog, uint32_t value_type_id, int off, uint32_t kver)
 {
 	const struct btf *b = bg_object__btf(bg_program__object(prog));
 	const char *name = NULL;
 	if (!b || !value_type_id)
 		return -1;
-	return map_kptr_kind(b, value_type_id, off, &name) != KPTR_NONE;
+	return map_kptr_kind(b, value_type_id, off, &name, kver) != KPTR_NONE;
 }
 
 /* ---- struct_ops access rules (src/platform/stops.def) */

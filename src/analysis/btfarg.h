@@ -36,14 +36,25 @@ int btf_struct_match(const struct bg_program *prog, const char *have, const char
 /* btf_type_ids_nocast_alias: is one name the other's with "___init"
  * (nf_conn, nf_conn___init)? The kernel then matches the two strictly. */
 bool btf_nocast_alias(const char *a, const char *b);
-/* Is the 8 bytes at off of a map value of BTF type value_type_id (object
- * BTF; struct, array, DATASEC of globals, nested) a kptr field (`T __kptr *`,
- * `T __kptr_untrusted *`)? Then *name gets the struct T and *untrusted says
- * which. Percpu kptrs are not modelled (false). */
-bool btf_map_kptr(const struct bg_program *prog, uint32_t value_type_id, int off, const char **name,
-		  bool *untrusted);
+/* The kinds of kptr field (the kernel's BPF_KPTR_REF, _UNREF, _PERCPU) */
+enum { BTF_KPTR_NONE = 0, BTF_KPTR_REF, BTF_KPTR_UNTRUSTED, BTF_KPTR_PERCPU };
+struct btf_kptr_field {
+	int off, kind;
+	const char *name; /* the struct it points to */
+};
+/* The kptr fields of a map value type (the kernel's btf_record entries of
+ * the kptr kinds), in out (at most max): their count; 0 when there are none
+ * or more than the kernel records (then none is a kptr). */
+int btf_map_kptr_fields(const struct bg_program *prog, uint32_t value_type_id, struct btf_kptr_field *out, int max,
+			uint32_t kver);
+/* The kind (BTF_KPTR_*) of the kptr field at off, its struct in *name.
+ * Fields are of a value type (object BTF; struct, array, DATASEC of globals,
+ * nested) as kernel kver (0: the newest) reads their type tags
+ * (platform/kptr_tags.def). */
+int btf_map_kptr_kind(const struct bg_program *prog, uint32_t value_type_id, int off, const char **name,
+		      uint32_t kver);
 /* Is off any kptr field (percpu ones too)? 1 yes, 0 no, -1 no BTF to say. */
-int btf_map_is_kptr(const struct bg_program *prog, uint32_t value_type_id, int off);
+int btf_map_is_kptr(const struct bg_program *prog, uint32_t value_type_id, int off, uint32_t kver);
 /* A global function's argument as the kernel's btf_prepare_func_args types
  * it from the BTF prototype and the `arg:` decl tags: GP_SCALAR (int, enum),
  * GP_CTX (arg:ctx, or a pointer to the program type's ctx struct), GP_DYNPTR

@@ -174,6 +174,20 @@ int map_field_offset(struct vctx *v, const struct bg_map_def *m, const char *tna
 	return off;
 }
 
+int map_kptrs(struct vctx *v, const struct bg_map_def *m, const struct btf_kptr_field **f)
+{
+	for (unsigned i = 0; i < v->nmapk_cache; i++)
+		if (v->mapk_cache[i].m == m) {
+			*f = v->mapk_cache[i].f;
+			return v->mapk_cache[i].n;
+		}
+	unsigned i = v->nmapk_cache < 8 ? v->nmapk_cache++ : (unsigned)(((uintptr_t)m >> 4) % 8);
+	v->mapk_cache[i].m = m;
+	v->mapk_cache[i].n = btf_map_kptr_fields(v->prog, m->btf_value_type_id, v->mapk_cache[i].f, 11, vctx_kver(v));
+	*f = v->mapk_cache[i].f;
+	return v->mapk_cache[i].n;
+}
+
 bool vctx_is_local(struct vctx *v, const char *name)
 {
 	for (unsigned i = 0; i < v->nlocal_cache; i++)
@@ -218,7 +232,6 @@ static int want_ptr_nonnull(struct vctx *v, struct as_state *s, size_t pc, int r
  * mem_types): only a trusted one, and only where the helper declares it
  * reads the memory (MEM_RDONLY: never for map keys and values), else
  * "may write into memory". */
-static const char *btf_ptr_name(const struct as_reg *r);
 static const char mem_types_str[] = "fp, pkt, pkt_meta, map_key, map_value, mem, ringbuf_mem, buf, trusted_ptr_";
 static int btf_mem_arg(struct vctx *v, struct as_state *s, size_t pc, int reg, bool write, const char *helper)
 {
@@ -307,6 +320,24 @@ static int type_mismatch(struct vctx *v, struct as_state *s, size_t pc, int reg,
 	fmt_reg(v, s, reg, buf, sizeof(buf));
 	return verr(v, s, pc, "helper_arg", "R%d type=%s expected=%s: %s", reg,
 		    as_type_name(r->type, r->flags), exp, buf);
+}
+
+/* ARG_PTR_TO_PERCPU_BTF_ID (bpf_per_cpu_ptr, bpf_this_cpu_ptr): percpu
+ * memory (MEM_PERCPU): a percpu kernel variable (ksym) or a percpu kptr
+ * loaded or kept in an RCU section; plain, RCU or trusted, never NULL.
+ * A percpu object just allocated (MEM_ALLOC) is not one. */
+static int arg_percpu(struct vctx *v, struct as_state *s, size_t pc, int reg, const struct call_info *ci)
+{
+	static const char exp[] = "percpu_ptr_, percpu_rcu_ptr_, percpu_trusted_ptr_";
+	const struct as_reg *r = R(s, reg);
+	(void)ci;
+	if (r->type != T_BTF_ID || !(r->flags & RF_PERCPU) || (r->flags & (RF_ALLOC | RF_UNTRUSTED))) {
+		if (r->type != T_BTF_ID)
+			return type_mismatch(v, s, pc, reg, exp);
+		return verr(v, s, pc, "helper_arg", "R%d type=%s%s expected=%s", reg, btf_ptr_name(r), r->btf ? r->btf : "",
+			    exp);
+	}
+	return want_ptr_nonnull(v, s, pc, reg, exp);
 }
 
 static int arg_mem(struct vctx *v, struct as_state *s, size_t pc, int reg, int size_reg, bool write,
@@ -488,14 +519,18 @@ static bool kfunc_ctx_of_prog(const struct vctx *v, const char *sn)
 
 /* The kernel's name of a BTF pointer's type (reg_type_str): its trust
  * prefix, "ptr_", "or_null_" when it may be NULL. */
-static const char *btf_ptr_name(const struct as_reg *r)
+const char *btf_ptr_name(const struct as_reg *r)
 {
+	static const char *const percpu[2][2] = { { "percpu_ptr_", "percpu_ptr_or_null_" },
+						  { "percpu_rcu_ptr_", "percpu_rcu_ptr_or_null_" } };
 	static const char *const names[4][2] = {
 		[AS_TRUST_TRUSTED] = { "trusted_ptr_", "trusted_ptr_or_null_" },
 		[AS_TRUST_RCU] = { "rcu_ptr_", "rcu_ptr_or_null_" },
 		[AS_TRUST_PLAIN] = { "ptr_", "ptr_or_null_" },
 		[AS_TRUST_UNTRUSTED] = { "untrusted_ptr_", "untrusted_ptr_or_null_" },
 	};
+	if (r->flags & RF_PERCPU)
+		return percpu[(r->flags & RF_RCU) ? 1 : 0][(r->flags & RF_NULL) ? 1 : 0];
 	if (r->flags & RF_ALLOC)
 		return (r->flags & RF_NULL) ? "ptr_or_null_" : "ptr_";
 	return names[as_btf_trust(r)][(r->flags & RF_NULL) ? 1 : 0];
@@ -640,6 +675,15 @@ static int arg_check(struct vctx *v, struct as_state *s, size_t pc, int i, struc
 		uint64_t c;
 		if (at == BG_ARG_CTX_OR_NULL && is_null_const(r))
 			return 0;
+		/* a kfunc's ctx struct parameter is no ctx in a program of another
+		 * type: a BTF struct argument (a tp_btf or netfilter skb), trusted
+		 * (KF_TRUSTED_ARGS; an fentry argument is not) */
+		if (r->type == T_BTF_ID && (ci->p->flags & BG_HF_KFUNC)) {
+			if (as_btf_trust(r) != AS_TRUST_TRUSTED)
+				return verr(v, s, pc, "kfunc_arg", "R%d must be referenced or trusted (it is %s%s)", reg,
+					    btf_ptr_name(r), r->btf ? r->btf : "");
+			return want_ptr_nonnull(v, s, pc, reg, "ctx");
+		}
 		if (r->type != T_CTX)
 			return type_mismatch(v, s, pc, reg, "ctx");
 		if (!bg_scalar_is_const(&r->v, &c) || c != 0)
@@ -678,8 +722,17 @@ static int arg_check(struct vctx *v, struct as_state *s, size_t pc, int i, struc
 		if (is_null_const(r) || ((ci->p->flags & BG_HF_KFUNC) && !kfunc_param_struct(v, pc, i)))
 			return 0;
 		return arg_trust(v, s, pc, reg, ci) ? -1 : arg_btf_type(v, s, pc, reg, ci, ci->p->arg_btf[i]);
-	case BG_ARG_BTF_ID:
 	case BG_ARG_PERCPU_BTF_ID:
+		return arg_percpu(v, s, pc, reg, ci);
+	case BG_ARG_BTF_ID:
+		/* KF_ARG_PTR_TO_ALLOC_BTF_ID: bpf_obj_drop frees a local object,
+		 * bpf_percpu_obj_drop a percpu one */
+		if ((ci->p->flags & BG_HF_KFUNC) && (ci->p->flags & BG_HF_RELEASE) && !(ci->p->flags & BG_HF_NODE_ARG) &&
+		    ci->p->release_arg == reg && r->type == T_BTF_ID && (r->flags & RF_ALLOC) &&
+		    !(r->flags & RF_PERCPU) != !(ci->p->flags & BG_HF_PERCPU))
+			return verr(v, s, pc, "kfunc_arg", "arg#%d expected for %s() (R%d type=%s%s)", i,
+				    (r->flags & RF_PERCPU) ? "bpf_percpu_obj_drop_impl" : "bpf_obj_drop_impl", reg,
+				    btf_ptr_name(r), r->btf ? r->btf : "");
 		/* check_kfunc_args (reg2btf_ids): a map pointer is a struct bpf_map */
 		if (r->type == T_MAP_PTR && (ci->p->flags & BG_HF_KFUNC)) {
 			const char *sn = kfunc_param_struct(v, pc, i);
@@ -688,8 +741,6 @@ static int arg_check(struct vctx *v, struct as_state *s, size_t pc, int i, struc
 		}
 		if (!rg_has(r->type, RG_KOBJ_ARG))
 			return type_mismatch(v, s, pc, reg, ci->p->arg_btf[i] ? ci->p->arg_btf[i] : "ptr_");
-		if (at == BG_ARG_PERCPU_BTF_ID)
-			return want_ptr_nonnull(v, s, pc, reg, "ptr_");
 		/* a helper: its type first, then NULL (check_reg_type); a kfunc:
 		 * NULL first (check_kfunc_args), trust only for its struct
 		 * pointers (KF_ARG_PTR_TO_BTF_ID) */
@@ -727,19 +778,20 @@ static int arg_check(struct vctx *v, struct as_state *s, size_t pc, int i, struc
 		const struct bg_map_def *m =
 			r->type == T_MAP_VALUE ? bg_object__map(v->obj, (size_t)r->map) : NULL;
 		if (m && !(r->flags & RF_NULL) && bg_scalar_is_const(&r->v, &c) &&
-		    btf_map_is_kptr(v->prog, m->btf_value_type_id, (int)c) == 0)
+		    btf_map_is_kptr(v->prog, m->btf_value_type_id, (int)c, vctx_kver(v)) == 0)
 			return verr(v, s, pc, "helper_arg", "R%d has no valid kptr (map %s, value offset %" PRIu64 ")",
 				    reg, m->name ? m->name : "?", c);
-		/* a local object stashed: of the field's type exactly */
+		/* a local object stashed: of the field's type exactly, percpu
+		 * into a percpu kptr only (map_kptr_match_type) */
 		const char *kname = NULL;
-		bool untrusted = false;
 		const struct as_reg *o = R(s, reg + 1);
-		if (m && !(r->flags & RF_NULL) && bg_scalar_is_const(&r->v, &c) && o->type == T_BTF_ID &&
-		    (o->flags & RF_ALLOC) && o->btf &&
-		    btf_map_kptr(v->prog, m->btf_value_type_id, (int)c, &kname, &untrusted) && kname &&
-		    strcmp(kname, o->btf))
-			return verr(v, s, pc, "helper_arg", "invalid kptr access, R%d type=ptr_%s expected=ptr_%s", reg + 1,
-				    o->btf, kname);
+		int kind = m && !(r->flags & RF_NULL) && bg_scalar_is_const(&r->v, &c)
+				   ? btf_map_kptr_kind(v->prog, m->btf_value_type_id, (int)c, &kname, vctx_kver(v))
+				   : BTF_KPTR_NONE;
+		if (kind != BTF_KPTR_NONE && kname && o->type == T_BTF_ID && (o->flags & RF_ALLOC) && o->btf &&
+		    (strcmp(kname, o->btf) || !(o->flags & RF_PERCPU) != (kind != BTF_KPTR_PERCPU)))
+			return verr(v, s, pc, "helper_arg", "invalid kptr access, R%d type=%s%s expected=ptr_%s", reg + 1,
+				    btf_ptr_name(o), o->btf, kname);
 		return 0;
 	}
 	case BG_ARG_RINGBUF_MEM: {
@@ -844,9 +896,50 @@ static int local_ret(struct vctx *v, struct as_state *s, size_t pc, const struct
 		r0->btf = graph_local_struct(v->prog, c, NULL);
 		if (!r0->btf)
 			return verr(v, s, pc, "kfunc_arg", "bpf_obj_new/bpf_percpu_obj_new type ID argument must be of a struct");
+		if (ci->p->flags & BG_HF_PERCPU) {
+			const char *why = graph_percpu_refused(v->prog, c);
+			if (why && !strcmp(why, "size"))
+				return verr(v, s, pc, "kfunc_arg", "bpf_percpu_obj_new type size (%u) is greater than %d",
+					    graph_local_size(v->prog, r0->btf), GRAPH_PERCPU_MAX_SIZE);
+			if (why && !strcmp(why, "scalars"))
+				return verr(v, s, pc, "kfunc_arg",
+					    "bpf_percpu_obj_new type ID argument must be of a struct of scalars (struct %s)", r0->btf);
+			if (why)
+				return verr(v, s, pc, "kfunc_arg",
+					    "bpf_percpu_obj_new type ID argument must not contain special fields (struct %s)", r0->btf);
+			r0->flags |= RF_PERCPU;
+		}
 	}
 	r0->flags |= RF_ALLOC;
 	return 0;
+}
+
+/* bpf_per_cpu_ptr / bpf_this_cpu_ptr (RET_PTR_TO_MEM_OR_BTF_ID): one CPU's
+ * copy of the percpu memory in R1. A percpu kptr's object (RCU) gives the
+ * program's struct (MEM_ALLOC | MEM_RCU: read and written); a percpu
+ * variable of struct type a plain BTF pointer to it, of another type
+ * read-only memory of its size; of a variable bpf_per_cpu_ptr may give
+ * NULL. */
+static void percpu_ret(struct vctx *v, struct as_state *s, size_t pc, struct call_info *ci, const struct as_reg *a,
+		       bool or_null)
+{
+	struct as_reg *r0 = R(s, 0);
+	if (a->btf) {
+		set_r0(v, s, pc, ci, T_BTF_ID);
+		r0->btf = a->btf;
+		r0->flags |= (a->flags & RF_RCU) ? RF_ALLOC | RF_RCU : RF_PLAIN;
+	} else {
+		set_r0(v, s, pc, ci, T_MEM);
+		r0->size = a->size;
+		r0->flags |= RF_RDONLY;
+	}
+	/* the object of a percpu kptr comes back without PTR_MAYBE_NULL even
+	 * from bpf_per_cpu_ptr (the kernel's returns_cpu_specific_alloc_ptr
+	 * drops the return flags) */
+	if (!or_null || (a->btf && (a->flags & RF_RCU))) {
+		r0->flags &= (uint8_t)~RF_NULL;
+		r0->id = 0;
+	}
 }
 
 /* bpf_rdonly_cast: an untrusted pointer to the struct whose id in the
@@ -985,9 +1078,16 @@ static int ret_value(struct vctx *v, struct as_state *s, size_t pc, struct call_
 		break;
 	}
 	case BG_RET_MEM_OR_BTF_ID_OR_NULL:
+	case BG_RET_MEM_OR_BTF_ID:
+		if (!(p->flags & BG_HF_KFUNC) && args[0].type == T_BTF_ID && (args[0].flags & RF_PERCPU)) {
+			percpu_ret(v, s, pc, ci, &args[0], p->ret == BG_RET_MEM_OR_BTF_ID_OR_NULL);
+			return 0;
+		}
 		set_r0(v, s, pc, ci, T_MEM);
 		r0->size = (p->flags & BG_HF_ITER_NEXT) ? 4 : 8;
 		r0->flags |= RF_RDONLY;
+		if (p->ret == BG_RET_MEM_OR_BTF_ID)
+			r0->flags &= (uint8_t)~RF_NULL;
 		return 0;
 	case BG_RET_BTF_ID_OR_NULL:
 		set_r0(v, s, pc, ci, T_BTF_ID);
@@ -998,19 +1098,22 @@ static int ret_value(struct vctx *v, struct as_state *s, size_t pc, struct call_
 	case BG_RET_KPTR_OR_NULL: {
 		/* bpf_kptr_xchg: the object the field held (a reference), or NULL */
 		const char *kname = NULL;
-		bool untrusted = false;
 		uint64_t c;
 		const struct bg_map_def *m =
 			args[0].type == T_MAP_VALUE ? bg_object__map(v->obj, (size_t)args[0].map) : NULL;
 		/* the field's type unknown (an imprecise map value pointer): still
 		 * a reference to an object, of no known type */
-		if (!m || !bg_scalar_is_const(&args[0].v, &c) ||
-		    !btf_map_kptr(v->prog, m->btf_value_type_id, (int)c, &kname, &untrusted))
+		int kind = m && bg_scalar_is_const(&args[0].v, &c)
+				   ? btf_map_kptr_kind(v->prog, m->btf_value_type_id, (int)c, &kname, vctx_kver(v))
+				   : BTF_KPTR_NONE;
+		if (kind == BTF_KPTR_NONE)
 			kname = NULL;
 		set_r0(v, s, pc, ci, T_BTF_ID);
 		r0->btf = kname;
 		if (kname && vctx_is_local(v, kname))
 			r0->flags |= RF_ALLOC;
+		if (kname && kind == BTF_KPTR_PERCPU)
+			r0->flags |= RF_PERCPU;
 		break;
 	}
 	case BG_RET_MEM_U64:
@@ -1068,6 +1171,18 @@ static void to_non_owning(struct as_reg *r, void *p)
 		as_reg_unknown(r);
 }
 
+static void percpu_stashed(struct as_reg *r, void *p)
+{
+	if (r->ref != *(uint32_t *)p)
+		return;
+	if (r->type == T_BTF_ID && (r->flags & RF_PERCPU)) {
+		r->ref = 0;
+		r->flags = (uint8_t)((r->flags & ~RF_ALLOC) | RF_RCU);
+	} else {
+		as_reg_unknown(r);
+	}
+}
+
 static int do_release(struct vctx *v, struct as_state *s, size_t pc, struct call_info *ci)
 {
 	int reg = ci->p->release_arg;
@@ -1089,6 +1204,13 @@ static int do_release(struct vctx *v, struct as_state *s, size_t pc, struct call
 			    "R%d must have zero offset when passed to release func or trusted arg to kfunc", reg);
 	uint32_t ref = r->ref;
 	as_ref_del(s, ref);
+	if (ci->id == BPF_FUNC_kptr_xchg && !(ci->p->flags & BG_HF_KFUNC) && r->type == T_BTF_ID &&
+	    (r->flags & (RF_ALLOC | RF_PERCPU)) == (RF_ALLOC | RF_PERCPU) && in_rcu_cs(v, s)) {
+		/* a percpu object stashed inside an RCU section stays usable
+		 * there (MEM_PERCPU | MEM_RCU) */
+		for_each_reg(s, percpu_stashed, &ref);
+		return 0;
+	}
 	if (ci->p->flags & BG_HF_NODE_ARG) {
 		/* inserted into a list/rbtree: every copy becomes a non-owning
 		 * reference, valid until the lock is released */
@@ -1614,11 +1736,13 @@ static int xfer_kfunc(struct vctx *v, struct as_state *s, size_t pc, const struc
 	for (int i = 0; i < 5; i++) {
 		args[i] = *R(s, i + 1);
 		/* (bpf_dynptr_from_skb's first argument, the ctx or a trusted
-		 * sk_buff: only the ctx's type is checked) */
+		 * sk_buff: only the ctx's type is checked here, a BTF pointer by
+		 * arg_check) */
 		if (stackobj && i == 0 && p->args[0] == BG_ARG_CTX && args[0].type == T_CTX &&
 		    !kfunc_ctx_of_prog(v, kfunc_param_struct(v, pc, 0)))
 			return verr(v, s, pc, "kfunc_arg", "R1 must be referenced or trusted");
-		if (stackobj && (i == 0 || p->args[i] == BG_ARG_DYNPTR))
+		/* the stack objects are checked by iter_op / dynptr_args */
+		if (stackobj && ((i == 0 && p->args[i] == BG_ARG_STACK) || p->args[i] == BG_ARG_DYNPTR))
 			continue;
 		if (arg_check(v, s, pc, i, &ci))
 			return -1;

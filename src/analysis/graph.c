@@ -90,6 +90,45 @@ const char *graph_local_struct(const struct bg_program *prog, uint64_t type_id, 
 	return btf__name_by_offset(b, t->name_off);
 }
 
+/* __btf_type_is_scalar_struct: members are integers, enums, arrays of them
+ * or structs of scalars (at most MAX_DEPTH deep). */
+static bool scalar_struct(const struct btf *b, const struct btf_type *t, int depth)
+{
+	if (depth > MAX_DEPTH)
+		return false;
+	const struct btf_member *m = btf_members(t);
+	for (uint16_t i = 0; i < btf_vlen(t); i++, m++) {
+		const struct btf_type *mt = resolve(b, m->type, NULL);
+		while (mt && btf_is_array(mt))
+			mt = resolve(b, btf_array(mt)->type, NULL);
+		if (!mt)
+			return false;
+		if (btf_is_struct(mt)) {
+			if (!scalar_struct(b, mt, depth + 1))
+				return false;
+		} else if (!btf_is_int(mt) && !btf_is_any_enum(mt)) {
+			return false;
+		}
+	}
+	return true;
+}
+
+const char *graph_percpu_refused(const struct bg_program *prog, uint64_t type_id)
+{
+	const struct btf *b = obj_btf(prog);
+	uint32_t size = 0;
+	const char *name = graph_local_struct(prog, type_id, &size);
+	if (!name)
+		return NULL;
+	if (size > GRAPH_PERCPU_MAX_SIZE)
+		return "size";
+	if (!scalar_struct(b, btf__type_by_id(b, (uint32_t)type_id), 0))
+		return "scalars";
+	if (graph_special_in(prog, name, 0, (int)size))
+		return "special";
+	return NULL;
+}
+
 /* Through the target BTF's name index (obj_target_lookup): a libbpf name
  * search would scan the ~150k vmlinux types, ~1 ms per program that calls a
  * kptr or object helper. */

@@ -10,6 +10,12 @@ struct bg_program;
 /* The struct a bpf_obj_new type id (object BTF) names, and its size; NULL
  * when the id is not a struct of the object BTF. */
 const char *graph_local_struct(const struct bg_program *prog, uint64_t type_id, uint32_t *size);
+/* bpf_percpu_obj_new's rules for its type: a struct of scalars (integers,
+ * enums, arrays and structs of them) without special fields, at most
+ * GRAPH_PERCPU_MAX_SIZE bytes (the kernel's BPF_GLOBAL_PERCPU_MA_MAX_SIZE).
+ * NULL when they hold, else which fails: "size", "scalars", "special". */
+#define GRAPH_PERCPU_MAX_SIZE 512
+const char *graph_percpu_refused(const struct bg_program *prog, uint64_t type_id);
 /* Is struct `name` the program's own (in the object BTF, not the kernel's)?
  * A kptr field of such a type holds a local object. */
 bool graph_is_local(const struct bg_program *prog, const char *name);

@@ -498,6 +498,23 @@ int as_push_frame(struct as_state *s, int32_t callsite)
 	return 0;
 }
 
+void as_keep_top_frame(struct as_state *s)
+{
+	if (s->nframes <= 1)
+		return;
+	uint32_t top = s->nframes - 1;
+	for (uint32_t i = 0; i < top; i++)
+		frame_fini(&s->fr[i]);
+	s->fr[0] = s->fr[top];
+	s->nframes = 1;
+	struct as_frame *f = &s->fr[0];
+	for (int i = 0; i < 11; i++)
+		if (f->r[i].type == T_STACK && f->r[i].frame == top)
+			f->r[i].frame = 0;
+		else if (f->r[i].type == T_STACK)
+			as_reg_unknown(&f->r[i]); /* a caller's stack: gone */
+}
+
 void as_pop_frame(struct as_state *s)
 {
 	frame_fini(&s->fr[s->nframes - 1]);
@@ -1226,7 +1243,10 @@ static inline uint64_t reg_fkey(const struct as_reg *r, uint64_t w)
 {
 	if (r->type == T_SCALAR && !r->v.bottom && !r->v.tn.mask && r->v.tn.value < 256)
 		return mix(w, r->v.tn.value + 1);
-	if (r->type == T_MAP_VALUE || r->type == T_MAP_PTR)
+	/* which map: a pointer to one map's value (or the map itself) joined
+	 * with another map's is no pointer at all; so is a function pointer
+	 * (a callback chosen on a branch: the kernel walks each) */
+	if (r->type == T_MAP_VALUE || r->type == T_MAP_PTR || r->type == T_FUNC)
 		return mix(w, (uint64_t)r->map);
 	return w;
 }

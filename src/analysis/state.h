@@ -208,6 +208,9 @@ int as_state_copy(struct as_state *dst, const struct as_state *src) __attribute_
 void as_state_move(struct as_state *dst, struct as_state *src);
 /* Frame operations. push: 0, -E2BIG (too deep) or -ENOMEM. */
 int as_push_frame(struct as_state *s, int32_t callsite);
+/* Drop every frame but the current one, which becomes the first (an async
+ * callback is walked in a state of its own: the kernel's push_async_cb). */
+void as_keep_top_frame(struct as_state *s);
 void as_pop_frame(struct as_state *s);
 /* Stack slot lookup for writing (the frame's slot array becomes its own, see
  * as_frame_own); create makes an empty slot when missing (NULL: no memory,
@@ -247,8 +250,9 @@ void as_zone_gc(struct as_state *s);
  * lkey 0.
  * - wkey, weak: region types and NULL-ness of every register and spill,
  *   locks, critical sections, references (by acquiring insn).
- * - key, full: the weak key's, with small constants (< 256) and the map of
- *   map pointers/values, for the live registers and every spill.
+ * - key, full: the weak key's, with small constants (< 256), the map of
+ *   map pointers/values and the target of function pointers, for the live
+ *   registers and every spill.
  * - mkey, map: which maps the live map pointers (registers, spills) name, 0
  *   when none. States with different map keys are not joined while the node
  *   has room (<= 2K).

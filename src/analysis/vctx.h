@@ -8,6 +8,7 @@
 #include <bpfgate/object.h>
 #include <bpfgate/verifier.h>
 #include "analysis/assert.h"
+#include "analysis/btfarg.h"
 #include "analysis/cfg.h"
 #include "analysis/state.h"
 #include "platform/ctx.h"
@@ -157,6 +158,16 @@ struct vctx {
 		int off;
 	} mapf_cache[32];
 	unsigned nmapf_cache;
+	/* map_kptrs results: the kptr fields of a map's value */
+	struct {
+		const struct bg_map_def *m;
+		int n;
+		struct btf_kptr_field f[11]; /* the kernel's BTF_FIELDS_MAX */
+	} mapk_cache[8];
+	unsigned nmapk_cache;
+	/* the kernel BTF's ".data..percpu" DATASEC id (0: not looked up yet,
+	 * negative: none) */
+	int32_t pcpu_sec;
 };
 
 /* Is the call at pc bpf_throw (the program ends there)? */
@@ -224,6 +235,17 @@ int xfer_call(struct vctx *v, struct as_state *s, size_t pc, int32_t *cb_target,
 bool call_is_cb(const struct bg_insn *in);
 /* Offset of a field of BTF struct type tname in a map's value; -1 none, -2 no BTF. */
 int map_field_offset(struct vctx *v, const struct bg_map_def *m, const char *tname);
+/* The kernel's name of a BTF pointer's type (reg_type_str): its trust or
+ * percpu prefix, "ptr_", "or_null_" when it may be NULL. */
+const char *btf_ptr_name(const struct as_reg *r);
+/* The release the verdict is for (0: the newest). */
+static inline uint32_t vctx_kver(const struct vctx *v)
+{
+	return v->prof ? v->prof->version : 0;
+}
+/* The kptr fields of m's value (btf_map_kptr_fields, cached): their count,
+ * the fields in *f. */
+int map_kptrs(struct vctx *v, const struct bg_map_def *m, const struct btf_kptr_field **f);
 bool call_is_iter_next(const struct bg_insn *in);
 const char *kfunc_name(struct vctx *v, const struct bg_insn *in);
 /* How often the helper at pc may call its callback: umax of bpf_loop's

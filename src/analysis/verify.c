@@ -252,7 +252,7 @@ static int ctx_get(struct vctx *v, uint32_t parent, uint32_t callsite, uint32_t 
 	c->callsite = callsite;
 	c->func = func;
 	c->kind = kind;
-	c->depth = v->nctx && kind != CTX_GLOBAL ? v->ctxs[parent].depth + 1 : 1;
+	c->depth = v->nctx && kind != CTX_GLOBAL && kind != CTX_CB_ASYNC ? v->ctxs[parent].depth + 1 : 1;
 	const struct cfg_func *f = &v->g.funcs[func];
 	c->first_block = v->g.block_of[f->start];
 	c->nblocks = v->g.block_of[f->end - 1] - c->first_block + 1;
@@ -1316,15 +1316,20 @@ static int enter_function(struct vctx *v, uint32_t ctx, const struct as_state *a
 		if (gpr->np != -1)
 			return call_global(v, ctx, at, pc, func);
 	}
-	if (v->ctxs[ctx].depth + 1 > v->prof->max_call_depth)
+	if (kind != CTX_CB_ASYNC && v->ctxs[ctx].depth + 1 > v->prof->max_call_depth)
 		return verr(v, at, pc, "call_depth", "the call stack of %u frames is too deep",
 			    v->ctxs[ctx].depth + 1);
-	int nc = ctx_get(v, ctx, (uint32_t)pc, func, kind);
+	/* an async callback's walk does not depend on its caller (a state of
+	 * its own, no return): one context per call site, whoever arms it, so
+	 * callbacks that re-arm each other close a cycle instead of a chain */
+	int nc = ctx_get(v, kind == CTX_CB_ASYNC ? 0 : ctx, (uint32_t)pc, func, kind);
 	if (nc < 0)
 		return verr(v, at, pc, "too_complex", "too many call contexts");
 	struct as_state s;
 	if (as_state_copy(&s, at))
 		return vnomem(v);
+	if (kind == CTX_CB_ASYNC)
+		as_keep_top_frame(&s); /* the callback's stack starts afresh (below) */
 	if (as_push_frame(&s, (int32_t)pc)) {
 		/* the depth was checked above: only memory can fail */
 		as_state_fini(&s);
@@ -1352,10 +1357,13 @@ static int enter_function(struct vctx *v, uint32_t ctx, const struct as_state *a
 		}
 	}
 	if (kind == CTX_CB_ASYNC) {
-		/* runs later, on its own: no access to this frame's stack */
+		/* runs later, on its own: no access to this frame's stack, and
+		 * on a call stack of its own (push_async_cb: frame 0 of a new
+		 * state, so its calls count from there) */
 		for (int i = 1; i <= 5; i++)
 			if (f->r[i].type == T_STACK)
 				as_reg_unknown(&f->r[i]);
+		as_keep_top_frame(&s);
 	}
 	return edge_local(v, (uint32_t)nc, NULL, v->g.funcs[func].entry, &s, pc);
 }

@@ -978,8 +978,78 @@ static int bounded_region(struct vctx *v, struct as_state *s, size_t pc, int reg
 }
 
 
+/* check_map_access's rule for a map value's kptr fields: a field is touched
+ * only directly (never by a helper or a global function's memory argument),
+ * at a constant offset that is the field's, 8 bytes at once. *kf: the field
+ * the access is to, if any. */
+static int kptr_fields(struct vctx *v, struct as_state *s, size_t pc, int reg, const struct as_reg *p,
+		       const struct bg_map_def *m, int off, int size, const struct btf_kptr_field **kf)
+{
+	const struct btf_kptr_field *f;
+	int n = map_kptrs(v, m, &f);
+	int64_t lo = p->v.smin + off, hi = (int64_t)p->v.umax + off + size;
+	uint8_t kind = v->insns[pc].kind;
+	bool direct = kind == BG_K_LDX || kind == BG_K_ST || kind == BG_K_STX || kind == BG_K_ATOMIC;
+	uint64_t c;
+	*kf = NULL;
+	for (int i = 0; i < n; i++) {
+		if (!(lo < f[i].off + 8 && f[i].off < hi))
+			continue;
+		if (!direct)
+			return verr(v, s, pc, "kptr_access", "kptr cannot be accessed indirectly by helper (R%d, map %s, kptr at off %d)",
+				    reg, m->name ? m->name : "?", f[i].off);
+		if (!bg_scalar_is_const(&p->v, &c))
+			return verr(v, s, pc, "kptr_access", "kptr access cannot have variable offset (R%d, kptr at off %d)", reg,
+				    f[i].off);
+		if ((int64_t)c + off != f[i].off)
+			return verr(v, s, pc, "kptr_access", "kptr access misaligned expected=%d off=%" PRId64, f[i].off,
+				    (int64_t)c + off);
+		if (size != 8)
+			return verr(v, s, pc, "kptr_access", "kptr access size must be BPF_DW (size %d)", size);
+		if (kind == BG_K_ATOMIC)
+			return verr(v, s, pc, "kptr_access", "kptr in map can only be accessed using BPF_MEM instruction mode");
+		*kf = &f[i];
+	}
+	return 0;
+}
+
+/* check_map_kptr_access: a store to a kptr field. A referenced or percpu
+ * kptr is only exchanged (bpf_kptr_xchg); an unreferenced one takes NULL or
+ * a kernel object of its struct at offset 0 (map_kptr_match_type: trusted,
+ * RCU or untrusted, never a program-local or percpu one). */
+static int kptr_store(struct vctx *v, struct as_state *s, size_t pc, const struct btf_kptr_field *kf,
+		      const struct as_reg *val)
+{
+	const struct bg_insn *in = &v->insns[pc];
+	if (kf->kind != BTF_KPTR_UNTRUSTED)
+		return verr(v, s, pc, "kptr_access", "store to referenced kptr disallowed (kptr at off %d)", kf->off);
+	if (in->kind == BG_K_ST) {
+		if (in->imm)
+			return verr(v, s, pc, "kptr_access", "BPF_ST imm must be 0 when storing to kptr at off=%d", kf->off);
+		return 0;
+	}
+	uint64_t c;
+	if (!val || (val->type == T_SCALAR && bg_scalar_is_const(&val->v, &c) && c == 0))
+		return 0;
+	if (val->type == T_BTF_ID && !(val->flags & (RF_ALLOC | RF_PERCPU)) && !bg_scalar_is_const(&val->v, &c)) {
+		char tn[64];
+		bg_tnum_fmt(val->v.tn, tn, sizeof(tn));
+		struct as_reg nn = *val;
+		nn.flags &= (uint8_t)~RF_NULL;
+		return verr(v, s, pc, "kptr_access", "R%d variable %s access var_off=%s disallowed", in->src,
+			    btf_ptr_name(&nn), tn);
+	}
+	if (val->type != T_BTF_ID || (val->flags & (RF_ALLOC | RF_PERCPU)) || c != 0 || !val->btf || !kf->name ||
+	    strcmp(val->btf, kf->name))
+		return verr(v, s, pc, "kptr_access", "invalid kptr access, R%d type=%s%s expected=ptr_%s or untrusted_ptr_%s",
+			    in->src, val->type == T_BTF_ID ? btf_ptr_name(val) : as_type_name(val->type, val->flags),
+			    val->type == T_BTF_ID && val->btf ? val->btf : "",
+			    kf->name ? kf->name : "?", kf->name ? kf->name : "?");
+	return 0;
+}
+
 static int access_map(struct vctx *v, struct as_state *s, size_t pc, int reg, const struct as_reg *p,
-		      int off, int size, bool write, struct as_reg *out, bool sign)
+		      int off, int size, bool write, const struct as_reg *val, struct as_reg *out, bool sign)
 {
 	const struct bg_map_def *m = bg_object__map(v->obj, (size_t)p->map);
 	if (!m)
@@ -1004,24 +1074,32 @@ static int access_map(struct vctx *v, struct as_state *s, size_t pc, int reg, co
 		if (lo < fo + special[k].sz && hi > fo)
 			return verr(v, s, pc, "lock_field", "%s cannot be accessed directly by load/store", special[k].t);
 	}
+	const struct btf_kptr_field *kf = NULL;
+	if (kptr_fields(v, s, pc, reg, p, m, off, size, &kf))
+		return -1;
+	if (kf && write)
+		return kptr_store(v, s, pc, kf, val);
 	if (!out)
 		return 0;
 	uint64_t c;
-	const char *kname = NULL;
-	bool untrusted = false;
-	if (size == 8 && bg_scalar_is_const(&p->v, &c) &&
-	    btf_map_kptr(v->prog, m->btf_value_type_id, (int)(c + (uint64_t)(int64_t)off), &kname, &untrusted)) {
+	if (kf) {
 		/* a kptr field: the object it holds, or NULL */
+		const char *kname = kf->name;
 		as_reg_uninit(out);
 		out->type = T_BTF_ID;
 		out->btf = kname;
 		/* btf_ld_kptr_type: RCU-protected inside an RCU read section when
 		 * its struct is freed after a grace period (or is the program's
-		 * own), else untrusted */
+		 * own; a percpu object always is), else untrusted; a percpu
+		 * object stays percpu memory (MEM_PERCPU) */
 		bool local = kname && vctx_is_local(v, kname);
-		bool rcu = !untrusted && (local || bg_kptr_rcu_protected(kname)) && in_rcu_cs(v, s);
+		bool rcu = kf->kind == BTF_KPTR_PERCPU ||
+			   (kf->kind == BTF_KPTR_REF && (local || bg_kptr_rcu_protected(kname)));
+		rcu = rcu && in_rcu_cs(v, s);
 		out->flags = RF_NULL | (rcu ? RF_RCU : RF_UNTRUSTED);
-		if (rcu && local)
+		if (rcu && kf->kind == BTF_KPTR_PERCPU)
+			out->flags |= RF_PERCPU;
+		else if (rcu && local)
 			out->flags |= RF_ALLOC; /* a stashed local object (MEM_ALLOC | MEM_RCU) */
 		out->id = vid(v, pc, 5);
 		release_id(s, out->id);
@@ -1029,9 +1107,9 @@ static int access_map(struct vctx *v, struct as_state *s, size_t pc, int reg, co
 		return 0;
 	}
 	if (map_readonly(v, p->map) && m->init_data && bg_scalar_is_const(&p->v, &c)) {
-		uint64_t val = 0;
-		memcpy(&val, (const uint8_t *)m->init_data + c + off, (size_t)size);
-		as_reg_const(out, bg_extend(val, (uint8_t)size, sign));
+		uint64_t word = 0;
+		memcpy(&word, (const uint8_t *)m->init_data + c + off, (size_t)size);
+		as_reg_const(out, bg_extend(word, (uint8_t)size, sign));
 		return 0;
 	}
 	as_reg_scalar(out, bg_scalar_load((uint8_t)size, sign));
@@ -1166,6 +1244,10 @@ static int access_btf(struct vctx *v, struct as_state *s, size_t pc, int reg, co
 		      int off, int size, bool write, struct as_reg *out, bool sign)
 {
 	uint64_t at;
+	/* percpu memory is reached through bpf_per_cpu_ptr / bpf_this_cpu_ptr */
+	if (p->flags & RF_PERCPU)
+		return verr(v, s, pc, "btf_percpu", "R%d is ptr_%s access percpu memory: off=%" PRId64, reg,
+			    p->btf ? p->btf : "", p->v.smin + off);
 	if ((p->flags & RF_ALLOC) && !(p->flags & RF_UNTRUSTED) && p->btf)
 		return access_local(v, s, pc, reg, p, off, size, out, sign);
 	/* check_ptr_to_btf_access(): kernel objects only from GPL-compatible
@@ -1328,7 +1410,7 @@ int check_mem(struct vctx *v, struct as_state *s, size_t pc, int reg, int off, i
 	case ACC_PKT:
 		return access_pkt(v, s, pc, reg, &p, off, size, write, out, sign);
 	case ACC_MAP:
-		return access_map(v, s, pc, reg, &p, off, size, write, out, sign);
+		return access_map(v, s, pc, reg, &p, off, size, write, val, out, sign);
 	case ACC_MEM:
 		return access_mem(v, s, pc, reg, &p, off, size, write, out, sign);
 	case ACC_BTF:
@@ -1547,6 +1629,22 @@ static int xfer_atomic(struct vctx *v, struct as_state *s, size_t pc, const stru
 	return 0;
 }
 
+/* Is VAR id of the kernel BTF a percpu variable (in the ".data..percpu"
+ * DATASEC: check_pseudo_btf_id's percpu test)? */
+static bool ksym_percpu(struct vctx *v, const struct btf *kb, uint32_t id)
+{
+	if (!v->pcpu_sec) /* the lookup is linear in the kernel BTF: once */
+		v->pcpu_sec = btf__find_by_name_kind(kb, ".data..percpu", BTF_KIND_DATASEC);
+	const struct btf_type *t = v->pcpu_sec > 0 ? btf__type_by_id(kb, (uint32_t)v->pcpu_sec) : NULL;
+	if (!t)
+		return false;
+	const struct btf_var_secinfo *vs = btf_var_secinfos(t);
+	for (uint16_t i = 0; i < btf_vlen(t); i++, vs++)
+		if (vs->type == id)
+			return true;
+	return false;
+}
+
 static int xfer_ld_imm64(struct vctx *v, struct as_state *s, size_t pc, const struct bg_insn *in)
 {
 	struct as_reg *d = R(s, in->dst);
@@ -1582,10 +1680,24 @@ static int xfer_ld_imm64(struct vctx *v, struct as_state *s, size_t pc, const st
 		const struct btf *kb = bg_object__target_btf(v->obj);
 		const struct btf_type *kt = kb ? btf__type_by_id(kb, (uint32_t)in->imm) : NULL;
 
+		d->v = bg_scalar_const(0);
+		if (kt && btf_is_var(kt) && ksym_percpu(v, kb, (uint32_t)in->imm)) {
+			/* a percpu variable (PTR_TO_BTF_ID | MEM_PERCPU): only
+			 * bpf_per_cpu_ptr / bpf_this_cpu_ptr take it */
+			uint32_t tid = kt->type;
+			const struct btf_type *vt = btf__type_by_id(kb, tid);
+			while (vt && (btf_is_typedef(vt) || btf_is_mod(vt)))
+				vt = btf__type_by_id(kb, vt->type);
+			int64_t sz = btf__resolve_size(kb, tid);
+			d->type = T_BTF_ID;
+			d->flags = RF_PERCPU | RF_PLAIN;
+			d->btf = vt && btf_is_struct(vt) ? btf__name_by_offset(kb, vt->name_off) : NULL;
+			d->size = sz > 0 && sz < (1 << 29) ? (uint32_t)sz : 0;
+			return 0;
+		}
 		d->type = T_MEM;
 		d->size = kt && btf_is_func(kt) ? 0 : 8;
 		d->flags = RF_RDONLY;
-		d->v = bg_scalar_const(0);
 		return 0;
 	}
 	default:

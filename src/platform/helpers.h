@@ -117,6 +117,10 @@ enum bg_ret_type {
 					/* iterator is usable only inside an RCU read section */
 					/* (created outside one or after its end: "expected an */
 					/* RCU CS when using bpf_iter_*_next/destroy") */
+#define BG_HF_LSM_ITER_SLEEPABLE (1u << 31) /* kfunc: only in LSM, iterator or sleepable programs */
+					/* (bpf_iter_css_task_new: check_css_task_iter_allowlist) */
+#define BG_HF_PERCPU        (1u << 30)  /* kfunc: its local object is percpu memory (MEM_PERCPU): */
+					/* bpf_percpu_obj_new / bpf_percpu_obj_drop */
 #define BG_HF_LOCAL_RET     (1u << 25)  /* kfunc: returns a program-local object: of the type */
 					/* id in arg1 (obj_new), of the object in arg1 (refcount */
 					/* acquire), or the root's `contains:` type (pop/remove/first) */

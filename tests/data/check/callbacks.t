@@ -119,3 +119,43 @@ r4 = 0
 call bpf_loop
 r0 = 0
 exit
+
+# The callback chosen on a branch: each path walks its own (a join of two
+# function pointers is no function pointer).
+# case: loop_callback_chosen_on_branch
+# expect: accept
+# profile: 7.2 accept
+# profile: 6.12 accept
+call bpf_get_prandom_u32
+r6 = 0
+*(u64 *)(r10 - 8) = r6
+r2 = %[cb_inc] ll
+if r0 == 15 goto call
+r2 = %[cb_nop] ll
+call:
+r1 = 1
+r3 = r10
+r3 += -8
+r4 = 0
+call bpf_loop
+r0 = 0
+exit
+
+# ... and each callback is checked on its path: cb_deref reads through the
+# context it gets, NULL on this path.
+# case: loop_callback_chosen_null_ctx
+# expect: reject
+# message: invalid mem access
+# profile: 7.2 reject
+# profile: 6.12 reject
+call bpf_get_prandom_u32
+r2 = %[cb_deref] ll
+if r0 == 15 goto call
+r2 = %[cb_nop] ll
+call:
+r1 = 1
+r3 = 0
+r4 = 0
+call bpf_loop
+r0 = 0
+exit

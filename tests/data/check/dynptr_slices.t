@@ -490,3 +490,21 @@ r4 += -32
 call bpf_dynptr_from_mem
 r0 = 0
 exit
+
+# bpf_dynptr_from_skb's skb is the ctx only in packet programs: elsewhere it
+# is a kernel struct argument that must be trusted (KF_TRUSTED_ARGS), and an
+# fentry/fexit argument is not. Only the booted kernels judge fentry.
+# case: skb_dynptr_from_fentry_arg
+# section: fentry/skb_tx_error
+# expect: reject
+# kernel: skip fentry is refused here (EPERM)
+# message: R1 must be referenced or trusted
+# profile: 7.2 reject must be referenced or trusted
+# profile: 6.12 reject must be referenced or trusted
+r1 = *(u64 *)(r1 + 0)
+r2 = 0
+r3 = r10
+r3 += -16
+call bpf_dynptr_from_skb
+r0 = 0
+exit
