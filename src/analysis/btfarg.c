@@ -631,7 +631,9 @@ int btf_global_params(const struct bg_program *prog, size_t insn, unsigned flags
 	return n;
 }
 
-int btf_func_ret_scalar(const struct bg_program *prog, size_t insn)
+/* The BTF prototype of the subprogram starting at insn (its func_info), or
+ * NULL; *bp: the object's BTF. */
+static const struct btf_type *subprog_proto(const struct bg_program *prog, size_t insn, const struct btf **bp)
 {
 	const struct btf *b = bg_object__btf(bg_program__object(prog));
 	uint32_t tid = 0;
@@ -640,7 +642,15 @@ int btf_func_ret_scalar(const struct bg_program *prog, size_t insn)
 			tid = bg_program__func(prog, i)->btf_type_id;
 	const struct btf_type *f = b && tid ? btf__type_by_id(b, tid) : NULL;
 	const struct btf_type *fp = f ? btf__type_by_id(b, f->type) : NULL;
-	if (!fp || !btf_is_func_proto(fp))
+	*bp = b;
+	return fp && btf_is_func_proto(fp) ? fp : NULL;
+}
+
+int btf_func_ret_scalar(const struct bg_program *prog, size_t insn)
+{
+	const struct btf *b;
+	const struct btf_type *fp = subprog_proto(prog, insn, &b);
+	if (!fp)
 		return -1;
 	const struct btf_type *rt = obj_btf_skip_mods(b, fp->type, NULL);
 	return rt && ((btf_is_int(rt) && rt->size <= 8) || btf_is_any_enum(rt));
@@ -648,14 +658,9 @@ int btf_func_ret_scalar(const struct bg_program *prog, size_t insn)
 
 bool btf_func_ret_void(const struct bg_program *prog, size_t insn)
 {
-	const struct btf *b = bg_object__btf(bg_program__object(prog));
-	uint32_t tid = 0;
-	for (size_t i = 0; i < bg_program__func_cnt(prog); i++)
-		if (bg_program__func(prog, i)->insn == insn)
-			tid = bg_program__func(prog, i)->btf_type_id;
-	const struct btf_type *f = b && tid ? btf__type_by_id(b, tid) : NULL;
-	const struct btf_type *fp = f ? btf__type_by_id(b, f->type) : NULL;
-	return fp && btf_is_func_proto(fp) && fp->type == 0;
+	const struct btf *b;
+	const struct btf_type *fp = subprog_proto(prog, insn, &b);
+	return fp && fp->type == 0;
 }
 
 /* ------------------------------------------------------------ kptr fields */

@@ -1595,6 +1595,16 @@ static bool name_ends(const char *n, const char *sfx)
 	return ln >= ls && !strcmp(n + ln - ls, sfx);
 }
 
+/* The kernel BTF prototype of the kfunc called at pc, or NULL. */
+static const struct btf_type *kfunc_proto(const struct vctx *v, size_t pc)
+{
+	const struct btf *b = tl_kbtf;
+	const struct bg_insn *in = &v->insns[pc];
+	const struct btf_type *f = b && in->imm > 0 ? btf__type_by_id(b, (uint32_t)in->imm) : NULL;
+	const struct btf_type *fp = f && btf_is_func(f) ? btf__type_by_id(b, f->type) : NULL;
+	return fp && btf_is_func_proto(fp) ? fp : NULL;
+}
+
 /* check_kfunc_args as 6.18 does it (measured; 6.12 did so only for
  * KF_TRUSTED_ARGS, KF_RCU and release kfuncs): a kfunc's memory argument
  * sized by the next one (`x, x__sz`) may not be NULL, unless it is
@@ -1603,12 +1613,10 @@ static bool name_ends(const char *n, const char *sfx)
 static int kfunc_null_mem_args(struct vctx *v, struct as_state *s, size_t pc)
 {
 	const struct btf *b = tl_kbtf;
-	const struct bg_insn *in = &v->insns[pc];
-	if (!b || in->imm <= 0 || !v->prof || v->prof->version < BG_KVER(6, 18))
+	if (!v->prof || v->prof->version < BG_KVER(6, 18))
 		return 0;
-	const struct btf_type *f = btf__type_by_id(b, (uint32_t)in->imm);
-	const struct btf_type *fp = f && btf_is_func(f) ? btf__type_by_id(b, f->type) : NULL;
-	if (!fp || !btf_is_func_proto(fp))
+	const struct btf_type *fp = kfunc_proto(v, pc);
+	if (!fp)
 		return 0;
 	const struct btf_param *pa = btf_params(fp);
 	for (int i = 0; i + 1 < btf_vlen(fp) && i < 4; i++) {
@@ -1633,10 +1641,8 @@ static int kfunc_null_mem_args(struct vctx *v, struct as_state *s, size_t pc)
 static int kfunc_sz_mem_args(struct vctx *v, struct as_state *s, size_t pc, const struct bg_helper_proto *p)
 {
 	const struct btf *b = tl_kbtf;
-	const struct bg_insn *in = &v->insns[pc];
-	const struct btf_type *f = b && in->imm > 0 ? btf__type_by_id(b, (uint32_t)in->imm) : NULL;
-	const struct btf_type *fp = f && btf_is_func(f) ? btf__type_by_id(b, f->type) : NULL;
-	if (!fp || !btf_is_func_proto(fp))
+	const struct btf_type *fp = kfunc_proto(v, pc);
+	if (!fp)
 		return 0;
 	const struct btf_param *pa = btf_params(fp);
 	for (int i = 0; i + 1 < btf_vlen(fp) && i < 4; i++) {
