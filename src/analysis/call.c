@@ -482,17 +482,25 @@ static int arg_graph_node(struct vctx *v, struct as_state *s, size_t pc, int reg
 	return 0;
 }
 
+/* The kernel BTF prototype of the kfunc called at pc, or NULL. */
+static const struct btf_type *kfunc_proto(const struct vctx *v, size_t pc)
+{
+	const struct btf *b = tl_kbtf;
+	const struct bg_insn *in = &v->insns[pc];
+	const struct btf_type *f = b && in->imm > 0 ? btf__type_by_id(b, (uint32_t)in->imm) : NULL;
+	const struct btf_type *fp = f && btf_is_func(f) ? btf__type_by_id(b, f->type) : NULL;
+	return fp && btf_is_func_proto(fp) ? fp : NULL;
+}
+
 /* The struct a kfunc's parameter i points to in the target BTF ("bpf_map"),
  * or NULL. */
 static const char *kfunc_param_struct(struct vctx *v, size_t pc, int i)
 {
 	const struct btf *b = tl_kbtf;
-	const struct bg_insn *in = &v->insns[pc];
-	if (!b || in->pseudo != BG_CALL_KFUNC || in->imm <= 0)
+	if (v->insns[pc].pseudo != BG_CALL_KFUNC)
 		return NULL;
-	const struct btf_type *f = btf__type_by_id(b, (uint32_t)in->imm);
-	const struct btf_type *fp = f && btf_is_func(f) ? btf__type_by_id(b, f->type) : NULL;
-	if (!fp || !btf_is_func_proto(fp) || i >= btf_vlen(fp))
+	const struct btf_type *fp = kfunc_proto(v, pc);
+	if (!fp || i >= btf_vlen(fp))
 		return NULL;
 	const struct btf_type *t = obj_btf_skip_mods(b, btf_params(fp)[i].type, NULL);
 	if (!t || !btf_is_ptr(t))
@@ -1595,16 +1603,6 @@ static bool name_ends(const char *n, const char *sfx)
 	return ln >= ls && !strcmp(n + ln - ls, sfx);
 }
 
-/* The kernel BTF prototype of the kfunc called at pc, or NULL. */
-static const struct btf_type *kfunc_proto(const struct vctx *v, size_t pc)
-{
-	const struct btf *b = tl_kbtf;
-	const struct bg_insn *in = &v->insns[pc];
-	const struct btf_type *f = b && in->imm > 0 ? btf__type_by_id(b, (uint32_t)in->imm) : NULL;
-	const struct btf_type *fp = f && btf_is_func(f) ? btf__type_by_id(b, f->type) : NULL;
-	return fp && btf_is_func_proto(fp) ? fp : NULL;
-}
-
 /* check_kfunc_args as 6.18 does it (measured; 6.12 did so only for
  * KF_TRUSTED_ARGS, KF_RCU and release kfuncs): a kfunc's memory argument
  * sized by the next one (`x, x__sz`) may not be NULL, unless it is
@@ -1700,10 +1698,8 @@ static int kfunc_struct_args(struct vctx *v, struct as_state *s, size_t pc, cons
 static int kfunc_no_row(struct vctx *v, struct as_state *s, size_t pc)
 {
 	const struct btf *b = tl_kbtf;
-	const struct bg_insn *in = &v->insns[pc];
-	const struct btf_type *f = b && in->imm > 0 ? btf__type_by_id(b, (uint32_t)in->imm) : NULL;
-	const struct btf_type *fp = f && btf_is_func(f) ? btf__type_by_id(b, f->type) : NULL;
-	const struct btf_type *t = fp && btf_is_func_proto(fp) ? obj_btf_skip_mods(b, fp->type, NULL) : NULL;
+	const struct btf_type *fp = kfunc_proto(v, pc);
+	const struct btf_type *t = fp ? obj_btf_skip_mods(b, fp->type, NULL) : NULL;
 	const struct btf_type *pt = t && btf_is_ptr(t) ? obj_btf_skip_mods(b, t->type, NULL) : NULL;
 	struct as_reg *r0 = R(s, 0);
 	for (int i = 1; i <= 5; i++)
