@@ -9,9 +9,9 @@
 #include <string.h>
 #include <sys/utsname.h>
 #include <linux/bpf.h>
-#include <zlib.h>
 #include "obj/internal.h"
 #include "obj/btftype.h"
+#include "platform/kconfig.h"
 
 int add_map(struct bg_object *obj, const char *name, uint32_t sec, struct bg_map_def **out)
 {
@@ -368,15 +368,21 @@ static bool kcfg_store(struct bg_object *obj, struct kcfg_var *v, const char *va
 	return true;
 }
 
-/* Values for .kconfig externs: LINUX_* facts, CONFIG_* from /proc/config.gz
- * (or /boot/config-RELEASE). Unset ones stay 0 (found = false). */
+/* A CONFIG_ line of the host's config for the .kconfig externs that name it. */
+static void kcfg_line(const char *name, const char *value, void *arg)
+{
+	struct bg_object *obj = arg;
+
+	for (size_t i = 0; i < obj->nkcfg; i++)
+		if (!obj->kcfg[i].found && !strcmp(obj->kcfg[i].name, name))
+			obj->kcfg[i].found = kcfg_store(obj, &obj->kcfg[i], value);
+}
+
+/* Values for .kconfig externs: LINUX_* facts, CONFIG_* from the host's config
+ * (bg_kconfig_scan). Unset ones stay 0 (found = false). */
 static void fill_kconfig(struct bg_object *obj)
 {
-	struct utsname u;
-	char line[512], path[300];
 	bool want_config = false;
-	gzFile f;
-
 	uint32_t kv = obj->opts.kernel_version ? obj->opts.kernel_version : kernel_version_code();
 
 	for (size_t i = 0; i < obj->nkcfg; i++) {
@@ -397,26 +403,8 @@ static void fill_kconfig(struct bg_object *obj)
 		}
 		v->found = kcfg_store(obj, v, num);
 	}
-	if (!want_config)
-		return;
-	f = gzopen("/proc/config.gz", "rb");
-	if (!f && !uname(&u)) {
-		snprintf(path, sizeof(path), "/boot/config-%s", u.release);
-		f = gzopen(path, "rb");
-	}
-	while (f && gzgets(f, line, sizeof(line))) {
-		char *eq = strchr(line, '=');
-
-		if (strncmp(line, "CONFIG_", 7) || !eq)
-			continue;
-		*eq = '\0';
-		eq[1 + strcspn(eq + 1, "\n")] = '\0';
-		for (size_t i = 0; i < obj->nkcfg; i++)
-			if (!obj->kcfg[i].found && !strcmp(obj->kcfg[i].name, line))
-				obj->kcfg[i].found = kcfg_store(obj, &obj->kcfg[i], eq + 1);
-	}
-	if (f)
-		gzclose(f);
+	if (want_config)
+		bg_kconfig_scan(NULL, kcfg_line, obj, NULL);
 }
 
 /* .kconfig: extern __kconfig variables laid out in DATASEC order, each aligned

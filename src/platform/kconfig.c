@@ -34,31 +34,69 @@ static struct {
 } cfg;
 static pthread_once_t cfg_once = PTHREAD_ONCE_INIT;
 
-/* Reads "CONFIG_X=y|m" lines of path (gzip or plain: gzopen reads both). */
-static bool read_config(const char *path)
+static int scan_file(const char *path, bg_kconfig_line_fn fn, void *arg)
 {
 	gzFile f = gzopen(path, "rb");
 	char line[512];
-	bool any = false;
+	int n = 0;
 
 	if (!f)
-		return false;
+		return 0;
 	while (gzgets(f, line, sizeof(line))) {
 		char *eq = strchr(line, '=');
 
 		if (strncmp(line, "CONFIG_", 7) || !eq)
 			continue;
-		any = true;
-		if (eq[1] != 'y' && eq[1] != 'm')
-			continue;
+		n++;
 		*eq = '\0';
-		for (size_t i = 0; i < NGATES; i++)
-			if (!strcmp(line + 7, gates[i].option))
-				cfg.on[i] = true;
+		eq[1 + strcspn(eq + 1, "\n")] = '\0';
+		fn(line, eq + 1, arg);
 	}
 	gzclose(f);
-	snprintf(cfg.source, sizeof(cfg.source), "%s", path);
-	return any;
+	return n;
+}
+
+int bg_kconfig_scan(const char *path, bg_kconfig_line_fn fn, void *arg, const char **used)
+{
+	static __thread char boot[300];
+	struct utsname u;
+	int n;
+
+	if (path) {
+		if (used)
+			*used = path;
+		return scan_file(path, fn, arg);
+	}
+	if (used)
+		*used = "/proc/config.gz";
+	n = scan_file("/proc/config.gz", fn, arg);
+	if (n || uname(&u))
+		return n;
+	snprintf(boot, sizeof(boot), "/boot/config-%s", u.release);
+	if (used)
+		*used = boot;
+	return scan_file(boot, fn, arg);
+}
+
+/* Keeps the options some row of helper_kconfig.def asks about. */
+static void keep_option(const char *name, const char *value, void *arg)
+{
+	(void)arg;
+	if (value[0] != 'y' && value[0] != 'm')
+		return;
+	for (size_t i = 0; i < NGATES; i++)
+		if (!strcmp(name + 7, gates[i].option))
+			cfg.on[i] = true;
+}
+
+static bool read_config(const char *path)
+{
+	const char *used;
+
+	if (!bg_kconfig_scan(path, keep_option, NULL, &used))
+		return false;
+	snprintf(cfg.source, sizeof(cfg.source), "%s", used);
+	return true;
 }
 
 static void load(void)
@@ -67,7 +105,6 @@ static void load(void)
 	uint32_t def = bg_profile_default()->version;
 	struct utsname u;
 	unsigned maj, min;
-	char path[300];
 
 	if (env && *env) {
 		if (strcmp(env, "none") && read_config(env))
@@ -79,8 +116,7 @@ static void load(void)
 	/* the host's config speaks for the profile of the host's release */
 	if (bg_profile_by_version(BG_KVER(maj, min))->version != BG_KVER(maj, min))
 		return;
-	snprintf(path, sizeof(path), "/boot/config-%s", u.release);
-	if (read_config("/proc/config.gz") || read_config(path))
+	if (read_config(NULL))
 		cfg.kver = BG_KVER(maj, min);
 }
 

@@ -35,6 +35,16 @@ int bg_helper_kconfig(uint32_t id, uint32_t prog_type, uint32_t kver, const char
 /* Does some row of helper_kconfig.def gate helper id? */
 bool bg_kconfig_gated_helper(uint32_t id);
 
+/* Calls fn(name, value, arg) for each "CONFIG_NAME=VALUE" line of the
+ * config file path (plain or gzip), or with path NULL of the host's config
+ * (/proc/config.gz, else /boot/config-RELEASE, as libbpf looks for it); name
+ * keeps its CONFIG_ prefix, value loses its newline. Returns the number of
+ * CONFIG_ lines seen (0: no file or none in it); *used (if not NULL) is set
+ * to the file read. Both the helper gates and the .kconfig externs of an
+ * object (obj/maps.c) read the config through it. */
+typedef void (*bg_kconfig_line_fn)(const char *name, const char *value, void *arg);
+int bg_kconfig_scan(const char *path, bg_kconfig_line_fn fn, void *arg, const char **used);
+
 /* Read the config now (once per process): the object's open calls it when a
  * program calls a gated helper, so the analysis does not pay for it. */
 void bg_kconfig_preload(void);
