@@ -799,6 +799,8 @@ static void frame_join(struct as_frame *a, const struct as_frame *b, bool widen,
 		a->r[i] = as_reg_join(&a->r[i], &b->r[i], widen, thr, nthr);
 	if (b->cb_left > a->cb_left)
 		a->cb_left = b->cb_left;
+	if (b->cb_calls > a->cb_calls)
+		a->cb_calls = b->cb_calls;
 	if (a->cb_args && b->cb_args)
 		for (int i = 0; i < 5; i++)
 			a->cb_args[i] = as_reg_join(&a->cb_args[i], &b->cb_args[i], widen, thr, nthr);

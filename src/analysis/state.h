@@ -105,6 +105,8 @@ struct as_frame {
 	int32_t callsite;  /* insn of the call that created this frame, -1 main */
 	uint32_t iter_base;/* iteration vector length at entry */
 	uint8_t is_cb;     /* callback frame (r0 range checked at exit) */
+	uint8_t cb_calls;  /* callback frame: which call of the callback this is, from 1
+			    * (saturates at 255); join = max, ignored by leq */
 	uint32_t cb_left;  /* callback frame of a helper that bounds its calls (bpf_loop: the
 			    * kernel calls while its count is below umax(nr_loops)): the calls
 			    * still possible after this one; AS_CB_UNCOUNTED otherwise.

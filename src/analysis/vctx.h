@@ -110,6 +110,8 @@ struct vctx {
 	bool failed;
 	bool no_entry_accel;     /* counters accelerated after a back edge only (a rejection's second run) */
 	bool entry_accel;        /* a counter was accelerated on entry to its loop (cnt_accel) */
+	bool cb_exact;           /* bounded callbacks walked call by call to the end (a rejection's second run) */
+	bool cb_widened;         /* a bounded callback's calls were joined after CB_EXACT_CALLS */
 	uint32_t demote;         /* loop index + 1: a `!=`-counted loop whose bound check failed (restart unrolled) */
 	const uint8_t *demoted;  /* per loop: analysed unrolled after a failed bound check */
 	uint8_t *final;          /* per block: its disjuncts may be final (disj_final) */

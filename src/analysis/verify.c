@@ -47,6 +47,9 @@ static int check_attach_target(struct vctx *v);
 #define DEFAULT_UNROLL 2048u
 #define DEFAULT_K 8u
 #define COUNTED_UNROLL 1u
+/* Calls of a bounded callback (bpf_loop) walked one by one before the rest
+ * join into one widened partition (unless a rejection needs them all) */
+#define CB_EXACT_CALLS 2u
 #define MAX_CTX 4096u
 
 /* A worklist entry carries its key (see wl_less): the context, the block
@@ -1354,6 +1357,7 @@ static int enter_function(struct vctx *v, uint32_t ctx, const struct as_state *a
 				return 0;
 			}
 			f->cb_left = calls == AS_CB_UNCOUNTED ? calls : calls - 1;
+			f->cb_calls = 1;
 		}
 	}
 	if (kind == CTX_CB_ASYNC) {
@@ -1397,6 +1401,7 @@ static int return_from(struct vctx *v, uint32_t ctx, struct as_state *s, size_t 
 		/* the helper may call the callback again (before 6.7 the
 		 * kernel walks it once: BG_KF_CB_ITER) */
 		uint32_t left = as_cur(s)->cb_left;
+		uint8_t calls = as_cur(s)->cb_calls;
 		struct as_state again;
 		if (as_state_copy(&again, s))
 			return vnomem(v);
@@ -1420,14 +1425,23 @@ static int return_from(struct vctx *v, uint32_t ctx, struct as_state *s, size_t 
 		memcpy(f->cb_args, args, sizeof(args));
 		for (int i = 0; i < 5; i++)
 			f->r[i + 1] = args[i];
-		if (left == AS_CB_UNCOUNTED) {
-			propagate(v, ctx, v->g.funcs[c->func].entry, &again, true, false);
-		} else {
+		f->cb_calls = calls < UINT8_MAX ? (uint8_t)(calls + 1) : calls;
+		if (left != AS_CB_UNCOUNTED) {
 			f->cb_left = left - 1;
-			if (cb_call_covered(v, ctx, v->g.funcs[c->func].entry, &again))
+			if (cb_call_covered(v, ctx, v->g.funcs[c->func].entry, &again)) {
 				as_state_fini(&again);
-			else
+			} else if (calls >= CB_EXACT_CALLS && !v->cb_exact) {
+				/* the calls after the first CB_EXACT_CALLS join (and
+				 * widen) as an unbounded callback's do; a rejection
+				 * walks them call by call again (verify_observed) */
+				f->cb_left = AS_CB_UNCOUNTED;
+				v->cb_widened = true;
+				propagate(v, ctx, v->g.funcs[c->func].entry, &again, true, false);
+			} else {
 				propagate(v, ctx, v->g.funcs[c->func].entry, &again, false, false);
+			}
+		} else {
+			propagate(v, ctx, v->g.funcs[c->func].entry, &again, true, false);
 		}
 	}
 	uint32_t base = as_cur(s)->iter_base;
@@ -2543,7 +2557,7 @@ int verify_observed(const struct bg_program *prog, const struct bg_verify_opts *
 	opts = &o;
 	double t0 = now_s();
 	uint8_t *demoted = NULL;
-	bool no_entry_accel = false;
+	bool no_entry_accel = false, cb_exact = false;
 	uint64_t steps = 0;
 	struct vctx *v;
 	int err;
@@ -2559,6 +2573,7 @@ int verify_observed(const struct bg_program *prog, const struct bg_verify_opts *
 		v->visit_arg = arg;
 		v->demoted = demoted;
 		v->no_entry_accel = no_entry_accel;
+		v->cb_exact = cb_exact;
 		err = setup(v, prog, opts);
 		if (v->failed)
 			err = 0;
@@ -2582,7 +2597,15 @@ int verify_observed(const struct bg_program *prog, const struct bg_verify_opts *
 		bool unaccel = rejected && !ext && v->entry_accel && !no_entry_accel;
 		if (unaccel)
 			no_entry_accel = true;
-		if (err || (!v->demote && !ext && !unaccel))
+		/* a bounded callback whose later calls were joined may have lost
+		 * what a check needs (a value stepped call by call: the kernel's
+		 * precise scalars): a rejection walks every call again */
+		bool uncb = rejected && v->cb_widened && !cb_exact;
+		if (uncb)
+			cb_exact = true;
+		if (uncb && getenv("BG_DBG_CB"))
+			fprintf(stderr, "CBRESTART %s\n", v->msg);
+		if (err || (!v->demote && !ext && !unaccel && !uncb))
 			break;
 		if (!demoted)
 			demoted = calloc(v->g.nloops, 1);
