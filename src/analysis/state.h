@@ -32,6 +32,7 @@
 #define AS_STACK_SIZE 512
 #define AS_NSLOTS (AS_STACK_SIZE / 8)
 #define AS_CB_UNCOUNTED UINT32_MAX /* as_frame.cb_left: no bound on the calls */
+#define AS_CB_JOINED UINT8_MAX     /* as_frame.cb_calls: a bounded callback's later calls, joined */
 
 /* enum as_type (T_UNINIT, T_SCALAR, T_CTX, ...): one row per region type in
  * regions.def, with its descriptor (region.h). */
@@ -105,8 +106,9 @@ struct as_frame {
 	int32_t callsite;  /* insn of the call that created this frame, -1 main */
 	uint32_t iter_base;/* iteration vector length at entry */
 	uint8_t is_cb;     /* callback frame (r0 range checked at exit) */
-	uint8_t cb_calls;  /* callback frame: which call of the callback this is, from 1
-			    * (saturates at 255); join = max, ignored by leq */
+	uint8_t cb_calls;  /* bounded callback frame: which call of the callback this is,
+			    * from 1; AS_CB_JOINED once its calls join (cb_left is then
+			    * AS_CB_UNCOUNTED: verify.c return_from). join = max, leq ignores it */
 	uint32_t cb_left;  /* callback frame of a helper that bounds its calls (bpf_loop: the
 			    * kernel calls while its count is below umax(nr_loops)): the calls
 			    * still possible after this one; AS_CB_UNCOUNTED otherwise.

@@ -20,7 +20,9 @@
  * is reported at once. Cost: O(K * U^d * E * S) transfer steps for E edges,
  * loop nesting depth d (bounded-loop unrolling, as the kernel's), state size
  * S; with no loops or only may_goto/iterator loops O(K * E * S * h) where h
- * is the widening height. A step budget turns anything else into a
+ * is the widening height (a bounded callback's calls after the first
+ * CB_EXACT_CALLS too, unless a rejection needs them walked one by one: then
+ * the analysis runs again, cb_exact). A step budget turns anything else into a
  * "too complex" verdict. */
 #include <errno.h>
 #include <inttypes.h>
@@ -354,8 +356,9 @@ static int iter_edge(struct vctx *v, struct as_state *s, const struct cfg_block 
 /* ------------------------------------------------------------ propagate */
 
 /* Disjuncts of one partition: the same loop iteration vector, and the same
- * calls left in each bounded callback frame (bpf_loop's calls are walked one
- * by one, as the kernel does below umax(nr_loops): never joined, never widened). */
+ * calls left in each bounded callback frame (bpf_loop's first CB_EXACT_CALLS
+ * calls are walked one by one, never joined; the later ones share the
+ * AS_CB_UNCOUNTED partition, or are walked one by one too in a cb_exact run). */
 static bool same_iter(const struct as_state *a, const struct as_state *b)
 {
 	if (a->niter != b->niter || memcmp(a->iter, b->iter, a->niter * sizeof(a->iter[0])))
@@ -785,8 +788,10 @@ static void propagate(struct vctx *v, uint32_t ctx, uint32_t block, struct as_st
 	kill_dead(v, block, s);
 	as_zone_gc(s);
 	uint16_t live = v->g.blocks[block].blive;
-	/* at a widening head, constants (the loop counters) must not split states */
-	bool weak_only = widen && v->g.blocks[block].head_of >= 0;
+	/* at a widening head, constants (the loop counters) must not split states;
+	 * the entry of a bounded callback whose calls joined is one */
+	bool weak_only = widen && (v->g.blocks[block].head_of >= 0 ||
+				   (as_cur(s)->cb_calls == AS_CB_JOINED && v->g.funcs[v->g.blocks[block].func].entry == block));
 	struct as_keys ks;
 	as_state_keys(s, live, weak_only, &ks);
 	uint64_t wkey = ks.wkey, key = ks.key, lkey = ks.lkey, pkey = ks.pkey, mkey = ks.mkey;
@@ -1357,7 +1362,7 @@ static int enter_function(struct vctx *v, uint32_t ctx, const struct as_state *a
 				return 0;
 			}
 			f->cb_left = calls == AS_CB_UNCOUNTED ? calls : calls - 1;
-			f->cb_calls = 1;
+			f->cb_calls = calls == AS_CB_UNCOUNTED ? 0 : 1;
 		}
 	}
 	if (kind == CTX_CB_ASYNC) {
@@ -1425,9 +1430,9 @@ static int return_from(struct vctx *v, uint32_t ctx, struct as_state *s, size_t 
 		memcpy(f->cb_args, args, sizeof(args));
 		for (int i = 0; i < 5; i++)
 			f->r[i + 1] = args[i];
-		f->cb_calls = calls < UINT8_MAX ? (uint8_t)(calls + 1) : calls;
 		if (left != AS_CB_UNCOUNTED) {
 			f->cb_left = left - 1;
+			f->cb_calls = calls + 1u < AS_CB_JOINED ? (uint8_t)(calls + 1) : AS_CB_JOINED - 1;
 			if (cb_call_covered(v, ctx, v->g.funcs[c->func].entry, &again)) {
 				as_state_fini(&again);
 			} else if (calls >= CB_EXACT_CALLS && !v->cb_exact) {
@@ -1435,12 +1440,14 @@ static int return_from(struct vctx *v, uint32_t ctx, struct as_state *s, size_t 
 				 * widen) as an unbounded callback's do; a rejection
 				 * walks them call by call again (verify_observed) */
 				f->cb_left = AS_CB_UNCOUNTED;
+				f->cb_calls = AS_CB_JOINED;
 				v->cb_widened = true;
 				propagate(v, ctx, v->g.funcs[c->func].entry, &again, true, false);
 			} else {
 				propagate(v, ctx, v->g.funcs[c->func].entry, &again, false, false);
 			}
 		} else {
+			f->cb_calls = calls;
 			propagate(v, ctx, v->g.funcs[c->func].entry, &again, true, false);
 		}
 	}
@@ -2603,8 +2610,6 @@ int verify_observed(const struct bg_program *prog, const struct bg_verify_opts *
 		bool uncb = rejected && v->cb_widened && !cb_exact;
 		if (uncb)
 			cb_exact = true;
-		if (uncb && getenv("BG_DBG_CB"))
-			fprintf(stderr, "CBRESTART %s\n", v->msg);
 		if (err || (!v->demote && !ext && !unaccel && !uncb))
 			break;
 		if (!demoted)

@@ -1,15 +1,21 @@
 # Sync callbacks: how often the helper calls them. bpf_loop's callback is
 # called while the caller frame's count of calls is below umax(nr_loops)
 # (the kernel's check_helper_call, callback_depth), so a counter the callback
-# steps is bounded by nr_loops; bpfgate walks the calls one by one (never
-# joined, never widened) up to the unrolling bound, and stops early when a
-# call's entry state is contained in an earlier call's with more calls left.
+# steps is bounded by nr_loops. bpfgate walks the first two calls one by one,
+# then joins the later ones into one widened partition (the kernel prunes them
+# when they differ in values no check reads: imprecise scalars); when that
+# analysis rejects the program, it is analysed again with every call walked
+# one by one up to the unrolling bound (as the kernel does with a precise
+# counter), stopping early when a call's entry state is contained in an
+# earlier call's with more calls left.
 # prog-type: socket
 # c: struct cnt { long i; };
 # c: static __attribute__((noinline)) int cb_inc(__u32 idx, struct cnt *c) { c->i++; return 0; }
 # c: static __attribute__((noinline)) int cb_nop(__u32 idx, void *c) { return 0; }
 # c: static __attribute__((noinline)) int cb_deref(__u32 idx, struct cnt *c) { return c->i & 1; }
 # c: char choice[2] = {1, 2};
+# c: const volatile char choice4[4] = {1, 2, 3, 4};
+# c: static __attribute__((noinline)) int cb_idx(__u32 idx, struct cnt *c) { return choice4[c->i++] & 1; }
 
 # One call at most: the counter is 0 or 1, inside choice[2].
 # case: loop_one_call_bounds_counter
@@ -155,6 +161,90 @@ r2 = %[cb_nop] ll
 call:
 r1 = 1
 r3 = 0
+r4 = 0
+call bpf_loop
+r0 = 0
+exit
+
+# A counter the callback steps but no check reads: the calls after the second
+# join (the kernel prunes them: the counter is not precise), so 500 calls
+# cost a few walks of the callback, not 500.
+# case: loop_many_calls_counter_unread
+# expect: accept
+# max-steps: 100
+r1 = 0
+*(u64 *)(r10 - 8) = r1
+r1 = 500
+r2 = %[cb_inc] ll
+r3 = r10
+r3 += -8
+r4 = 0
+call bpf_loop
+r0 = 0
+exit
+
+# Three calls: the counter is 0..3, inside choice4[4]. The joined calls lose
+# that bound (the first analysis rejects); walked call by call it holds.
+# case: loop_three_calls_bounds_counter
+# expect: accept
+r1 = 0
+*(u64 *)(r10 - 8) = r1
+r1 = 3
+r2 = %[cb_inc] ll
+r3 = r10
+r3 += -8
+r4 = 0
+call bpf_loop
+r1 = %[choice4] ll
+r2 = *(u64 *)(r10 - 8)
+r1 += r2
+r0 = *(u8 *)(r1 + 0)
+exit
+
+# Four calls: the counter may be 4, past choice4[4] (the same message as
+# the call-by-call walk gives).
+# case: loop_four_calls_overflow
+# expect: reject
+# message: invalid access to map value
+r1 = 0
+*(u64 *)(r10 - 8) = r1
+r1 = 4
+r2 = %[cb_inc] ll
+r3 = r10
+r3 += -8
+r4 = 0
+call bpf_loop
+r1 = %[choice4] ll
+r2 = *(u64 *)(r10 - 8)
+r1 += r2
+r0 = *(u8 *)(r1 + 0)
+exit
+
+# The check is in the callback: call k reads choice4[k-1], inside for four
+# calls (walked call by call again after the joined calls' rejection) ...
+# case: loop_callback_reads_by_counter
+# expect: accept
+r1 = 0
+*(u64 *)(r10 - 8) = r1
+r1 = 4
+r2 = %[cb_idx] ll
+r3 = r10
+r3 += -8
+r4 = 0
+call bpf_loop
+r0 = 0
+exit
+
+# ... and past it on the fifth.
+# case: loop_callback_reads_past_end
+# expect: reject
+# message: invalid access to map value
+r1 = 0
+*(u64 *)(r10 - 8) = r1
+r1 = 5
+r2 = %[cb_idx] ll
+r3 = r10
+r3 += -8
 r4 = 0
 call bpf_loop
 r0 = 0
