@@ -1447,15 +1447,19 @@ static int dynptr_args(struct vctx *v, struct as_state *s, size_t pc, const stru
 		struct as_frame *f;
 		if (stack_obj_slot(v, s, pc, i + 1, &sl, &f))
 			return -1;
+		bool rel = (p->flags & BG_HF_RELEASE) && p->release_arg == i + 1;
+		/* check_func_arg: a released dynptr argument must hold a
+		 * reference before it is checked as a dynptr at all (an
+		 * uninitialized, released or local one alike) */
+		if (rel && (sl->kind != SK_DYNPTR || !sl->spill.ref || !as_ref_held(s, sl->spill.ref)))
+			return verr(v, s, pc, "release", "arg %d is an unacquired reference (%s releases it)", i + 1,
+				    p->name);
 		if (sl->kind != SK_DYNPTR)
 			return verr(v, s, pc, "dynptr", "Expected an initialized dynptr as arg #%d of %s", i + 1, p->name);
 		if (ci->dyn.dkind == BG_DYNPTR_NONE)
 			ci->dyn = sl->spill;
-		if ((p->flags & BG_HF_RELEASE) && p->release_arg == i + 1) {
-			if (!sl->spill.ref || !as_ref_held(s, sl->spill.ref))
-				return verr(v, s, pc, "release", "release of an unreferenced dynptr (%s)", p->name);
+		if (rel)
 			dynptr_release(s, f, sl->spill.ref);
-		}
 	}
 	return 0;
 }

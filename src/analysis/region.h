@@ -29,6 +29,7 @@
 enum rg_access {
 	ACC_NONE = 0, ACC_STACK, ACC_CTX, ACC_PKT, ACC_MAP, ACC_MEM, ACC_BTF, ACC_SOCK, ACC_ARENA, ACC_MAP_PTR,
 	ACC_BUF, /* a buffer of a size known at attach only: constant offsets >= 0 (check_buffer_access) */
+	ACC_FLOW_KEYS, /* struct bpf_flow_keys: constant offsets within it (check_flow_keys_access) */
 };
 /* Where the accessible size comes from. */
 enum rg_size {

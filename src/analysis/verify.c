@@ -2503,8 +2503,11 @@ static int setup(struct vctx *v, const struct bg_program *prog, const struct bg_
 	for (uint32_t l = 0; v->demoted && l < v->g.nloops; l++)
 		if (v->demoted[l])
 			v->g.loops[l].counted = false;
+	/* the kernel's check_struct_ops_btf_id, before any instruction: the
+	 * license first, then the member */
+	if (v->prog_type == BPF_PROG_TYPE_STRUCT_OPS && !prog_license_gpl(v))
+		return verr(v, NULL, 0, "struct_ops", "struct ops programs must have a GPL compatible license");
 	if (!btf_stops_member_ok(prog, prog_sleepable(v))) {
-		/* the kernel's check_struct_ops_btf_id, before any instruction */
 		const char *t = bg_program__attach_target(prog), *c = strchr(t, ':');
 		return verr(v, NULL, 0, "struct_ops", "attach to unsupported member %s of struct %.*s%s", c + 1,
 			    (int)(c - t), t, prog_sleepable(v) ? " (sleepable)" : "");

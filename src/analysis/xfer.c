@@ -1130,6 +1130,22 @@ static int access_mem(struct vctx *v, struct as_state *s, size_t pc, int reg, co
 	return 0;
 }
 
+/* struct bpf_flow_keys of a flow dissector (check_flow_keys_access): the
+ * pointer moves by constants only, so the access is at a known offset; its
+ * words, not the generic memory ones. */
+static int access_flow_keys(struct vctx *v, struct as_state *s, size_t pc, int reg, const struct as_reg *p,
+			    int off, int size, struct as_reg *out, bool sign)
+{
+	uint64_t c = 0;
+	int64_t at = bg_scalar_is_const(&p->v, &c) ? (int64_t)c + off : p->v.smin + off;
+	if (at < 0 || at + size > (int64_t)p->size || !bg_scalar_is_const(&p->v, &c))
+		return verr(v, s, pc, "mem_bounds", "invalid access to flow keys off=%" PRId64 " size=%d (R%d, %u bytes)",
+			    at, size, reg, (unsigned)p->size);
+	if (out)
+		as_reg_scalar(out, bg_scalar_load((uint8_t)size, sign));
+	return 0;
+}
+
 /* A buffer whose size the kernel checks at attach (a writable raw
  * tracepoint's, PTR_TO_TP_BUFFER; an iterator's key or value, PTR_TO_BUF):
  * any constant offset >= 0, never a variable one (__check_buffer_access; the
@@ -1413,6 +1429,8 @@ int check_mem(struct vctx *v, struct as_state *s, size_t pc, int reg, int off, i
 		return access_map(v, s, pc, reg, &p, off, size, write, val, out, sign);
 	case ACC_MEM:
 		return access_mem(v, s, pc, reg, &p, off, size, write, out, sign);
+	case ACC_FLOW_KEYS:
+		return access_flow_keys(v, s, pc, reg, &p, off, size, out, sign);
 	case ACC_BTF:
 		return access_btf(v, s, pc, reg, &p, off, size, write, out, sign);
 	case ACC_SOCK:

@@ -27,6 +27,7 @@ exit
 
 # case: flow_keys_past_end
 # expect: reject
+# message: invalid access to flow keys off=56 size=8
 r7 = *(u64 *)(r1 + 144)
 r0 = *(u64 *)(r7 + 56)
 r0 = 0
@@ -39,5 +40,23 @@ r3 = *(u64 *)(r1 + 144)
 r2 = 0
 r4 = 4
 call bpf_skb_load_bytes
+r0 = 0
+exit
+
+# case: flow_keys_moved_past_end
+# expect: reject
+# message: invalid access to flow keys off=52 size=8
+r7 = *(u64 *)(r1 + 144)
+r7 += 48
+r0 = *(u64 *)(r7 + 4)
+r0 = 0
+exit
+
+# case: flow_keys_write_last_word
+# expect: accept
+r7 = *(u64 *)(r1 + 144)
+r7 += 48
+r2 = 1
+*(u64 *)(r7 + 0) = r2
 r0 = 0
 exit

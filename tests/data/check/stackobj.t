@@ -120,3 +120,60 @@ r1 = r6
 call bpf_iter_num_destroy
 r0 = 0
 exit
+
+# A dynptr a release helper takes must hold a reservation's reference before
+# it is checked as a dynptr at all (check_func_arg): a released one, one
+# never made, and a local (non-ring-buffer) one are all refused so.
+# case: dynptr_discard_twice
+# expect: reject
+# message: arg 1 is an unacquired reference
+r1 = %[rb] ll
+r2 = 8
+r3 = 0
+r4 = r10
+r4 += -16
+call bpf_ringbuf_reserve_dynptr
+r1 = r10
+r1 += -16
+r2 = 0
+call bpf_ringbuf_discard_dynptr
+r1 = r10
+r1 += -16
+r2 = 0
+call bpf_ringbuf_discard_dynptr
+r0 = 0
+exit
+
+# case: dynptr_submit_never_made
+# expect: reject
+# message: arg 1 is an unacquired reference
+r1 = r10
+r1 += -16
+r2 = 0
+call bpf_ringbuf_submit_dynptr
+r0 = 0
+exit
+
+# case: dynptr_submit_local
+# expect: reject
+# message: arg 1 is an unacquired reference
+r1 = 0
+*(u32 *)(r10 - 4) = r1
+r2 = r10
+r2 += -4
+r1 = %[vals] ll
+call bpf_map_lookup_elem
+if r0 == 0 goto out
+r1 = r0
+r2 = 8
+r3 = 0
+r4 = r10
+r4 += -24
+call bpf_dynptr_from_mem
+r1 = r10
+r1 += -24
+r2 = 0
+call bpf_ringbuf_submit_dynptr
+out:
+r0 = 0
+exit
