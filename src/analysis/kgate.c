@@ -266,20 +266,6 @@ static int gate_back_edges(struct vctx *v)
 	return unavailable(v, NULL, best_from, bg_feature_since(BG_KF_BOUNDED_LOOPS), what);
 }
 
-/* Sleepable programs of a type the kernel cannot run sleeping (bpf_check's
- * check_attach_btf_id, before any instruction): kprobe-type ones (uprobe.s)
- * before 6.0. */
-static int gate_sleepable(struct vctx *v)
-{
-	if (!prog_sleepable(v) || v->prog_type != BPF_PROG_TYPE_KPROBE ||
-	    kf_has(v, BG_KF_SLEEPABLE_KPROBE))
-		return 0;
-	char a[16];
-	return verr(v, NULL, 0, "kernel_version", "Only fentry/fexit/fmod_ret and lsm programs can be sleepable "
-		    "(%s is not available before %s)", bg_feature_name(BG_KF_SLEEPABLE_KPROBE),
-		    bg_kver_str(bg_feature_since(BG_KF_SLEEPABLE_KPROBE), a));
-}
-
 /* The edges check_cfg tries from slot t, in its order: *n of them in w[],
  * ok[] says whether a back-edge along it is allowed (a jump's edges; before
  * 6.7 never a fall-through of a non-jump instruction or a call, nor a call's
@@ -380,7 +366,7 @@ int kgate_program(struct vctx *v)
 {
 	if (!v->kgate)
 		return 0;
-	if (gate_types(v) || gate_sleepable(v))
+	if (gate_types(v))
 		return -1;
 	if (v->n > v->prof->max_prog_insns) {
 		char a[16];

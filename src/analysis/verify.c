@@ -40,9 +40,11 @@
 #include "analysis/vctx.h"
 #include "analysis/kgate.h"
 #include "analysis/slive.h"
+#include "platform/sections.h"
 #include "core/opts.h"
 
 static int check_attach_target(struct vctx *v);
+static int check_prog_kind(struct vctx *v);
 
 #define DEFAULT_MAX_STEPS 40000000ull
 #define DEFAULT_MAX_BYTES ((size_t)1 << 30) /* abstract states stored */
@@ -2512,12 +2514,64 @@ static int setup(struct vctx *v, const struct bg_program *prog, const struct bg_
 		return verr(v, NULL, 0, "struct_ops", "attach to unsupported member %s of struct %.*s%s", c + 1,
 			    (int)(c - t), t, prog_sleepable(v) ? " (sleepable)" : "");
 	}
-	if (kgate_program(v) || check_attach_target(v))
+	if (check_prog_kind(v) || kgate_program(v) || check_attach_target(v))
 		return -1;
 	v->kc = kcost_new(v); /* NULL: no estimate */
 	if (check_ksym_addrs(v) || check_abnormal_return(v))
 		return -1;
 	return check_reachable(v);
+}
+
+/* check_map_prog_compatibility: the map types a sleepable program may use,
+ * the map itself or the inner map of a map of maps (resolve_pseudo_ldimm64:
+ * every map reference, reached or not, after check_attach_btf_id). */
+static int sleepable_map_ok(struct vctx *v, size_t pc, const struct bg_map_def *m)
+{
+	if (!m || !prog_sleepable(v))
+		return 0;
+	uint64_t feat = v->prof ? v->prof->features : ~0ull;
+	for (int depth = 0; m && depth < 2; depth++) {
+		if (!bg_sleepable_map_ok(m->type, feat)) {
+			const char *tn = bg_map_type_name(m->type);
+			return verr(v, NULL, pc, "sleep", "Sleepable programs can only use array, hash, ringbuf and local "
+				    "storage maps, also as inner maps (map %s of type %s)", m->name ? m->name : "?",
+				    tn ? tn : "?");
+		}
+		m = m->inner_map >= 0 ? bg_object__map(v->obj, (size_t)m->inner_map) : NULL;
+	}
+	return 0;
+}
+
+/* check_attach_btf_id's refusals of the program's kind, before any
+ * instruction: a sleepable program of a type the kernel cannot run sleeping
+ * (its can_be_sleepable), and a tracing program loaded without an attach BTF
+ * id (libbpf's sections without a BTF target, e.g. 7.2's "fentry.multi",
+ * name an attach type a kernel before it does not know:
+ * bpf_check_attach_target's first check). */
+static int check_prog_kind(struct vctx *v)
+{
+	uint32_t at = bg_program__attach_type(v->prog);
+	uint64_t feat = v->prof ? v->prof->features : ~0ull;
+	const struct bg_sec_def *d = bg_sec_def_find(bg_program__section(v->prog), NULL);
+	const char *why = prog_sleepable(v) ? bg_prog_sleep_refusal(v->prog_type, at, feat) : NULL;
+	if (why)
+		return verr(v, NULL, 0, "sleepable", "%s (a sleepable %s program%s%s)", why,
+			    bg_prog_type_name(v->prog_type), d && d->has_attach ? ", attach type " : "",
+			    d && d->has_attach ? bg_attach_type_name(at) : "");
+	if (v->prog_type == BPF_PROG_TYPE_TRACING && d && !d->btf_target &&
+	    bg_attach_type_since(at) > (v->prof ? v->prof->version : 0)) {
+		char a[16];
+		return verr(v, NULL, 0, "attach", "Tracing programs must provide btf_id (attach type %s is not "
+			    "known before %s)", bg_attach_type_name(at), bg_kver_str(bg_attach_type_since(at), a));
+	}
+	for (size_t pc = 0; prog_sleepable(v) && pc < v->n; pc++) {
+		const struct bg_insn *in = &v->insns[pc];
+		if (in->kind == BG_K_LD_IMM64 && in->pseudo != BG_PSEUDO_NONE && in->pseudo != BG_PSEUDO_BTF_ID &&
+		    in->pseudo != BG_PSEUDO_FUNC && in->imm >= 0 &&
+		    sleepable_map_ok(v, pc, bg_object__map(v->obj, (size_t)in->imm)))
+			return -1;
+	}
+	return 0;
 }
 
 /* bpf_check_attach_target's refusals that depend on the target alone: a

@@ -13,6 +13,7 @@
 
 #include "platform/helpers.h"
 #include "platform/profiles.h"
+#include "platform/sections.h"
 
 #define R BG_CTX_R
 #define W BG_CTX_W
@@ -475,6 +476,86 @@ bool bg_prog_map_fields_ok(uint32_t prog_type, uint32_t fields, const char **why
 	if (why)
 		*why = NULL;
 	return true;
+}
+
+/* check_attach_btf_id's can_be_sleepable, per kernel: tracing programs of
+ * the trampoline kinds and iterators, LSM hooks (not lsm_cgroup), uprobes
+ * (6.0), struct_ops; tracepoints and the newer tracing kinds from 7.2
+ * (BG_KF_SLEEPABLE_TP). */
+static bool can_be_sleepable(uint32_t prog_type, uint32_t attach_type, uint64_t features)
+{
+	bool tp = features & BG_KF_SLEEPABLE_TP;
+	switch (prog_type) {
+	case BPF_PROG_TYPE_TRACING:
+		switch (attach_type) {
+		case BG_ATTACH_TRACE_FENTRY:
+		case BG_ATTACH_TRACE_FEXIT:
+		case BG_ATTACH_MODIFY_RETURN:
+		case BG_ATTACH_TRACE_ITER:
+			return true;
+		case BG_ATTACH_TRACE_RAW_TP:
+		case BG_ATTACH_TRACE_FSESSION:
+		case BG_ATTACH_TRACE_FENTRY_MULTI:
+		case BG_ATTACH_TRACE_FEXIT_MULTI:
+		case BG_ATTACH_TRACE_FSESSION_MULTI:
+			return tp;
+		default:
+			return false;
+		}
+	case BPF_PROG_TYPE_LSM:
+		return attach_type != BG_ATTACH_LSM_CGROUP;
+	case BPF_PROG_TYPE_KPROBE:
+		return features & BG_KF_SLEEPABLE_KPROBE;
+	case BPF_PROG_TYPE_STRUCT_OPS:
+	case BPF_PROG_TYPE_SYSCALL: /* always sleepable (check_attach_btf_id) */
+		return true;
+	case BPF_PROG_TYPE_TRACEPOINT:
+	case BPF_PROG_TYPE_RAW_TRACEPOINT:
+		return tp;
+	default:
+		return false;
+	}
+}
+
+const char *bg_prog_sleep_refusal(uint32_t prog_type, uint32_t attach_type, uint64_t features)
+{
+	if (can_be_sleepable(prog_type, attach_type, features))
+		return NULL;
+	if (features & BG_KF_SLEEPABLE_TP)
+		return "Program of this type cannot be sleepable";
+	if (features & BG_KF_SLEEPABLE_KPROBE)
+		return "Only fentry/fexit/fmod_ret, lsm, iter, uprobe, and struct_ops programs can be sleepable";
+	return "Only fentry/fexit/fmod_ret and lsm programs can be sleepable";
+}
+
+bool bg_sleepable_map_ok(uint32_t map_type, uint64_t features)
+{
+	switch (map_type) {
+	case BPF_MAP_TYPE_HASH:
+	case BPF_MAP_TYPE_LRU_HASH:
+	case BPF_MAP_TYPE_ARRAY:
+	case BPF_MAP_TYPE_PERCPU_HASH:
+	case BPF_MAP_TYPE_PERCPU_ARRAY:
+	case BPF_MAP_TYPE_LRU_PERCPU_HASH:
+	case BPF_MAP_TYPE_ARRAY_OF_MAPS:
+	case BPF_MAP_TYPE_HASH_OF_MAPS:
+	case BPF_MAP_TYPE_RINGBUF:
+	case BPF_MAP_TYPE_USER_RINGBUF:
+	case BPF_MAP_TYPE_INODE_STORAGE:
+	case BPF_MAP_TYPE_SK_STORAGE:
+	case BPF_MAP_TYPE_TASK_STORAGE:
+	case 32: /* BPF_MAP_TYPE_CGRP_STORAGE (newer than the installed uapi) */
+	case BPF_MAP_TYPE_QUEUE:
+	case BPF_MAP_TYPE_STACK:
+	case 33: /* BPF_MAP_TYPE_ARENA */
+		return true;
+	case BPF_MAP_TYPE_PROG_ARRAY:
+	case BPF_MAP_TYPE_LPM_TRIE:
+		return features & BG_KF_SLEEPABLE_MAPS2;
+	default:
+		/* 7.2's rhash and insn_array: after every profile's kernel but 7.2 */
+		return map_type > 33 && (features & BG_KF_SLEEPABLE_MAPS2);
+	}
 }
 #define NPOLICIES (sizeof(policies) / sizeof(policies[0]))
 

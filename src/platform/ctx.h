@@ -86,6 +86,13 @@ const struct bg_ctx_layout *bg_ctx_layout_by_name(const char *name);
 /* May prog_type use a map whose value has these BG_MAPF_* fields? When not,
  * *why gets the kernel's message ("tracing progs cannot use bpf_timer yet"). */
 bool bg_prog_map_fields_ok(uint32_t prog_type, uint32_t fields, const char **why);
+/* check_attach_btf_id: why a program of (prog_type, attach_type) may not be
+ * loaded sleepable (BPF_F_SLEEPABLE) on a kernel with feature bits features
+ * (the kernel's message), or NULL when it may. */
+const char *bg_prog_sleep_refusal(uint32_t prog_type, uint32_t attach_type, uint64_t features);
+/* check_map_prog_compatibility: may a sleepable program use a map of
+ * map_type (also as the inner map of a map of maps) on that kernel? */
+bool bg_sleepable_map_ok(uint32_t map_type, uint64_t features);
 /* May prog_type use BPF_LD_[ABS|IND]? */
 bool bg_prog_ld_abs_ok(uint32_t prog_type);
 /* Are the BTF-typed ctx arguments of (prog_type, attach_type) trusted

@@ -1,7 +1,8 @@
 /* libbpf's section-name conventions as data: one table maps a section name
  * ("xdp", "kprobe/do_sys_open", "cgroup/connect4") to the program type, the
  * expected attach type, the attach target and load flags. The numeric values
- * are the kernel uapi's (enum bpf_prog_type / bpf_attach_type, 6.18); they
+ * are the kernel uapi's (enum bpf_prog_type / bpf_attach_type, 6.18; the
+ * attach types after trace_uprobe_session are 7.2's); they
  * are restated here because the installed uapi headers are older. A unit test
  * checks every value against the running kernel's BTF enums. */
 #ifndef BG_PLATFORM_SECTIONS_H
@@ -104,7 +105,11 @@
 	X(NETKIT_PRIMARY, 54, "netkit_primary")                                                    \
 	X(NETKIT_PEER, 55, "netkit_peer")                                                          \
 	X(TRACE_KPROBE_SESSION, 56, "trace_kprobe_session")                                        \
-	X(TRACE_UPROBE_SESSION, 57, "trace_uprobe_session")
+	X(TRACE_UPROBE_SESSION, 57, "trace_uprobe_session")                                        \
+	X(TRACE_FSESSION, 58, "trace_fsession")                                                    \
+	X(TRACE_FENTRY_MULTI, 59, "trace_fentry_multi")                                            \
+	X(TRACE_FEXIT_MULTI, 60, "trace_fexit_multi")                                              \
+	X(TRACE_FSESSION_MULTI, 61, "trace_fsession_multi")
 
 #define BG_PT_ENUM(n, v, s) BG_PROG_##n = v,
 enum bg_prog_type_id { BG_PROG_TYPES(BG_PT_ENUM) BG_PROG__MAX };
