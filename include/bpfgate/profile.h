@@ -98,6 +98,7 @@ enum bg_kernel_feature {
 	BG_KFEAT_DIV_RANGES = 59,              /* division and modulo by a constant tracked */
 	BG_KFEAT_SLEEPABLE_TP = 60,            /* sleepable tracepoint, raw_tp and tp_btf programs */
 	BG_KFEAT_SLEEPABLE_MAPS2 = 61,         /* sleepable programs may use prog arrays and LPM tries */
+	BG_KFEAT_GLOBAL_SLEEP_CTX = 62,        /* a global function that may sleep refused in RCU/preempt/IRQ sections */
 	BG_KFEAT__CNT,
 };
 

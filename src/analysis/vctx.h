@@ -115,7 +115,7 @@ struct vctx {
 	uint32_t demote;         /* loop index + 1: a `!=`-counted loop whose bound check failed (restart unrolled) */
 	const uint8_t *demoted;  /* per loop: analysed unrolled after a failed bound check */
 	uint8_t *final;          /* per block: its disjuncts may be final (disj_final) */
-	uint8_t *pkt_changing;   /* per function: changes packet data (verify.c), or NULL until asked */
+	uint8_t *func_fx;        /* per function: its effects (verify.c FX_*), or NULL until asked */
 	struct gprot *gprot;     /* per function: its global prototype (verify.c global_params),
 				  * read from BTF once, or NULL until asked */
 	bool nomem;          /* an allocation failed: bg_verify returns -ENOMEM */

@@ -1140,42 +1140,57 @@ static int global_arg(struct vctx *v, struct as_state *s, size_t pc, int i, cons
 	}
 }
 
-/* Does function f change packet data (the kernel's changes_pkt_data, set
- * by check_cfg): a helper that does, a tail call, or a function it calls or
- * takes the address of that does. Computed once for every function. */
-static bool func_changes_pkt(struct vctx *v, uint32_t f)
+/* The kernel's per-subprogram effects, set by check_cfg from the calls a
+ * function makes and merged from every function it calls or takes the
+ * address of (merge_callee_effects): FX_PKT, it changes packet data (a helper
+ * that does, a tail call; changes_pkt_data); FX_SLEEP, it may sleep (a
+ * helper or kfunc that may; might_sleep). Computed once for every function. */
+enum { FX_PKT = 1, FX_SLEEP = 2 };
+
+static uint8_t insn_effects(struct vctx *v, const struct bg_insn *in)
 {
-	if (!v->pkt_changing) {
-		v->pkt_changing = calloc(v->g.nfuncs ? v->g.nfuncs : 1, 1);
-		if (!v->pkt_changing)
-			return true; /* the safe side: packet pointers are dropped */
+	if (in->kind != BG_K_CALL)
+		return 0;
+	if (in->pseudo == BG_CALL_HELPER) {
+		const struct bg_helper_proto *p = bg_helper_by_id((uint32_t)in->imm);
+		return (in->imm == BPF_FUNC_tail_call || (p && (p->flags & BG_HF_PKT_CHANGING)) ? FX_PKT : 0) |
+		       (p && (p->flags & BG_HF_MIGHT_SLEEP) ? FX_SLEEP : 0);
+	}
+	const char *name = in->pseudo == BG_CALL_LOCAL ? NULL : kfunc_name(v, in);
+	bool sleepable = false;
+	return name && bg_kfunc_type_allowed(name, v->prog_type, &sleepable) >= 0 && sleepable ? FX_SLEEP : 0;
+}
+
+static uint8_t func_effects(struct vctx *v, uint32_t f)
+{
+	if (!v->func_fx) {
+		v->func_fx = calloc(v->g.nfuncs ? v->g.nfuncs : 1, 1);
+		if (!v->func_fx)
+			return FX_PKT | FX_SLEEP; /* the safe side */
 		for (uint32_t g = 0; g < v->g.nfuncs; g++)
-			for (uint32_t i = v->g.funcs[g].start; i < v->g.funcs[g].end; i++) {
-				const struct bg_insn *in = &v->insns[i];
-				if (in->kind != BG_K_CALL || in->pseudo != BG_CALL_HELPER)
-					continue;
-				const struct bg_helper_proto *p = bg_helper_by_id((uint32_t)in->imm);
-				if (in->imm == BPF_FUNC_tail_call || (p && (p->flags & BG_HF_PKT_CHANGING)))
-					v->pkt_changing[g] = 1;
-			}
+			for (uint32_t i = v->g.funcs[g].start; i < v->g.funcs[g].end; i++)
+				v->func_fx[g] |= insn_effects(v, &v->insns[i]);
 		for (bool changed = true; changed;) {
 			changed = false;
 			for (uint32_t g = 0; g < v->g.nfuncs; g++)
-				for (uint32_t i = v->g.funcs[g].start; !v->pkt_changing[g] && i < v->g.funcs[g].end; i++) {
+				for (uint32_t i = v->g.funcs[g].start; i < v->g.funcs[g].end; i++) {
 					const struct bg_insn *in = &v->insns[i];
 					int64_t t = -1;
 					if (in->kind == BG_K_CALL && in->pseudo == BG_CALL_LOCAL)
 						t = in->target;
 					else if (in->kind == BG_K_LD_IMM64 && in->pseudo == BG_PSEUDO_FUNC)
 						t = (int64_t)i + 1 + in->imm;
-					if (t >= 0 && (size_t)t < v->n && v->pkt_changing[cfg_func_of(&v->g, (size_t)t)]) {
-						v->pkt_changing[g] = 1;
+					if (t < 0 || (size_t)t >= v->n)
+						continue;
+					uint8_t fx = v->func_fx[cfg_func_of(&v->g, (size_t)t)];
+					if (fx & ~v->func_fx[g]) {
+						v->func_fx[g] |= fx;
 						changed = true;
 					}
 				}
 		}
 	}
-	return v->pkt_changing[f];
+	return v->func_fx[f];
 }
 
 /* btf_global_params of function func, read from the BTF once per analysis
@@ -1233,12 +1248,22 @@ static int call_global(struct vctx *v, uint32_t ctx, const struct as_state *at, 
 		}
 	}
 	/* the caller's packet pointers are stale (6.12 on: older kernels keep them) */
-	if (kf_has(v, BG_KF_PKT_GLOBAL_CALLS) && func_changes_pkt(v, func))
+	if (kf_has(v, BG_KF_PKT_GLOBAL_CALLS) && (func_effects(v, func) & FX_PKT))
 		invalidate_pkt(&s);
 	if (s.lock != AS_LOCK_NONE) { /* it is verified without the caller's lock */
 		verr(v, &s, pc, "lock", "global function calls are not allowed while holding a lock, use static function instead");
 		goto fail;
 	}
+	/* it is verified as sleepable when the program is: not inside a
+	 * section that may not sleep (6.18) */
+	for (int k = 0; kf_has(v, BG_KF_GLOBAL_SLEEP_CTX) && k < AS_SEC__MAX; k++)
+		if (s.sec[k] && (func_effects(v, func) & FX_SLEEP)) {
+			verr(v, &s, pc, "section", "global functions that may sleep are not allowed in non-sleepable "
+			     "context, i.e., in a RCU/IRQ/preempt-disabled section (%s() may sleep, called in a %s "
+			     "region)", fname, k == AS_SEC_RCU ? "RCU" : k == AS_SEC_IRQ ? "IRQ-disabled" :
+			     "preempt-disabled");
+			goto fail;
+		}
 	int nc = ctx_get(v, 0, UINT32_MAX, func, CTX_GLOBAL);
 	if (nc < 0) {
 		verr(v, &s, pc, "too_complex", "too many call contexts");
@@ -2236,9 +2261,9 @@ static void free_all(struct vctx *v)
 	free(v->paths);
 	free(v->thr);
 	free(v->final);
-	free(v->pkt_changing);
+	free(v->func_fx);
 	free(v->gprot);
-	v->pkt_changing = NULL;
+	v->func_fx = NULL;
 	free(v->obj_type_at);
 	v->obj_type_at = NULL;
 	cfg_free(&v->g);
