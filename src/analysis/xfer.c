@@ -863,7 +863,11 @@ static int access_ctx(struct vctx *v, struct as_state *s, size_t pc, int reg, co
 			    (v->prog_type == BPF_PROG_TYPE_LSM &&
 			     bg_lsm_hook_untrusted(bg_program__attach_target(v->prog))))
 				out->flags = RF_PLAIN; /* PTR_TO_BTF_ID without PTR_TRUSTED */
-			if (btf_stops_arg_nullable(v->prog, off)) {
+			if (btf_stops_arg_nullable(v->prog, off) ||
+			    (v->prog_type == BPF_PROG_TYPE_TRACING &&
+			     bg_program__attach_type(v->prog) == BPF_TRACE_RAW_TP &&
+			     bg_raw_tp_arg_nullable(bg_program__attach_target(v->prog), off / 8,
+						    v->prof ? v->prof->version : 0))) {
 				out->flags |= RF_NULL;
 				out->id = vid(v, pc, 5);
 				release_id(s, out->id);

@@ -292,6 +292,25 @@ static bool lsm_hook_in(const char *hook, const char *const *list, size_t n)
 	return false;
 }
 
+bool bg_raw_tp_arg_nullable(const char *tp, int arg, uint32_t kver)
+{
+	static const struct {
+		const char *tp;
+		uint64_t mask;
+		uint32_t since;
+	} rows[] = {
+#define BG_RAW_TP_NULL(tp_, mask_, since_) { tp_, mask_, since_ },
+#include "platform/raw_tp_null.def"
+#undef BG_RAW_TP_NULL
+	};
+	if (!tp || arg < 0 || arg >= 16)
+		return false;
+	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++)
+		if (!strcmp(rows[i].tp, tp))
+			return (!kver || kver >= rows[i].since) && (rows[i].mask & (0x1ull << (arg * 4)));
+	return false;
+}
+
 bool bg_lsm_hook_untrusted(const char *hook)
 {
 	static const char *const untrusted[] = { "bpf_map_free", "bpf_prog_free", "file_alloc_security",

@@ -98,6 +98,10 @@ bool bg_prog_ld_abs_ok(uint32_t prog_type);
 /* Are the BTF-typed ctx arguments of (prog_type, attach_type) trusted
  * pointers? (fentry/fexit/fmod_ret: no.) */
 bool bg_prog_ctx_args_trusted(uint32_t prog_type, uint32_t attach_type);
+/* May argument arg (0-based, after the tracepoint's hidden first) of raw
+ * tracepoint tp be NULL for a tp_btf program on kernel version kver (0: the
+ * newest)? (btf_ctx_access's raw_tp_null_args, platform/raw_tp_null.def) */
+bool bg_raw_tp_arg_nullable(const char *tp, int arg, uint32_t kver);
 /* LSM hooks (the name after "lsm/", without the bpf_lsm_ prefix) whose
  * arguments the kernel does not trust (bpf_lsm.c untrusted_lsm_hooks: objects
  * being freed or not yet set up). */

@@ -36,7 +36,7 @@ exit
 # case: tp_btf_sleepable
 # section: tp_btf.s/sys_enter
 # expect: reject
-# message: can be sleepable \(tracing, attach type trace_raw_tp\)
+# message: can be sleepable \(a sleepable tracing program, attach type trace_raw_tp\)
 # profile: 6.12 reject can be sleepable
 # profile: 7.2 accept
 r0 = 0
