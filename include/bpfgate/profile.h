@@ -96,9 +96,8 @@ enum bg_kernel_feature {
 	BG_KFEAT_OBJ_DROP_ANY_META = 57,       /* ... of any, as before 6.18 (7.2) */
 	BG_KFEAT_CALL_FRAMES16 = 58,           /* 16 bpf-to-bpf call frames (MAX_CALL_FRAMES; 8 before) */
 	BG_KFEAT_DIV_RANGES = 59,              /* division and modulo by a constant tracked */
-	BG_KFEAT_SLEEPABLE_TP = 60,            /* sleepable tracepoint, raw_tp and tp_btf programs */
-	BG_KFEAT_SLEEPABLE_MAPS2 = 61,         /* sleepable programs may use prog arrays and LPM tries */
-	BG_KFEAT_GLOBAL_SLEEP_CTX = 62,        /* a global function that may sleep refused in RCU/preempt/IRQ sections */
+	BG_KFEAT_SLEEPABLE_TP = 60,            /* sleepable tracepoint/raw_tp/tp_btf programs; prog arrays in sleepable ones */
+	BG_KFEAT_GLOBAL_SLEEP_CTX = 61,        /* a global function that may sleep refused in RCU/preempt/IRQ sections */
 	BG_KFEAT__CNT,
 };
 

@@ -570,10 +570,10 @@ bool bg_sleepable_map_ok(uint32_t map_type, uint64_t features)
 		return true;
 	case BPF_MAP_TYPE_PROG_ARRAY:
 	case BPF_MAP_TYPE_LPM_TRIE:
-		return features & BG_KF_SLEEPABLE_MAPS2;
+		return features & BG_KF_SLEEPABLE_TP;
 	default:
 		/* 7.2's rhash and insn_array: after every profile's kernel but 7.2 */
-		return map_type > 33 && (features & BG_KF_SLEEPABLE_MAPS2);
+		return map_type > 33 && (features & BG_KF_SLEEPABLE_TP);
 	}
 }
 #define NPOLICIES (sizeof(policies) / sizeof(policies[0]))
