@@ -98,6 +98,7 @@ enum bg_kernel_feature {
 	BG_KFEAT_DIV_RANGES = 59,              /* division and modulo by a constant tracked */
 	BG_KFEAT_SLEEPABLE_TP = 60,            /* sleepable tracepoint/raw_tp/tp_btf programs; prog arrays in sleepable ones */
 	BG_KFEAT_GLOBAL_SLEEP_CTX = 61,        /* a global function that may sleep refused in RCU/preempt/IRQ sections */
+	BG_KFEAT_ARG_UNTRUSTED = 62,           /* `arg:untrusted` decl tags of global function arguments */
 	BG_KFEAT__CNT,
 };
 

@@ -511,10 +511,11 @@ static const char *kernel_struct(const struct bg_program *prog, const struct btf
 	return kt ? btf__name_by_offset(kb, kt->name_off) : NULL;
 }
 
-enum { TAG_CTX = 1, TAG_NONNULL = 2, TAG_TRUSTED = 4, TAG_NULLABLE = 8, TAG_ARENA = 16, TAG_BAD = 32 };
+enum { TAG_CTX = 1, TAG_NONNULL = 2, TAG_TRUSTED = 4, TAG_NULLABLE = 8, TAG_ARENA = 16, TAG_BAD = 32, TAG_UNTRUSTED = 64 };
 
-/* `arg:` decl tags of parameter idx of FUNC fid. */
-static unsigned arg_tags(const struct btf *b, uint32_t fid, int idx)
+/* `arg:` decl tags of parameter idx of FUNC fid ("untrusted" only when the
+ * kernel knows it). */
+static unsigned arg_tags(const struct btf *b, uint32_t fid, int idx, bool untrusted)
 {
 	unsigned tags = 0;
 	for (uint32_t i = 1; i < btf__type_cnt(b); i++) {
@@ -529,7 +530,8 @@ static unsigned arg_tags(const struct btf *b, uint32_t fid, int idx)
 			: !strcmp(n, "nonnull") ? TAG_NONNULL
 			: !strcmp(n, "trusted") ? TAG_TRUSTED
 			: !strcmp(n, "nullable") ? TAG_NULLABLE
-			: !strcmp(n, "arena") ? TAG_ARENA : TAG_BAD;
+			: !strcmp(n, "arena") ? TAG_ARENA
+			: !strcmp(n, "untrusted") && untrusted ? TAG_UNTRUSTED : TAG_BAD;
 	}
 	return tags;
 }
@@ -568,7 +570,8 @@ int btf_global_params(const struct bg_program *prog, size_t insn, unsigned flags
 		return -2;
 	}
 	for (int i = 0; i < n; i++) {
-		unsigned tags = tagged ? arg_tags(b, tid, i) : 0; /* before 6.8: by type alone */
+		/* before 6.8: by type alone */
+		unsigned tags = tagged ? arg_tags(b, tid, i, flags & GP_UNTRUSTED_TAG) : 0;
 		const char *bad = NULL;
 		memset(&out[i], 0, sizeof(out[i]));
 		uint32_t id;
@@ -589,6 +592,15 @@ int btf_global_params(const struct bg_program *prog, size_t insn, unsigned flags
 				if (tags)
 					bad = "has invalid combination of tags";
 				out[i].kind = GP_DYNPTR;
+			} else if (tags & TAG_UNTRUSTED) {
+				/* void or primitive pointee: read-only untrusted memory */
+				bool prim = !pt || btf_is_void(pt) || btf_is_int(pt) || btf_is_any_enum(pt) ||
+					    btf_is_float(pt) || pid == 0;
+				if (tags & ~TAG_UNTRUSTED)
+					bad = "untrusted cannot be combined with any other tags";
+				else if (!prim && !(out[i].name = kernel_struct(prog, pt, pn)))
+					bad = "reference type has no matches";
+				out[i].kind = GP_UNTRUSTED;
 			} else if (tags & TAG_TRUSTED) {
 				if (tags & TAG_NONNULL)
 					bad = "has invalid combination of tags";

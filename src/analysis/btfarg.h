@@ -61,8 +61,11 @@ int btf_map_is_kptr(const struct bg_program *prog, uint32_t value_type_id, int o
  * (struct bpf_dynptr *), GP_BTF (arg:trusted: a trusted kernel object,
  * `name` its struct without a ___flavour), GP_ARENA (arg:arena), GP_MEM
  * (any other pointer: `size` bytes of memory, NULL allowed unless
- * arg:nonnull). */
-enum { GP_SCALAR = 0, GP_MEM, GP_CTX, GP_DYNPTR, GP_BTF, GP_ARENA };
+ * arg:nonnull), GP_UNTRUSTED (arg:untrusted: any value from the caller, an
+ * untrusted pointer to the kernel struct `name` in the function, or
+ * read-only untrusted memory when the pointee is void or primitive: `name`
+ * NULL). */
+enum { GP_SCALAR = 0, GP_MEM, GP_CTX, GP_DYNPTR, GP_BTF, GP_ARENA, GP_UNTRUSTED };
 struct gparam {
 	int kind;
 	bool nullable;       /* GP_MEM, GP_BTF: may be NULL */
@@ -78,6 +81,7 @@ struct gparam {
  * by their prototype: only call it for a global one. */
 #define GP_TAGGED   1u /* read `arg:` tags (6.8: BG_KF_ARG_TAGS) */
 #define GP_VOID_RET 2u /* a void return is allowed (7.2: BG_KF_VOID_GLOBAL) */
+#define GP_UNTRUSTED_TAG 4u /* `arg:untrusted` known (6.18: BG_KF_ARG_UNTRUSTED) */
 int btf_global_params(const struct bg_program *prog, size_t insn, unsigned flags, struct gparam *out,
 		      const char **why);
 /* btf_global_params' answer for one function, kept by the analysis. */

@@ -1135,6 +1135,8 @@ static int global_arg(struct vctx *v, struct as_state *s, size_t pc, int i, cons
 		if (r->type != T_ARENA && r->type != T_SCALAR)
 			return verr(v, s, pc, "global_arg", "R%d is not a pointer to arena or scalar.", reg);
 		return 0;
+	case GP_UNTRUSTED:
+		return 0; /* anything: the function reads it with probe reads */
 	default:
 		return verr(v, s, pc, "global_arg", "arg#%d of an unknown kind", i);
 	}
@@ -1203,7 +1205,8 @@ static const struct gprot *global_params(struct vctx *v, uint32_t func)
 	if (!g->known) {
 		const char *why = NULL;
 		unsigned fl = (kf_has(v, BG_KF_ARG_TAGS) ? GP_TAGGED : 0) |
-			      (kf_has(v, BG_KF_VOID_GLOBAL) ? GP_VOID_RET : 0);
+			      (kf_has(v, BG_KF_VOID_GLOBAL) ? GP_VOID_RET : 0) |
+			      (kf_has(v, BG_KF_ARG_UNTRUSTED) ? GP_UNTRUSTED_TAG : 0);
 		g->np = btf_global_params(v->prog, v->g.funcs[func].start, fl, g->gp, &why);
 		snprintf(g->why, sizeof(g->why), "%s", why ? why : "");
 		g->known = true;
@@ -1296,6 +1299,13 @@ static int call_global(struct vctx *v, uint32_t ctx, const struct as_state *at, 
 				r->btf = gp[i].name;
 				r->v = bg_scalar_const(0);
 				r->id = vid(v, pc, 0);
+				break;
+			case GP_UNTRUSTED:
+				/* untrusted_ptr_STRUCT, or rdonly_untrusted_mem (as bpf_rdonly_cast gives) */
+				r->type = T_BTF_ID;
+				r->flags = RF_UNTRUSTED;
+				r->btf = gp[i].name;
+				r->v = bg_scalar_const(0);
 				break;
 			case GP_DYNPTR:
 				/* the kernel's CONST_PTR_TO_DYNPTR to a local dynptr */
