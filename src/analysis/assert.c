@@ -480,7 +480,8 @@ static int rule_section_kfunc(struct vctx *v, struct as_state *s, size_t pc, con
 	int kind = 0, op = p ? section_op(p, &kind) : 0;
 	if (op > 0 && kind == AS_SEC_RCU && s->sec[kind]) /* RCU sections do not nest (6.18) */
 		return verr(v, s, pc, "section", "nested rcu read lock (kernel function %s)", name);
-	if (op < 0 && !s->sec[kind])
+	/* (an irq restore: its flag argument says more, call.c irq_flag_op) */
+	if (op < 0 && !s->sec[kind] && kind != AS_SEC_IRQ)
 		return verr(v, s, pc, "section", "%s (kernel function %s)", unmatched[kind], name);
 	if (op < 0 && s->sec[kind] == AS_SEC_MAYBE)
 		return verr(v, s, pc, "section", "%s: the %s-ed region may not be open on every path here", name,

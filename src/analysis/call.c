@@ -613,6 +613,44 @@ static int arg_btf_type(struct vctx *v, struct as_state *s, size_t pc, int reg, 
 	return verr(v, s, pc, "helper_arg", "R%d is of type %s but %s is expected", reg, r->btf, want);
 }
 
+/* check_map_field_pointer: a map value pointer at the constant offset of the
+ * value's field of struct tn (bpf_spin_lock, bpf_timer, bpf_wq, ...). */
+static int arg_map_field(struct vctx *v, struct as_state *s, size_t pc, int reg, const char *tn)
+{
+	const struct as_reg *r = R(s, reg);
+	const struct bg_map_def *m = bg_object__map(v->obj, (size_t)r->map);
+	int fo = m ? map_field_offset(v, m, tn) : -2;
+	uint64_t c;
+	if (fo == -1)
+		return verr(v, s, pc, "helper_arg", "map '%s' has no valid %s", m->name ? m->name : "?", tn);
+	if (fo == -2 && m && !m->btf_value_type_id)
+		return verr(v, s, pc, "helper_arg", "map '%s' has to have BTF in order to use %s", m->name ? m->name : "?",
+			    tn);
+	if (fo >= 0 && (!bg_scalar_is_const(&r->v, &c) || c != (uint64_t)fo))
+		return verr(v, s, pc, "helper_arg", "off %" PRId64 " doesn't point to 'struct %s' that is at %d",
+			    r->v.smin, tn, fo);
+	return 0;
+}
+
+/* check_reg_const_str: a pointer into a read-only map value at a constant
+ * offset, a NUL between it and the value's end (in the object's initial
+ * data: the map is frozen before the load). */
+static int arg_const_str(struct vctx *v, struct as_state *s, size_t pc, int reg)
+{
+	const struct as_reg *r = R(s, reg);
+	if (r->type != T_MAP_VALUE || !(r->flags & RF_RDONLY))
+		return verr(v, s, pc, "helper_arg", "R%d does not point to a readonly map' (const string expected): %s",
+			    reg, as_type_name(r->type, r->flags));
+	uint64_t c;
+	const struct bg_map_def *m = bg_object__map(v->obj, (size_t)r->map);
+	if (!bg_scalar_is_const(&r->v, &c))
+		return verr(v, s, pc, "helper_arg", "R%d is not a constant address'", reg);
+	if (m && m->init_data && c < m->value_size && !memchr((const char *)m->init_data + c, 0, m->value_size - c))
+		return verr(v, s, pc, "helper_arg", "string is not zero-terminated (map %s, offset %" PRIu64 ")",
+			    m->name ? m->name : "?", c);
+	return 0;
+}
+
 static int arg_check(struct vctx *v, struct as_state *s, size_t pc, int i, struct call_info *ci)
 {
 	int reg = i + 1;
@@ -763,22 +801,12 @@ static int arg_check(struct vctx *v, struct as_state *s, size_t pc, int i, struc
 		if (r->type == T_BTF_ID && (r->flags & RF_ALLOC))
 			return arg_local_lock(v, s, pc, reg);
 		/* fall through */
-	case BG_ARG_TIMER: {
+	case BG_ARG_TIMER:
 		if (r->type != T_MAP_VALUE)
 			return type_mismatch(v, s, pc, reg, "map_value");
 		if (want_ptr_nonnull(v, s, pc, reg, "map_value"))
 			return -1;
-		const struct bg_map_def *m = bg_object__map(v->obj, (size_t)r->map);
-		const char *tn = at == BG_ARG_SPIN_LOCK ? "bpf_spin_lock" : "bpf_timer";
-		int fo = m ? map_field_offset(v, m, tn) : -2;
-		uint64_t c;
-		if (fo == -1)
-			return verr(v, s, pc, "helper_arg", "map '%s' has no valid %s", m->name ? m->name : "?", tn);
-		if (fo >= 0 && (!bg_scalar_is_const(&r->v, &c) || c != (uint64_t)fo))
-			return verr(v, s, pc, "helper_arg", "off %" PRId64 " doesn't point to 'struct %s' that is at %d",
-				    r->v.smin, tn, fo);
-		return 0;
-	}
+		return arg_map_field(v, s, pc, reg, at == BG_ARG_SPIN_LOCK ? "bpf_spin_lock" : "bpf_timer");
 	case BG_ARG_KPTR: {
 		/* bpf_kptr_xchg's destination: a kptr field of a map value. Only a
 		 * precise map value pointer is judged (a joined one has no offset) */
@@ -835,23 +863,8 @@ static int arg_check(struct vctx *v, struct as_state *s, size_t pc, int i, struc
 			return -1;
 		return check_align(v, s, pc, reg, 0, (int)sz.umax, true);
 	}
-	case BG_ARG_CONST_STR: {
-		if (r->type != T_MAP_VALUE || !(r->flags & RF_RDONLY))
-			return verr(v, s, pc, "helper_arg", "R%d does not point to a readonly map' (const string expected): %s",
-				    reg, as_type_name(r->type, r->flags));
-		/* check_reg_const_str: a constant offset into the value, a NUL
-		 * between it and the value's end (in the object's initial data:
-		 * the map is frozen before the load) */
-		uint64_t c;
-		const struct bg_map_def *m = bg_object__map(v->obj, (size_t)r->map);
-		if (!bg_scalar_is_const(&r->v, &c))
-			return verr(v, s, pc, "helper_arg", "R%d is not a constant address'", reg);
-		if (m && m->init_data && c < m->value_size &&
-		    !memchr((const char *)m->init_data + c, 0, m->value_size - c))
-			return verr(v, s, pc, "helper_arg", "string is not zero-terminated (map %s, offset %" PRIu64 ")",
-				    m->name ? m->name : "?", c);
-		return 0;
-	}
+	case BG_ARG_CONST_STR:
+		return arg_const_str(v, s, pc, reg);
 	case BG_ARG_DYNPTR:
 		if (r->type != T_STACK && r->type != T_DYNPTR_PTR)
 			return type_mismatch(v, s, pc, reg, "dynptr on the stack");
@@ -1730,6 +1743,111 @@ static int kfunc_no_row(struct vctx *v, struct as_state *s, size_t pc)
 	return 0;
 }
 
+/* process_irq_flag for bpf_local_irq_save/restore: the save makes an
+ * uninitialized stack slot an irq flag, the restore takes an initialized one,
+ * the flag of the innermost open section (release_irq_state: out of order
+ * otherwise), and leaves the slot invalid. A write over the flag destroys it
+ * (stack_write_bytes). The resilient lock's irqsave pair only gets the
+ * on-stack check (its failing branch is not modelled). */
+static int irq_flag_op(struct vctx *v, struct as_state *s, size_t pc, int reg, const struct bg_helper_proto *p)
+{
+	struct as_slot *sl;
+	struct as_frame *f;
+	if (!(p->flags & BG_HF_IRQ) || !(p->flags & (BG_HF_SECTION_BEGIN | BG_HF_SECTION_END)))
+		return 0;
+	if (stack_obj_slot(v, s, pc, reg, &sl, &f))
+		return -1;
+	uint8_t depth = s->sec[AS_SEC_IRQ];
+	if (p->flags & BG_HF_SECTION_BEGIN) {
+		if (sl->kind == SK_IRQ)
+			return verr(v, s, pc, "kfunc_arg", "expected uninitialized irq flag as arg#%d", reg - 1);
+		sl->kind = SK_IRQ;
+		sl->init = 0xff;
+		sl->zero = 0;
+		sl->spill_size = 0;
+		as_reg_uninit(&sl->spill);
+		sl->spill.size = depth;
+		return 0;
+	}
+	if (sl->kind != SK_IRQ)
+		return verr(v, s, pc, "kfunc_arg", "expected an initialized irq flag as arg#%d", reg - 1);
+	if (depth != AS_SEC_MAYBE && sl->spill.size != AS_SEC_MAYBE && depth && sl->spill.size != depth - 1u)
+		return verr(v, s, pc, "section",
+			    "cannot restore irq state out of order (the flag at stack off %d was saved at depth %u, %u open)",
+			    -8 * (sl->idx + 1), sl->spill.size + 1, depth);
+	sl->kind = SK_NONE;
+	sl->init = sl->zero = 0;
+	as_reg_uninit(&sl->spill);
+	return 0;
+}
+
+/* check_kfunc_args' rules by a parameter's name or struct in the kernel's
+ * BTF, for any kfunc (kfunc_params.def): 1 when argument i was checked here
+ * (the row's check is skipped), 0 when the row decides, -1 on a rejection.
+ * A scalar parameter takes a scalar whatever its row says. */
+static int kfunc_param_check(struct vctx *v, struct as_state *s, size_t pc, int i, const struct call_info *ci)
+{
+	const struct btf *b = tl_kbtf;
+	const struct btf_type *fp = kfunc_proto(v, pc);
+	if (!fp || i >= btf_vlen(fp))
+		return 0;
+	const struct btf_param *pa = &btf_params(fp)[i];
+	const struct btf_type *t = obj_btf_skip_mods(b, pa->type, NULL);
+	if (!t)
+		return 0;
+	const struct btf_type *st = btf_is_ptr(t) ? obj_btf_skip_mods(b, t->type, NULL) : NULL;
+	const char *sn = st && btf_is_composite(st) ? btf__name_by_offset(b, st->name_off) : NULL;
+	enum bg_kparam k = bg_kfunc_param_kind(btf__name_by_offset(b, pa->name_off), sn);
+	int reg = i + 1;
+	const struct as_reg *r = R(s, reg);
+	uint64_t c;
+	if (k == BG_KP_IGNORE)
+		return 1;
+	if (btf_is_int(t) || btf_is_any_enum(t)) {
+		if (r->type != T_SCALAR)
+			return verr(v, s, pc, "kfunc_arg", "R%d is not a scalar", reg);
+		if (k == BG_KP_CONST && !bg_scalar_is_const(&r->v, &c))
+			return verr(v, s, pc, "kfunc_arg", "R%d must be a known constant", reg);
+		return 0;
+	}
+	if (!btf_is_ptr(t) || k == BG_KP_NONE || k == BG_KP_CONST)
+		return 0;
+	if ((ci->p->flags & (BG_HF_TRUSTED_ARGS | BG_HF_RCU)) &&
+	    (is_null_const(r) || (r->type != T_SCALAR && (r->flags & RF_NULL))))
+		return verr(v, s, pc, "kfunc_arg", "Possibly NULL pointer passed to trusted arg%d", i);
+	switch (k) {
+	case BG_KP_CONST_STR:
+		if (r->type != T_MAP_VALUE || (r->flags & RF_NULL))
+			return verr(v, s, pc, "kfunc_arg", "arg#%d doesn't point to a const string", i);
+		return arg_const_str(v, s, pc, reg) ? -1 : 1;
+	case BG_KP_MAP:
+		if (r->type != T_MAP_PTR)
+			return verr(v, s, pc, "kfunc_arg", "pointer in R%d isn't map pointer", reg);
+		/* the map of a bpf_wq / bpf_task_work argument before it */
+		for (int j = 0; j < i; j++) {
+			const struct as_reg *o = R(s, j + 1);
+			const struct btf_type *ot = obj_btf_skip_mods(b, btf_params(fp)[j].type, NULL);
+			const struct btf_type *os = ot && btf_is_ptr(ot) ? obj_btf_skip_mods(b, ot->type, NULL) : NULL;
+			if (o->type == T_MAP_VALUE && o->map != r->map && os && btf_is_composite(os) &&
+			    bg_kfunc_param_kind("", btf__name_by_offset(b, os->name_off)) == BG_KP_MAP_FIELD)
+				return verr(v, s, pc, "kfunc_arg",
+					    "%s pointer in R%d map_uid=0 doesn't match map pointer in R%d map_uid=0 (maps %d, %d)",
+					    btf__name_by_offset(b, os->name_off), j + 1, reg, o->map, r->map);
+		}
+		return 1;
+	case BG_KP_MAP_FIELD:
+		if (r->type != T_MAP_VALUE || (r->flags & RF_NULL))
+			return verr(v, s, pc, "kfunc_arg", "arg#%d doesn't point to a map value", i);
+		return arg_map_field(v, s, pc, reg, sn) ? -1 : 1;
+	case BG_KP_IRQ_FLAG:
+		if (r->type != T_STACK)
+			return verr(v, s, pc, "kfunc_arg", "arg#%d doesn't point to an irq flag on stack", i);
+		return irq_flag_op(v, s, pc, reg, ci->p) ? -1 : 1;
+	default:
+		return 0;
+	}
+}
+
 static int xfer_kfunc(struct vctx *v, struct as_state *s, size_t pc, const struct bg_insn *in)
 {
 	const char *name = kfunc_name(v, in);
@@ -1747,8 +1865,11 @@ static int xfer_kfunc(struct vctx *v, struct as_state *s, size_t pc, const struc
 		if (stackobj && i == 0 && p->args[0] == BG_ARG_CTX && args[0].type == T_CTX &&
 		    !kfunc_ctx_of_prog(v, kfunc_param_struct(v, pc, 0)))
 			return verr(v, s, pc, "kfunc_arg", "R1 must be referenced or trusted");
+		int byname = kfunc_param_check(v, s, pc, i, &ci);
+		if (byname < 0)
+			return -1;
 		/* the stack objects are checked by iter_op / dynptr_args */
-		if (stackobj && ((i == 0 && p->args[i] == BG_ARG_STACK) || p->args[i] == BG_ARG_DYNPTR))
+		if (byname || (stackobj && ((i == 0 && p->args[i] == BG_ARG_STACK) || p->args[i] == BG_ARG_DYNPTR)))
 			continue;
 		if (arg_check(v, s, pc, i, &ci))
 			return -1;

@@ -643,6 +643,9 @@ static bool slot_leq(const struct as_slot *a, const struct as_slot *b, struct id
 		 * is not covered by a usable one */
 		if (b->kind == SK_ITER && (a->spill.flags & RF_UNTRUSTED) && !(b->spill.flags & RF_UNTRUSTED))
 			return false;
+		/* an irq flag of one nesting depth */
+		if (b->kind == SK_IRQ && b->spill.size != AS_SEC_MAYBE && a->spill.size != b->spill.size)
+			return false;
 		/* the same dynptr: its kind, id and reference */
 		if (b->kind == SK_DYNPTR &&
 		    (!dynptr_leq(&a->spill, &b->spill, m) ||
@@ -778,6 +781,9 @@ static void slot_join(struct as_slot *a, const struct as_slot *b, bool widen, co
 		a->spill = as_reg_join(&a->spill, &b->spill, widen, thr, nthr);
 		if (a->spill.type == T_UNINIT)
 			a->kind = SK_NONE;
+	} else if (a->kind == SK_IRQ) {
+		if (a->spill.size != b->spill.size)
+			a->spill.size = AS_SEC_MAYBE;
 	} else if (a->kind == SK_ITER) {
 		/* usable only if usable on both paths */
 		if ((a->spill.flags | b->spill.flags) & RF_UNTRUSTED)

@@ -89,6 +89,8 @@ struct as_reg {
 #define SK_DYNPTR 2 /* spill: T_UNINIT with dkind, dynptr (its id) and ref (ringbuf) */
 #define SK_ITER 3
 #define SK_OBJ_TAIL 4 /* the second slot of a dynptr: neither readable nor a dynptr itself */
+#define SK_IRQ 5 /* an irq flag (bpf_local_irq_save): spill.size is the irq nesting depth it was
+		  * saved at (AS_SEC_MAYBE: joined from different depths); not readable */
 
 struct as_slot {
 	uint8_t idx;       /* slot number: bytes [-8*(idx+1), -8*idx) of the frame */

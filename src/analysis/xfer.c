@@ -498,6 +498,12 @@ static int stack_write_bytes(struct vctx *v, struct as_frame *f, int off, int si
 	return 0;
 }
 
+/* What a stack object's slot holds, for a message. */
+static const char *slot_obj_name(uint8_t kind)
+{
+	return kind == SK_ITER ? "an iterator" : kind == SK_IRQ ? "an irq flag" : "a dynptr";
+}
+
 static bool reg_is_zero(const struct as_reg *r)
 {
 	uint64_t c;
@@ -645,10 +651,10 @@ static int stack_read(struct vctx *v, struct as_state *s, size_t pc, int reg,
 		int byte = (int)(o + 8 * (idx + 1));
 		const struct as_slot *sl = as_slot_find(f, idx);
 		uint8_t init = sl ? sl->init : 0, zero = sl ? sl->zero : 0;
-		if (sl && (sl->kind == SK_DYNPTR || sl->kind == SK_ITER || sl->kind == SK_OBJ_TAIL))
+		if (sl && (sl->kind == SK_DYNPTR || sl->kind == SK_ITER || sl->kind == SK_OBJ_TAIL || sl->kind == SK_IRQ))
 			return verr(v, s, pc, "stack_obj",
 				    "invalid read from stack R%d off %" PRId64 "+0 size %d: the slot at %d holds %s",
-				    reg, lo, size, -8 * (idx + 1), sl->kind == SK_ITER ? "an iterator" : "a dynptr");
+				    reg, lo, size, -8 * (idx + 1), slot_obj_name(sl->kind));
 		if (sl && sl->kind == SK_SPILL && byte < sl->spill_size) {
 			init |= (uint8_t)(1u << byte);
 			if (!reg_is_zero(&sl->spill))
@@ -1510,7 +1516,7 @@ int check_mem_range(struct vctx *v, struct as_state *s, size_t pc, int reg, cons
 			/* a helper neither reads a dynptr or iterator as bytes nor
 			 * writes over one (the kernel's check_stack_range_initialized) */
 			const struct as_slot *sl = &f->slots[k];
-			if (sl->kind != SK_DYNPTR && sl->kind != SK_ITER && sl->kind != SK_OBJ_TAIL)
+			if (sl->kind != SK_DYNPTR && sl->kind != SK_ITER && sl->kind != SK_OBJ_TAIL && sl->kind != SK_IRQ)
 				continue;
 			int64_t o = -8 * ((int64_t)sl->idx + 1) > lo ? -8 * ((int64_t)sl->idx + 1) : lo;
 			if (write && sl->kind != SK_ITER)
@@ -1519,7 +1525,7 @@ int check_mem_range(struct vctx *v, struct as_state *s, size_t pc, int reg, cons
 			if (!write)
 				return verr(v, s, pc, "stack_obj",
 					    "invalid read from stack R%d off %" PRId64 "+0 size %d: the slot at %d holds %s (%s)",
-					    reg, lo, sz, -8 * (sl->idx + 1), sl->kind == SK_ITER ? "an iterator" : "a dynptr", what);
+					    reg, lo, sz, -8 * (sl->idx + 1), slot_obj_name(sl->kind), what);
 		}
 		if (write) {
 			return stack_write_bytes(v, f, (int)lo, (int)(hi - lo), false) ? -1 : 0;

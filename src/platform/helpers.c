@@ -125,6 +125,31 @@ const struct bg_helper_proto *bg_kfunc_by_name(const char *name)
 	return name ? find_name(kf_by_name, NKFUNCS, name) : NULL;
 }
 
+static const struct kparam {
+	const char *name;
+	enum bg_kparam kind;
+	bool is_struct;
+} kparams[] = {
+#define BG_KPARAM(sfx_, kind_) { .name = sfx_, .kind = (kind_), .is_struct = false },
+#define BG_KPARAM_STRUCT(sn_, kind_) { .name = sn_, .kind = (kind_), .is_struct = true },
+#include "platform/kfunc_params.def"
+#undef BG_KPARAM
+#undef BG_KPARAM_STRUCT
+};
+
+enum bg_kparam bg_kfunc_param_kind(const char *name, const char *sname)
+{
+	size_t ln = name ? strlen(name) : 0;
+	for (size_t i = 0; i < sizeof(kparams) / sizeof(kparams[0]); i++) {
+		const struct kparam *k = &kparams[i];
+		size_t ls = strlen(k->name);
+		if (k->is_struct ? (sname && !strcmp(sname, k->name))
+				 : (ln > ls && !strcmp(name + ln - ls, k->name)))
+			return k->kind;
+	}
+	return BG_KP_NONE;
+}
+
 static int cmp_kfunc_types(const void *key, const void *e)
 {
 	return strcmp(key, ((const struct kfunc_types *)e)->name);

@@ -165,6 +165,20 @@ const struct bg_helper_proto *bg_kfunc_by_name(const char *name); /* kfuncs the 
  * version kver (0: the running profile)? *why gets a reason when not. */
 bool bg_helper_allowed(uint32_t id, uint32_t prog_type, uint32_t kver, const char **why);
 const char *bg_arg_type_name(enum bg_arg_type t);
+/* How the kernel's verifier checks a kfunc parameter by its BTF name or
+ * struct, whatever the kfunc (kfunc_params.def). */
+enum bg_kparam {
+	BG_KP_NONE = 0,   /* no such rule: the row (kfuncs.def) and the BTF type decide */
+	BG_KP_IGNORE,     /* __ign, __prog: the register is not looked at */
+	BG_KP_CONST,      /* __k, __szk: a known constant scalar */
+	BG_KP_CONST_STR,  /* __str: a NUL-terminated string in a read-only map value */
+	BG_KP_MAP,        /* __map: a map pointer */
+	BG_KP_IRQ_FLAG,   /* __irq_flag: an irq flag slot on the stack */
+	BG_KP_MAP_FIELD,  /* struct bpf_wq / bpf_task_work: that field of a map value */
+};
+/* The rule for a kfunc parameter named name pointing to struct sname (NULL:
+ * not a struct pointer). */
+enum bg_kparam bg_kfunc_param_kind(const char *name, const char *sname);
 const char *bg_ret_type_name(enum bg_ret_type t);
 
 /* added by platform */
