@@ -95,7 +95,8 @@ static int rule_atomic_region(struct vctx *v, struct as_state *s, size_t pc, con
 {
 	uint8_t t = R(s, a->reg)->type;
 	if (rg_has(t, RG_NO_ATOMIC))
-		return verr(v, s, pc, "atomic", "BPF_ATOMIC stores into R%d %s is not allowed", a->reg,
+		return verr(v, s, pc, "atomic", "BPF_ATOMIC %s R%d %s is not allowed",
+			    v->insns[pc].atomic_op == BG_ATOMIC_LOAD_ACQ ? "loads from" : "stores into", a->reg,
 			    as_type_name(t, 0));
 	return 0;
 }
@@ -748,8 +749,11 @@ static void build_alu(struct builder *b, const struct bg_insn *in)
 
 static void build_atomic(struct builder *b, const struct bg_insn *in)
 {
+	/* check_atomic_load refuses the region before the access, check_atomic_store
+	 * after it (the store's alignment first: xfer_atomic) */
 	if (in->atomic_op == BG_ATOMIC_LOAD_ACQ) {
 		put(b, A_REG_INIT, in->src, 0, 0, 0);
+		put(b, A_ATOMIC_REGION, in->src, 0, 0, 0);
 		put(b, A_MEM, in->src, in->off, in->size, AF_READ);
 		return;
 	}
@@ -757,6 +761,7 @@ static void build_atomic(struct builder *b, const struct bg_insn *in)
 		put(b, A_REG_INIT, in->src, 0, 0, 0);
 		put(b, A_REG_INIT, in->dst, 0, 0, 0);
 		put(b, A_MEM, in->dst, in->off, in->size, AF_WRITE);
+		put(b, A_ATOMIC_REL_REGION, in->dst, 0, 0, 0);
 		return;
 	}
 	put(b, A_ATOMIC_SIZE, in->dst, 0, 0, 0);
@@ -1010,6 +1015,7 @@ void asrt_print(const struct vctx *v, size_t pc, FILE *f)
 		case A_SCALAR:
 		case A_PTR_ARITH:
 		case A_ATOMIC_REGION:
+		case A_ATOMIC_REL_REGION:
 		case A_ATOMIC_LEAK:
 		case A_LD_ABS_CTX:
 			fprintf(f, " %s(r%u)", n, a->reg);

@@ -1640,8 +1640,15 @@ static int xfer_atomic(struct vctx *v, struct as_state *s, size_t pc, const stru
 		return 0;
 	}
 	if (aop == BG_ATOMIC_STORE_REL) {
+		/* A_ATOMIC_REL_REGION: check_atomic_store judges the region after the store */
 		struct as_reg val = *R(s, in->src);
-		return check_mem(v, s, pc, in->dst, in->off, in->size, true, &val, NULL, false);
+		uint8_t t = R(s, in->dst)->type;
+		if (check_mem(v, s, pc, in->dst, in->off, in->size, true, &val, NULL, false))
+			return -1;
+		if (rg_has(t, RG_NO_ATOMIC))
+			return verr(v, s, pc, "atomic", "BPF_ATOMIC stores into R%d %s is not allowed", in->dst,
+				    as_type_name(t, 0));
+		return 0;
 	}
 	struct as_reg old;
 	if (check_mem(v, s, pc, in->dst, in->off, in->size, false, NULL, &old, false))
