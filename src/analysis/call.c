@@ -1797,7 +1797,7 @@ static int kfunc_param_check(struct vctx *v, struct as_state *s, size_t pc, int 
 		return 0;
 	const struct btf_type *st = btf_is_ptr(t) ? obj_btf_skip_mods(b, t->type, NULL) : NULL;
 	const char *sn = st && btf_is_composite(st) ? btf__name_by_offset(b, st->name_off) : NULL;
-	enum bg_kparam k = bg_kfunc_param_kind(btf__name_by_offset(b, pa->name_off), sn);
+	enum bg_kparam k = bg_kfunc_param_kind(btf__name_by_offset(b, pa->name_off), sn, NULL);
 	int reg = i + 1;
 	const struct as_reg *r = R(s, reg);
 	uint64_t c;
@@ -1828,11 +1828,12 @@ static int kfunc_param_check(struct vctx *v, struct as_state *s, size_t pc, int 
 			const struct as_reg *o = R(s, j + 1);
 			const struct btf_type *ot = obj_btf_skip_mods(b, btf_params(fp)[j].type, NULL);
 			const struct btf_type *os = ot && btf_is_ptr(ot) ? obj_btf_skip_mods(b, ot->type, NULL) : NULL;
+			const char *word = NULL;
 			if (o->type == T_MAP_VALUE && o->map != r->map && os && btf_is_composite(os) &&
-			    bg_kfunc_param_kind("", btf__name_by_offset(b, os->name_off)) == BG_KP_MAP_FIELD)
+			    bg_kfunc_param_kind("", btf__name_by_offset(b, os->name_off), &word) == BG_KP_MAP_FIELD)
 				return verr(v, s, pc, "kfunc_arg",
 					    "%s pointer in R%d map_uid=0 doesn't match map pointer in R%d map_uid=0 (maps %d, %d)",
-					    btf__name_by_offset(b, os->name_off), j + 1, reg, o->map, r->map);
+					    word ? word : "?", j + 1, reg, o->map, r->map);
 		}
 		return 1;
 	case BG_KP_MAP_FIELD:

@@ -129,23 +129,27 @@ static const struct kparam {
 	const char *name;
 	enum bg_kparam kind;
 	bool is_struct;
+	const char *word;
 } kparams[] = {
-#define BG_KPARAM(sfx_, kind_) { .name = sfx_, .kind = (kind_), .is_struct = false },
-#define BG_KPARAM_STRUCT(sn_, kind_) { .name = sn_, .kind = (kind_), .is_struct = true },
+#define BG_KPARAM(sfx_, kind_) { .name = sfx_, .kind = (kind_), .is_struct = false, .word = NULL },
+#define BG_KPARAM_STRUCT(sn_, kind_, word_) { .name = sn_, .kind = (kind_), .is_struct = true, .word = word_ },
 #include "platform/kfunc_params.def"
 #undef BG_KPARAM
 #undef BG_KPARAM_STRUCT
 };
 
-enum bg_kparam bg_kfunc_param_kind(const char *name, const char *sname)
+enum bg_kparam bg_kfunc_param_kind(const char *name, const char *sname, const char **word)
 {
 	size_t ln = name ? strlen(name) : 0;
 	for (size_t i = 0; i < sizeof(kparams) / sizeof(kparams[0]); i++) {
 		const struct kparam *k = &kparams[i];
 		size_t ls = strlen(k->name);
 		if (k->is_struct ? (sname && !strcmp(sname, k->name))
-				 : (ln > ls && !strcmp(name + ln - ls, k->name)))
+				 : (ln > ls && !strcmp(name + ln - ls, k->name))) {
+			if (word)
+				*word = k->word;
 			return k->kind;
+		}
 	}
 	return BG_KP_NONE;
 }

@@ -177,8 +177,9 @@ enum bg_kparam {
 	BG_KP_MAP_FIELD,  /* struct bpf_wq / bpf_task_work: that field of a map value */
 };
 /* The rule for a kfunc parameter named name pointing to struct sname (NULL:
- * not a struct pointer). */
-enum bg_kparam bg_kfunc_param_kind(const char *name, const char *sname);
+ * not a struct pointer); *word (word may be NULL) gets the kernel's name of
+ * that struct in its messages, or NULL. */
+enum bg_kparam bg_kfunc_param_kind(const char *name, const char *sname, const char **word);
 const char *bg_ret_type_name(enum bg_ret_type t);
 
 /* added by platform */

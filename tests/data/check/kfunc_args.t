@@ -308,7 +308,7 @@ exit
 
 # case: wq_init_other_map
 # expect: reject
-# message: doesn't match map pointer in R2
+# message: workqueue pointer in R1 map_uid=0 doesn.t match map pointer in R2 map_uid=0
 r1 = 0
 *(u32 *)(r10 - 4) = r1
 r2 = r10
