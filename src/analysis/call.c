@@ -1665,8 +1665,14 @@ static int kfunc_sz_mem_args(struct vctx *v, struct as_state *s, size_t pc, cons
 		const char *n = btf__name_by_offset(b, pa[i].name_off);
 		struct as_reg *r = R(s, i + 1);
 		if (!t || !btf_is_ptr(t) || (i < 3 && p->args[i] != BG_ARG_ANYTHING) ||
-		    !name_ends(btf__name_by_offset(b, pa[i + 1].name_off), "__sz") || !rg_has(r->type, RG_MEM_ARG) ||
-		    r->type == T_BTF_ID)
+		    !name_ends(btf__name_by_offset(b, pa[i + 1].name_off), "__sz"))
+			continue;
+		/* check_helper_mem_access's default: a number (but a NULL with
+		 * size 0, or an __opt NULL) is no memory */
+		if (r->type == T_SCALAR && !is_null_const(r))
+			return verr(v, s, pc, "kfunc_arg", "R%d type=scalar expected=fp (arg#%d arg#%d memory, len pair)",
+				    i + 1, i, i + 1);
+		if (!rg_has(r->type, RG_MEM_ARG) || r->type == T_BTF_ID)
 			continue;
 		bool opt = name_ends(n, "__opt") || name_ends(n, "__nullable");
 		if (arg_mem(v, s, pc, i + 1, i + 2, false, opt, true, NULL))

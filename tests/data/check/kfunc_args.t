@@ -388,3 +388,39 @@ r1 += -8
 call bpf_local_irq_restore
 r0 = 0
 exit
+
+# case: stream_args_null
+# expect: reject
+# message: Possibly NULL pointer passed to trusted arg2
+w1 = 1
+r2 = %[fmt] ll
+r3 = 0
+w4 = 0
+r5 = 0
+call bpf_stream_vprintk_impl
+r0 = 0
+exit
+
+# case: stream_args_scalar
+# expect: reject
+# message: R3 type=scalar expected=
+w1 = 1
+r2 = %[fmt] ll
+r3 = 46
+w4 = 0
+r5 = 0
+call bpf_stream_vprintk_impl
+r0 = 0
+exit
+
+# case: stream_fmt_ctx
+# expect: reject
+# message: arg#1 doesn't point to a const string
+r2 = r1
+w1 = 1
+r3 = 0
+w4 = 0
+r5 = 0
+call bpf_stream_vprintk_impl
+r0 = 0
+exit
