@@ -1787,36 +1787,91 @@ static int irq_flag_op(struct vctx *v, struct as_state *s, size_t pc, int reg, c
 	return 0;
 }
 
+/* The class of each parameter of a kfunc (kfunc_params.def, and whether
+ * it is a number), remembered per kernel BTF and kfunc id: a call is
+ * analysed many times, its prototype does not change. */
+struct kparams {
+	const struct btf *b;
+	int32_t id;
+	uint32_t name_off, proto; /* of the FUNC: a BTF freed and another made at its address */
+	uint8_t n;
+	uint8_t kind[5];   /* enum bg_kparam */
+	bool scalar[5];    /* an integer or enum */
+	const char *sn[5]; /* the struct a pointer points to, or NULL */
+	const char *word[5];
+};
+static __thread struct kparams tl_kparams[64];
+
+static const struct kparams *kfunc_params(const struct vctx *v, size_t pc)
+{
+	const struct btf *b = tl_kbtf;
+	int32_t id = v->insns[pc].imm;
+	struct kparams *kp = &tl_kparams[(uint32_t)id % 64];
+	const struct btf_type *f = b && id > 0 ? btf__type_by_id(b, (uint32_t)id) : NULL;
+	if (!f)
+		return NULL;
+	if (kp->b == b && kp->id == id && kp->name_off == f->name_off && kp->proto == f->type)
+		return kp;
+	const struct btf_type *fp = kfunc_proto(v, pc);
+	if (!fp)
+		return NULL;
+	memset(kp, 0, sizeof(*kp));
+	kp->n = (uint8_t)(btf_vlen(fp) < 5 ? btf_vlen(fp) : 5);
+	for (int i = 0; i < kp->n; i++) {
+		const struct btf_param *pa = &btf_params(fp)[i];
+		const struct btf_type *t = obj_btf_skip_mods(b, pa->type, NULL);
+		const struct btf_type *st = t && btf_is_ptr(t) ? obj_btf_skip_mods(b, t->type, NULL) : NULL;
+		kp->sn[i] = st && btf_is_composite(st) ? btf__name_by_offset(b, st->name_off) : NULL;
+		kp->scalar[i] = t && (btf_is_int(t) || btf_is_any_enum(t));
+		kp->kind[i] = (uint8_t)bg_kfunc_param_kind(btf__name_by_offset(b, pa->name_off), kp->sn[i], &kp->word[i]);
+		if (!t || (!kp->scalar[i] && !btf_is_ptr(t)))
+			kp->kind[i] = BG_KP_NONE;
+	}
+	kp->b = b;
+	kp->id = id;
+	kp->name_off = f->name_off;
+	kp->proto = f->type;
+	return kp;
+}
+
+/* KF_ARG_PTR_TO_MAP after a bpf_wq / bpf_task_work argument: the map of
+ * that value. */
+static int kfunc_map_matches(struct vctx *v, struct as_state *s, size_t pc, const struct kparams *kp, int i)
+{
+	const struct as_reg *r = R(s, i + 1);
+	for (int j = 0; j < i; j++) {
+		const struct as_reg *o = R(s, j + 1);
+		if (kp->kind[j] == BG_KP_MAP_FIELD && o->type == T_MAP_VALUE && o->map != r->map)
+			return verr(v, s, pc, "kfunc_arg",
+				    "%s pointer in R%d map_uid=0 doesn't match map pointer in R%d map_uid=0 (maps %d, %d)",
+				    kp->word[j] ? kp->word[j] : "?", j + 1, i + 1, o->map, r->map);
+	}
+	return 0;
+}
+
 /* check_kfunc_args' rules by a parameter's name or struct in the kernel's
  * BTF, for any kfunc (kfunc_params.def): 1 when argument i was checked here
  * (the row's check is skipped), 0 when the row decides, -1 on a rejection.
  * A scalar parameter takes a scalar whatever its row says. */
-static int kfunc_param_check(struct vctx *v, struct as_state *s, size_t pc, int i, const struct call_info *ci)
+static int kfunc_param_check(struct vctx *v, struct as_state *s, size_t pc, int i, const struct call_info *ci,
+			     const struct kparams *kp)
 {
-	const struct btf *b = tl_kbtf;
-	const struct btf_type *fp = kfunc_proto(v, pc);
-	if (!fp || i >= btf_vlen(fp))
+	if (!kp || i >= kp->n)
 		return 0;
-	const struct btf_param *pa = &btf_params(fp)[i];
-	const struct btf_type *t = obj_btf_skip_mods(b, pa->type, NULL);
-	if (!t)
-		return 0;
-	const struct btf_type *st = btf_is_ptr(t) ? obj_btf_skip_mods(b, t->type, NULL) : NULL;
-	const char *sn = st && btf_is_composite(st) ? btf__name_by_offset(b, st->name_off) : NULL;
-	enum bg_kparam k = bg_kfunc_param_kind(btf__name_by_offset(b, pa->name_off), sn, NULL);
+	enum bg_kparam k = kp->kind[i];
 	int reg = i + 1;
 	const struct as_reg *r = R(s, reg);
 	uint64_t c;
 	if (k == BG_KP_IGNORE)
 		return 1;
-	if (btf_is_int(t) || btf_is_any_enum(t)) {
+	if (kp->scalar[i]) {
 		if (r->type != T_SCALAR)
 			return verr(v, s, pc, "kfunc_arg", "R%d is not a scalar", reg);
 		if (k == BG_KP_CONST && !bg_scalar_is_const(&r->v, &c))
 			return verr(v, s, pc, "kfunc_arg", "R%d must be a known constant", reg);
 		return 0;
 	}
-	if (!btf_is_ptr(t) || k == BG_KP_NONE || k == BG_KP_CONST)
+	if (k == BG_KP_NONE || k == BG_KP_CONST)
 		return 0;
 	if ((ci->p->flags & (BG_HF_TRUSTED_ARGS | BG_HF_RCU)) &&
 	    (is_null_const(r) || (r->type != T_SCALAR && (r->flags & RF_NULL))))
@@ -1829,23 +1884,11 @@ static int kfunc_param_check(struct vctx *v, struct as_state *s, size_t pc, int 
 	case BG_KP_MAP:
 		if (r->type != T_MAP_PTR)
 			return verr(v, s, pc, "kfunc_arg", "pointer in R%d isn't map pointer", reg);
-		/* the map of a bpf_wq / bpf_task_work argument before it */
-		for (int j = 0; j < i; j++) {
-			const struct as_reg *o = R(s, j + 1);
-			const struct btf_type *ot = obj_btf_skip_mods(b, btf_params(fp)[j].type, NULL);
-			const struct btf_type *os = ot && btf_is_ptr(ot) ? obj_btf_skip_mods(b, ot->type, NULL) : NULL;
-			const char *word = NULL;
-			if (o->type == T_MAP_VALUE && o->map != r->map && os && btf_is_composite(os) &&
-			    bg_kfunc_param_kind("", btf__name_by_offset(b, os->name_off), &word) == BG_KP_MAP_FIELD)
-				return verr(v, s, pc, "kfunc_arg",
-					    "%s pointer in R%d map_uid=0 doesn't match map pointer in R%d map_uid=0 (maps %d, %d)",
-					    word ? word : "?", j + 1, reg, o->map, r->map);
-		}
-		return 1;
+		return kfunc_map_matches(v, s, pc, kp, i) ? -1 : 1;
 	case BG_KP_MAP_FIELD:
 		if (r->type != T_MAP_VALUE || (r->flags & RF_NULL))
 			return verr(v, s, pc, "kfunc_arg", "arg#%d doesn't point to a map value", i);
-		return arg_map_field(v, s, pc, reg, sn) ? -1 : 1;
+		return arg_map_field(v, s, pc, reg, kp->sn[i]) ? -1 : 1;
 	case BG_KP_IRQ_FLAG:
 		if (r->type != T_STACK)
 			return verr(v, s, pc, "kfunc_arg", "arg#%d doesn't point to an irq flag on stack", i);
@@ -1864,6 +1907,7 @@ static int xfer_kfunc(struct vctx *v, struct as_state *s, size_t pc, const struc
 	struct call_info ci = { .p = p, .name = p->name, .id = 0, .map_idx = -1 };
 	struct as_reg args[5];
 	bool stackobj = (p->flags & (BG_HF_ITER_NEW | BG_HF_ITER_NEXT | BG_HF_ITER_DESTROY)) || has_dynptr_arg(p);
+	const struct kparams *kp = kfunc_params(v, pc);
 	for (int i = 0; i < 5; i++) {
 		args[i] = *R(s, i + 1);
 		/* (bpf_dynptr_from_skb's first argument, the ctx or a trusted
@@ -1872,7 +1916,7 @@ static int xfer_kfunc(struct vctx *v, struct as_state *s, size_t pc, const struc
 		if (stackobj && i == 0 && p->args[0] == BG_ARG_CTX && args[0].type == T_CTX &&
 		    !kfunc_ctx_of_prog(v, kfunc_param_struct(v, pc, 0)))
 			return verr(v, s, pc, "kfunc_arg", "R1 must be referenced or trusted");
-		int byname = kfunc_param_check(v, s, pc, i, &ci);
+		int byname = kfunc_param_check(v, s, pc, i, &ci, kp);
 		if (byname < 0)
 			return -1;
 		/* the stack objects are checked by iter_op / dynptr_args */
