@@ -181,7 +181,7 @@ static int rule_ld_abs_ctx(struct vctx *v, struct as_state *s, size_t pc, const 
 static int rule_ld_abs_lock(struct vctx *v, struct as_state *s, size_t pc, const struct assertion *a)
 {
 	(void)a;
-	if (s->lock != -1)
+	if (as_locked(s))
 		return verr(v, s, pc, "lock", "BPF_LD_[ABS|IND] cannot be used inside bpf_spin_lock-ed region");
 	return 0;
 }
@@ -346,7 +346,7 @@ static int rule_call_lock(struct vctx *v, struct as_state *s, size_t pc, const s
 	if (in->pseudo == BG_CALL_LOCAL) {
 		/* a static subprogram sees the caller's lock from 6.9 */
 		char since[16];
-		if (s->lock != -1 && !kf_has(v, BG_KF_LOCK_SUBPROG))
+		if (as_locked(s) && !kf_has(v, BG_KF_LOCK_SUBPROG))
 			return verr(v, s, pc, "lock", "function calls are not allowed while holding a lock "
 				    "(bpf-to-bpf call; %s is not available before %s)",
 				    bg_feature_name(BG_KF_LOCK_SUBPROG),
@@ -356,7 +356,7 @@ static int rule_call_lock(struct vctx *v, struct as_state *s, size_t pc, const s
 	if (in->pseudo == BG_CALL_KFUNC) {
 		const char *name = kfunc_name(v, in);
 		const struct bg_helper_proto *p = name ? bg_kfunc_by_name(name) : NULL;
-		if (s->lock != -1 && !(p && (p->flags & BG_HF_GRAPH))) {
+		if (as_locked(s) && !(p && (p->flags & BG_HF_GRAPH)) && !call_is_res_lock(v, pc)) {
 			return verr(v, s, pc, "lock", "function calls are not allowed while holding a lock (kfunc %s)",
 				    name ? name : "?");
 		}
@@ -377,7 +377,7 @@ static int rule_call_lock(struct vctx *v, struct as_state *s, size_t pc, const s
 			return verr(v, s, pc, "lock", "bpf_spin_unlock of different lock");
 		return 0;
 	}
-	if (s->lock != -1)
+	if (as_locked(s))
 		return verr(v, s, pc, "lock", "function calls are not allowed while holding a lock (%s)",
 			    bg_helper_by_id((uint32_t)in->imm)->name);
 	return 0;
@@ -470,7 +470,7 @@ static int rule_section_kfunc(struct vctx *v, struct as_state *s, size_t pc, con
 	const char *name = kfunc_name(v, &v->insns[pc]);
 	const struct bg_helper_proto *p = name ? bg_kfunc_by_name(name) : NULL;
 	if (p && (p->flags & BG_HF_THROW)) {
-		if (s->lock != -1)
+		if (as_locked(s))
 			return verr(v, s, pc, "section", "bpf_throw cannot be used inside bpf_spin_lock-ed region");
 		for (int k = 0; k < AS_SEC__MAX; k++)
 			if (s->sec[k])
@@ -561,6 +561,10 @@ static int rule_exit_r0_scalar(struct vctx *v, struct as_state *s, size_t pc, co
 static int rule_exit_lock(struct vctx *v, struct as_state *s, size_t pc, const struct assertion *a)
 {
 	(void)a;
+	if (s->lock == -1 && s->nres && (ctx_kind(v) == CTX_MAIN || ctx_kind(v) == CTX_GLOBAL))
+		return verr(v, s, pc, "lock_held", "BPF_EXIT instruction in %s cannot be used inside bpf_spin_lock-ed region "
+			    "(a bpf_res_spin_lock is held%s)", ctx_kind(v) == CTX_MAIN ? "main prog" : "global function",
+			    s->nres == AS_RES_MAYBE ? " on some path" : "");
 	if (s->lock == -1)
 		return 0;
 	if (ctx_kind(v) == CTX_MAIN)

@@ -398,18 +398,18 @@ static int arg_mem(struct vctx *v, struct as_state *s, size_t pc, int reg, int s
 }
 
 /* bpf_spin_lock/unlock on the lock of a program-local object. */
-static int arg_local_lock(struct vctx *v, struct as_state *s, size_t pc, int reg)
+static int arg_local_lock(struct vctx *v, struct as_state *s, size_t pc, int reg, const char *tn)
 {
 	struct as_reg *r = R(s, reg);
 	if (want_ptr_nonnull(v, s, pc, reg, "ptr_"))
 		return -1;
-	int fo = graph_find_field(v->prog, 0, r->btf, "bpf_spin_lock");
+	int fo = graph_find_field(v->prog, 0, r->btf, tn);
 	uint64_t c;
 	if (fo < 0)
-		return verr(v, s, pc, "helper_arg", "local '%s' has no valid bpf_spin_lock", r->btf ? r->btf : "?");
+		return verr(v, s, pc, "helper_arg", "local '%s' has no valid %s", r->btf ? r->btf : "?", tn);
 	if (fo >= 0 && (!bg_scalar_is_const(&r->v, &c) || c != (uint64_t)fo))
-		return verr(v, s, pc, "helper_arg", "off %" PRId64 " doesn't point to 'struct bpf_spin_lock' that is at %d",
-			    r->v.smin, fo);
+		return verr(v, s, pc, "helper_arg", "off %" PRId64 " doesn't point to 'struct %s' that is at %d",
+			    r->v.smin, tn, fo);
 	return 0;
 }
 
@@ -626,7 +626,10 @@ static int arg_map_field(struct vctx *v, struct as_state *s, size_t pc, int reg,
 	if (fo == -2 && m && !m->btf_value_type_id)
 		return verr(v, s, pc, "helper_arg", "map '%s' has to have BTF in order to use %s", m->name ? m->name : "?",
 			    tn);
-	if (fo >= 0 && (!bg_scalar_is_const(&r->v, &c) || c != (uint64_t)fo))
+	if (fo >= 0 && !bg_scalar_is_const(&r->v, &c))
+		return verr(v, s, pc, "helper_arg", "R%d doesn't have constant offset. %s has to be at the constant offset",
+			    reg, tn);
+	if (fo >= 0 && c != (uint64_t)fo)
 		return verr(v, s, pc, "helper_arg", "off %" PRId64 " doesn't point to 'struct %s' that is at %d",
 			    r->v.smin, tn, fo);
 	return 0;
@@ -799,7 +802,7 @@ static int arg_check(struct vctx *v, struct as_state *s, size_t pc, int i, struc
 		return kfunc_param_struct(v, pc, i) ? arg_trust(v, s, pc, reg, ci) : 0;
 	case BG_ARG_SPIN_LOCK:
 		if (r->type == T_BTF_ID && (r->flags & RF_ALLOC))
-			return arg_local_lock(v, s, pc, reg);
+			return arg_local_lock(v, s, pc, reg, "bpf_spin_lock");
 		/* fall through */
 	case BG_ARG_TIMER:
 		if (r->type != T_MAP_VALUE)
@@ -1849,6 +1852,93 @@ static int kfunc_map_matches(struct vctx *v, struct as_state *s, size_t pc, cons
 	return 0;
 }
 
+bool call_is_res_lock(const struct vctx *v, size_t pc)
+{
+	const struct kparams *kp = v->insns[pc].pseudo == BG_CALL_KFUNC ? kfunc_params(v, pc) : NULL;
+	return kp && kp->n && kp->kind[0] == BG_KP_RES_LOCK;
+}
+
+/* process_spin_lock for the resilient locks (6.15): a lock already held is
+ * an AA deadlock; an unlock releases the innermost lock, taken with the same
+ * kind of kfunc (irq or not). The lock is pushed pending: res_lock_result
+ * gives it r0's id, res_branch keeps it where r0 is 0 and drops it where
+ * r0 is not (the kernel's failing branch holds nothing, see
+ * check_kfunc_call's push_stack). */
+static int res_lock_op(struct vctx *v, struct as_state *s, size_t pc, int reg, const struct bg_helper_proto *p,
+		       const struct kparams *kp)
+{
+	uint32_t id;
+	int32_t lk = as_lock_of(R(s, reg), &id);
+	uint8_t irq = 0;
+	for (int i = 0; i < kp->n; i++)
+		irq |= kp->kind[i] == BG_KP_IRQ_FLAG;
+	if (s->nres == AS_RES_MAYBE)
+		return verr(v, s, pc, "lock", "%s: the resilient locks held differ on the paths joined here", p->name);
+	if (p->ret == BG_RET_INTEGER) {
+		for (unsigned i = 0; i < s->nres; i++)
+			if (s->res[i].lock == lk && s->res[i].id == id)
+				return verr(v, s, pc, "lock", "Acquiring the same lock again, AA deadlock detected");
+		if (s->nres == AS_MAX_RES)
+			return verr(v, s, pc, "too_complex", "%s: more than %d resilient locks held (bpfgate's limit)",
+				    p->name, AS_MAX_RES);
+		s->res[s->nres++] = (struct as_res){ .lock = lk, .id = id, .cond = AS_ID_PENDING, .irq = irq };
+		return 0;
+	}
+	if (!s->nres && s->lock == AS_LOCK_NONE)
+		return verr(v, s, pc, "lock", "bpf_res_spin_unlock without taking a lock");
+	for (unsigned i = s->nres; i-- > 0;) {
+		const struct as_res *e = &s->res[i];
+		if (e->lock != lk || e->id != id || e->irq != irq)
+			continue;
+		if (e->cond)
+			return verr(v, s, pc, "lock",
+				    "bpf_res_spin_unlock without taking a lock (the lock's result is not checked on this path)");
+		if (i + 1 != s->nres)
+			return verr(v, s, pc, "lock", "bpf_res_spin_unlock cannot be out of order");
+		s->nres--;
+		return 0;
+	}
+	return verr(v, s, pc, "lock", "bpf_res_spin_unlock of different lock");
+}
+
+/* The id of bpf_res_spin_lock's result, which says whether the lock is held:
+ * r0 is an int in [-4095, 0] (MAX_ERRNO), zero-extended (the kernel's
+ * __mark_btf_func_reg_size: `if r0 s< 0` does not tell the failure). */
+static void res_lock_result(struct vctx *v, struct as_state *s, size_t pc)
+{
+	if (!s->nres || s->nres == AS_RES_MAYBE || s->res[s->nres - 1].cond != AS_ID_PENDING)
+		return;
+	struct as_reg *r0 = R(s, 0);
+	struct bg_scalar ret = bg_scalar_srange(-4095, 0);
+	as_reg_scalar(r0, bg_scalar_cast(&ret, 4, false));
+	r0->id = vid(v, pc, 11);
+	s->res[s->nres - 1].cond = r0->id;
+}
+
+void call_res_branch(struct as_state *s, const struct bg_insn *in, bool taken, const struct as_reg *d)
+{
+	if (!s->nres || s->nres == AS_RES_MAYBE)
+		return;
+	struct as_res *e = &s->res[s->nres - 1];
+	uint64_t c;
+	bool zero;
+	if (!e->cond || d->id != e->cond)
+		return;
+	if (!in->src_is_reg && in->imm == 0 && (in->op == BG_JMP_JEQ || in->op == BG_JMP_JNE))
+		zero = (in->op == BG_JMP_JEQ) == taken;
+	struct bg_scalar w = in->alu64 ? d->v : bg_scalar_cast(&d->v, 4, false);
+	if (bg_scalar_is_const(&w, &c))
+		zero = c == 0;
+	else if (!bg_scalar_contains(&w, 0))
+		zero = false;
+	else
+		return;
+	if (zero)
+		e->cond = 0;
+	else
+		s->nres--;
+}
+
 /* check_kfunc_args' rules by a parameter's name or struct in the kernel's
  * BTF, for any kfunc (kfunc_params.def): 1 when argument i was checked here
  * (the row's check is skipped), 0 when the row decides, -1 on a rejection.
@@ -1893,6 +1983,16 @@ static int kfunc_param_check(struct vctx *v, struct as_state *s, size_t pc, int 
 		if (r->type != T_STACK)
 			return verr(v, s, pc, "kfunc_arg", "arg#%d doesn't point to an irq flag on stack", i);
 		return irq_flag_op(v, s, pc, reg, ci->p) ? -1 : 1;
+	case BG_KP_RES_LOCK:
+		if (r->type == T_BTF_ID && (r->flags & RF_ALLOC)) {
+			if (arg_local_lock(v, s, pc, reg, kp->sn[i]))
+				return -1;
+		} else if (r->type != T_MAP_VALUE || (r->flags & RF_NULL)) {
+			return verr(v, s, pc, "kfunc_arg", "arg#%d doesn't point to map value or allocated object", i);
+		} else if (arg_map_field(v, s, pc, reg, kp->sn[i])) {
+			return -1;
+		}
+		return res_lock_op(v, s, pc, reg, ci->p, kp) ? -1 : 1;
 	default:
 		return 0;
 	}
@@ -1956,6 +2056,8 @@ static int xfer_kfunc(struct vctx *v, struct as_state *s, size_t pc, const struc
 		return -1;
 	if (rcu_elem && R(s, 0)->type == T_BTF_ID)
 		R(s, 0)->flags |= RF_RCU;
+	if (kp && kp->n && kp->kind[0] == BG_KP_RES_LOCK && p->ret == BG_RET_INTEGER)
+		res_lock_result(v, s, pc);
 	return 0;
 }
 

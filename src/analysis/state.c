@@ -742,6 +742,19 @@ static bool zone_leq(const struct as_state *a, const struct as_state *b, const s
 	return true;
 }
 
+/* The same resilient locks held, in the same order (ids not renamed, as
+ * the spin lock's). */
+static bool res_eq(const struct as_state *a, const struct as_state *b)
+{
+	if (a->nres != b->nres)
+		return false;
+	for (unsigned i = 0; a->nres != AS_RES_MAYBE && i < a->nres; i++)
+		if (a->res[i].lock != b->res[i].lock || a->res[i].id != b->res[i].id ||
+		    a->res[i].cond != b->res[i].cond || a->res[i].irq != b->res[i].irq)
+			return false;
+	return true;
+}
+
 static bool state_leq(const struct as_state *a, const struct as_state *b, struct idmap *m)
 {
 	/* lock ids are not renamed: a different one is only covered by a
@@ -751,6 +764,8 @@ static bool state_leq(const struct as_state *a, const struct as_state *b, struct
 	    memcmp(a->sec, b->sec, sizeof(a->sec)))
 		return false;
 	if (memcmp(a->iter, b->iter, a->niter * sizeof(a->iter[0])))
+		return false;
+	if (b->nres != AS_RES_MAYBE && !res_eq(a, b))
 		return false;
 	for (uint32_t i = 0; i < a->nframes; i++)
 		if (!frame_leq(&a->fr[i], &b->fr[i], m))
@@ -1222,6 +1237,8 @@ int as_state_join(struct as_state *a, const struct as_state *b_in, bool widen, c
 	for (int k = 0; k < AS_SEC__MAX; k++)
 		if (a->sec[k] != b->sec[k])
 			a->sec[k] = AS_SEC_MAYBE; /* depth unknown: closing it or exiting is an error */
+	if (!res_eq(a, b))
+		a->nres = AS_RES_MAYBE; /* different locks held: any lock operation or exit is an error */
 	as_zone_gc(a);
 	if (!use_b)
 		as_state_fini(&renamed);
@@ -1270,7 +1287,8 @@ void as_state_keys(const struct as_state *s, uint16_t live, bool weak_only, stru
 {
 	uint64_t h = mix(s->nframes, (uint64_t)(int64_t)s->lock);
 	uint64_t hp = h, hm = 0, hl = 0;
-	h = mix(h, (uint64_t)s->sec[0] | (uint64_t)s->sec[1] << 8 | (uint64_t)s->sec[2] << 16);
+	h = mix(h, (uint64_t)s->sec[0] | (uint64_t)s->sec[1] << 8 | (uint64_t)s->sec[2] << 16 |
+		       (uint64_t)s->nres << 24);
 	/* references by acquiring insn: ids are names local to the state */
 	uint64_t refs = 0;
 	for (uint32_t i = 0; i < s->nrefs; i++)
@@ -1437,6 +1455,8 @@ void as_state_print(const struct as_state *s, void *file)
 	}
 	if (s->lock != -1)
 		fprintf(f, "  lock: %s\n", s->lock == -2 ? "maybe held" : as_map_name(s->lock));
+	if (s->nres)
+		fprintf(f, "  resilient locks: %s\n", s->nres == AS_RES_MAYBE ? "joined" : "held");
 	static const char *const sec_names[AS_SEC__MAX] = { "rcu_read_lock", "preempt_disable",
 							    "local_irq_save" };
 	for (int k = 0; k < AS_SEC__MAX; k++)

@@ -125,6 +125,19 @@ struct as_ref {
 	uint8_t many;      /* acquired more than once (loop) */
 };
 
+/* A resilient lock held (bpf_res_spin_lock[_irqsave]): which lock (as
+ * as_lock_of), taken with the irq variant or not, and while the call's
+ * result is unchecked the id of that result (held where it is 0: the
+ * kernel's failing branch, r0 in [-4095,-1], holds nothing). */
+struct as_res {
+	int32_t lock;
+	uint32_t id;
+	uint32_t cond;
+	uint8_t irq;
+};
+#define AS_MAX_RES 4
+#define AS_RES_MAYBE 0xff /* nres: paths holding different locks joined */
+
 struct as_state {
 	uint32_t nframes;
 	struct as_frame *fr;
@@ -138,6 +151,8 @@ struct as_state {
 	/* critical sections opened by kfuncs: nesting depth of each kind
 	 * (enum as_section), AS_SEC_MAYBE when paths with different depths joined */
 	uint8_t sec[3];
+	uint8_t nres;      /* resilient locks held, innermost last (or AS_RES_MAYBE) */
+	struct as_res res[AS_MAX_RES];
 	uint32_t niter;
 	uint16_t iter[AS_MAX_ITER]; /* loop iteration vector (outermost first) */
 	uint32_t path;     /* path arena node of one path reaching here */
@@ -185,6 +200,12 @@ static inline int32_t as_lock_of(const struct as_reg *r, uint32_t *id)
 {
 	*id = r->id;
 	return r->type == T_BTF_ID ? AS_LOCK_ALLOC : r->map;
+}
+
+/* Is a lock of either kind held (or maybe held) in s? */
+static inline bool as_locked(const struct as_state *s)
+{
+	return s->lock != AS_LOCK_NONE || s->nres;
 }
 
 static inline struct as_frame *as_cur(struct as_state *s)

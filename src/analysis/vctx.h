@@ -174,6 +174,12 @@ struct vctx {
 
 /* Is the call at pc bpf_throw (the program ends there)? */
 bool call_throws(struct vctx *v, size_t pc);
+/* Does the kfunc called at pc take a struct bpf_res_spin_lock (the resilient
+ * lock kfuncs, callable while holding a lock)? */
+bool call_is_res_lock(const struct vctx *v, size_t pc);
+/* A branch on bpf_res_spin_lock's result d: the lock is held where it is 0,
+ * not where it is not (xfer.c scalar_branch, after the refinement). */
+void call_res_branch(struct as_state *s, const struct bg_insn *in, bool taken, const struct as_reg *d);
 /* graph_is_local (graph.h) through the per-program cache. */
 bool vctx_is_local(struct vctx *v, const char *name);
 

@@ -1225,7 +1225,7 @@ static void walked_ptr(struct as_reg *out, const char *tn)
 bool in_rcu_cs(struct vctx *v, const struct as_state *s)
 {
 	return (s->sec[AS_SEC_RCU] && s->sec[AS_SEC_RCU] != AS_SEC_MAYBE) || s->lock != AS_LOCK_NONE ||
-	       !prog_sleepable(v);
+	       (s->nres && s->nres != AS_RES_MAYBE) || !prog_sleepable(v);
 }
 
 /* check_ptr_to_btf_access (6.18): the trust of the pointer member loaded at
@@ -2057,6 +2057,8 @@ static int scalar_branch(struct vctx *v, struct as_state *s, size_t pc, const st
 				    .v = sr->v, .src = sr };
 		for_each_reg_id(s, a.id, eq_set, &a);
 	}
+	if (s->nres)
+		call_res_branch(s, in, taken, d);
 	(void)v;
 	(void)pc;
 	return 0;

@@ -175,6 +175,7 @@ enum bg_kparam {
 	BG_KP_MAP,        /* __map: a map pointer */
 	BG_KP_IRQ_FLAG,   /* __irq_flag: an irq flag slot on the stack */
 	BG_KP_MAP_FIELD,  /* struct bpf_wq / bpf_task_work: that field of a map value */
+	BG_KP_RES_LOCK,   /* struct bpf_res_spin_lock: a resilient lock in a map value or object */
 };
 /* The rule for a kfunc parameter named name pointing to struct sname (NULL:
  * not a struct pointer); *word (word may be NULL) gets the kernel's name of
