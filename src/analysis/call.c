@@ -1881,7 +1881,7 @@ static int res_lock_op(struct vctx *v, struct as_state *s, size_t pc, int reg, c
 		if (s->nres == AS_MAX_RES)
 			return verr(v, s, pc, "too_complex", "%s: more than %d resilient locks held (bpfgate's limit)",
 				    p->name, AS_MAX_RES);
-		s->res[s->nres++] = (struct as_res){ .lock = lk, .id = id, .cond = AS_ID_PENDING, .irq = irq };
+		s->res[s->nres++] = (struct as_res){ .lock = (int16_t)lk, .id = id, .cond = AS_ID_PENDING, .irq = irq };
 		return 0;
 	}
 	if (!s->nres && s->lock == AS_LOCK_NONE)

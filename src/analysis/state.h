@@ -130,9 +130,9 @@ struct as_ref {
  * result is unchecked the id of that result (held where it is 0: the
  * kernel's failing branch, r0 in [-4095,-1], holds nothing). */
 struct as_res {
-	int32_t lock;
 	uint32_t id;
 	uint32_t cond;
+	int16_t lock;
 	uint8_t irq;
 };
 #define AS_MAX_RES 4
