@@ -287,6 +287,19 @@ static void link_null_copy(struct vctx *v, struct as_state *s, size_t pc, struct
 	r->id = id;
 }
 
+/* A scalar linked with a constant delta (after its r += k) that is copied
+ * (move or spill) leaves its link: the kernel keeps one delta per link and
+ * assign_scalar_id_before_mov clears such an id, so source and copy start a
+ * new link of their own. */
+static void unlink_added(struct as_reg *r)
+{
+	if (r->type != T_SCALAR || !r->id || !(r->delta || (r->flags & RF_LINK32)))
+		return;
+	r->id = 0;
+	r->delta = 0;
+	r->flags &= (uint8_t)~RF_LINK32;
+}
+
 static int alu_mov(struct vctx *v, struct as_state *s, size_t pc, const struct bg_insn *in)
 {
 	struct as_reg *d = R(s, in->dst);
@@ -302,6 +315,7 @@ static int alu_mov(struct vctx *v, struct as_state *s, size_t pc, const struct b
 		as_reg_scalar(d, r);
 		return 0;
 	}
+	unlink_added(sr);
 	if (!in->alu64) {
 		if (sr->type != T_SCALAR) {
 			as_reg_unknown(d);
@@ -407,19 +421,20 @@ static int xfer_alu(struct vctx *v, struct as_state *s, size_t pc, const struct 
 				r = u;
 		}
 		uint32_t id = d->id;
-		int64_t delta = d->delta;
-		bool link32 = d->flags & RF_LINK32;
+		bool added = d->delta != 0 || (d->flags & RF_LINK32);
+		uint64_t dst_umax = d->v.umax;
 		as_reg_scalar(d, r);
 		/* r += k keeps the link to its copies, with a constant delta (the
-		 * kernel's linked registers): a later test on either refines both */
-		if (id && !in->src_is_reg && (in->op == BG_ALU_ADD || in->op == BG_ALU_SUB)) {
-			int64_t k = in->op == BG_ALU_ADD ? (int64_t)in->imm : -(int64_t)in->imm;
-			if (delta + k > INT32_MIN && delta + k < INT32_MAX && (in->alu64 || r.umax <= UINT32_MAX)) {
-				d->id = id;
-				d->delta = (int32_t)(delta + k);
-				if (!in->alu64 || link32)
-					d->flags |= RF_LINK32;
-			}
+		 * kernel's linked registers): a later test on either refines both.
+		 * Once only (the kernel's BPF_ADD_CONST: a second r += k cannot
+		 * accumulate into the offset and clears the id), not for -S32_MIN,
+		 * and a 32-bit add only of a value that fits 32 bits. */
+		if (id && !added && !in->src_is_reg && (in->op == BG_ALU_ADD || in->op == BG_ALU_SUB) &&
+		    !(in->op == BG_ALU_SUB && in->imm == INT32_MIN) && (in->alu64 || dst_umax <= UINT32_MAX)) {
+			d->id = id;
+			d->delta = in->op == BG_ALU_ADD ? in->imm : -in->imm;
+			if (!in->alu64)
+				d->flags |= RF_LINK32;
 		}
 		return 0;
 	}
@@ -1596,11 +1611,7 @@ static void spill_link(struct vctx *v, struct as_state *s, size_t pc, const stru
 		}
 		return;
 	}
-	if (src->id && (src->delta || (src->flags & RF_LINK32))) {
-		src->id = 0;
-		src->delta = 0;
-		src->flags &= (uint8_t)~RF_LINK32;
-	}
+	unlink_added(src);
 	if (!src->id && !bg_scalar_is_const(&src->v, &c)) {
 		uint32_t id = vid(v, pc, 1);
 		release_id(s, id);

@@ -478,6 +478,29 @@ struct bg_scalar bg_scalar_load(uint8_t bytes, bool sign_extend)
 
 /* ---- kernel profile ---------------------------------------------------- */
 
+/* The kernel's maybe_fork_scalars: AND/OR with a constant of a value in
+ * [-1, 0] (signed, of the operation's width; the 64-bit range first, as the
+ * kernel checks it) is explored as two states, dst = 0 and dst = -1 (the
+ * idiom `x s>>= 63; x &= C` selects C or 0). Here: the join of the two
+ * results, which the branches after it refine as the two states would in
+ * the common case. Returns false when the rule does not apply. */
+static bool alu_fork_minus1_zero(uint8_t op, bool alu64, const struct bg_scalar *dst,
+				 const struct bg_scalar *src, struct bg_scalar *out)
+{
+	uint64_t c;
+
+	if ((op != BG_ALU_AND && op != BG_ALU_OR) || dst->bottom || !bg_scalar_is_const(src, &c))
+		return false;
+	bool s64 = dst->smin == -1 && dst->smax == 0;
+	if (!s64 && !(dst->s32min == -1 && dst->s32max == 0 && !alu64))
+		return false;
+	struct bg_scalar zero = bg_scalar_const(0), ones = bg_scalar_const(s64 ? UINT64_MAX : UINT32_MAX);
+	struct bg_scalar r0 = bg_scalar_alu(op, alu64, false, 0, &zero, src);
+	struct bg_scalar r1 = bg_scalar_alu(op, alu64, false, 0, &ones, src);
+	*out = bg_scalar_join(&r0, &r1);
+	return true;
+}
+
 /* Where the 6.18 verifier does not track an ALU result (division and modulo
  * always, shifts unless by a constant below the width) the result is an
  * unknown 64-bit scalar, even for 32-bit ops (the kernel does not zero-extend
@@ -491,6 +514,8 @@ static struct bg_scalar alu_kernel(uint8_t op, bool alu64, bool is_signed, uint8
 	struct bg_scalar r = bg_scalar_unknown();
 	uint64_t k = 0;
 
+	if (alu_fork_minus1_zero(op, alu64, dst, src, &r))
+		return r;
 	if (op == BG_ALU_LSH || op == BG_ALU_RSH || op == BG_ALU_ARSH)
 		untracked = !const_in(src, w, &k) || src->umax >= w;
 	if (!untracked || dst->bottom || src->bottom)
