@@ -99,6 +99,7 @@ enum bg_kernel_feature {
 	BG_KFEAT_SLEEPABLE_TP = 60,            /* sleepable tracepoint/raw_tp/tp_btf programs; prog arrays in sleepable ones */
 	BG_KFEAT_GLOBAL_SLEEP_CTX = 61,        /* a global function that may sleep refused in RCU/preempt/IRQ sections */
 	BG_KFEAT_ARG_UNTRUSTED = 62,           /* `arg:untrusted` decl tags of global function arguments */
+	BG_KFEAT_LOCK_ITER_NUM = 63,           /* bpf_iter_num kfuncs called with a bpf_spin_lock held */
 	BG_KFEAT__CNT,
 };
 

@@ -356,7 +356,11 @@ static int rule_call_lock(struct vctx *v, struct as_state *s, size_t pc, const s
 	if (in->pseudo == BG_CALL_KFUNC) {
 		const char *name = kfunc_name(v, in);
 		const struct bg_helper_proto *p = name ? bg_kfunc_by_name(name) : NULL;
-		if (as_locked(s) && !(p && (p->flags & BG_HF_GRAPH)) && !call_is_res_lock(v, pc)) {
+		/* the kernel's kfunc_spin_allowed: the graph API, the resilient
+		 * locks, and (6.15) the numeric iterator of bpf_for / bpf_repeat */
+		bool lock_ok = (p && ((p->flags & BG_HF_GRAPH) || (kf_has(v, BG_KF_LOCK_ITER_NUM) && bg_kfunc_iter_num(p)))) ||
+			       call_is_res_lock(v, pc);
+		if (as_locked(s) && !lock_ok) {
 			return verr(v, s, pc, "lock", "function calls are not allowed while holding a lock (kfunc %s)",
 				    name ? name : "?");
 		}

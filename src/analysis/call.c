@@ -2047,6 +2047,9 @@ static int xfer_kfunc(struct vctx *v, struct as_state *s, size_t pc, const struc
 	if ((p->flags & BG_HF_RELEASE) && !has_dynptr_arg(p) && do_release(v, s, pc, &ci))
 		return -1;
 	section_ops(s, p);
+	/* bpf_xdp_pull_data may move the packet (bpf_is_kfunc_pkt_changing) */
+	if (p->flags & BG_HF_PKT_CHANGING)
+		invalidate_pkt(s);
 	if ((p->flags & BG_HF_THROW) && s->nrefs)
 		return verr(v, s, pc, "ref_leak", "bpf_throw would lead to reference leak (reference acquired at insn %u)",
 			    s->refs[0].insn);
@@ -2098,8 +2101,12 @@ int xfer_call(struct vctx *v, struct as_state *s, size_t pc, int32_t *cb_target,
 	if ((p->flags & BG_HF_RELEASE) && !has_dynptr_arg(p) && do_release(v, s, pc, &ci))
 		return -1;
 	/* a write into an skb dynptr may move the packet (the kernel sets
-	 * changes_data for bpf_dynptr_write on BPF_DYNPTR_TYPE_SKB) */
-	if ((p->flags & BG_HF_PKT_CHANGING) || (id == BPF_FUNC_dynptr_write && ci.dyn.dkind == BG_DYNPTR_SKB))
+	 * changes_data for bpf_dynptr_write on BPF_DYNPTR_TYPE_SKB and _SKB_META:
+	 * slices of either are packet pointers); so may the
+	 * program a subprogram tail-calls, for its caller (the tail call in the
+	 * main frame does not return to it) */
+	if ((p->flags & BG_HF_PKT_CHANGING) || (id == BPF_FUNC_dynptr_write && (ci.dyn.dkind == BG_DYNPTR_SKB || ci.dyn.dkind == BG_DYNPTR_SKB_META)) ||
+	    (id == BPF_FUNC_tail_call && s->nframes > 1 && kf_has(v, BG_KF_PKT_GLOBAL_CALLS)))
 		invalidate_pkt(s);
 	for (int i = 0; i < 5; i++)
 		if (p->args[i] == BG_ARG_FUNC && args[i].type == T_FUNC) {

@@ -1145,7 +1145,7 @@ static int global_arg(struct vctx *v, struct as_state *s, size_t pc, int i, cons
 /* The kernel's per-subprogram effects, set by check_cfg from the calls a
  * function makes and merged from every function it calls or takes the
  * address of (merge_callee_effects): FX_PKT, it changes packet data (a helper
- * that does, a tail call; changes_pkt_data); FX_SLEEP, it may sleep (a
+ * or kfunc that does, a tail call; changes_pkt_data); FX_SLEEP, it may sleep (a
  * helper or kfunc that may; might_sleep). Computed once for every function. */
 enum { FX_PKT = 1, FX_SLEEP = 2 };
 
@@ -1159,8 +1159,11 @@ static uint8_t insn_effects(struct vctx *v, const struct bg_insn *in)
 		       (p && (p->flags & BG_HF_MIGHT_SLEEP) ? FX_SLEEP : 0);
 	}
 	const char *name = in->pseudo == BG_CALL_LOCAL ? NULL : kfunc_name(v, in);
+	const struct bg_helper_proto *kp = name ? bg_kfunc_by_name(name) : NULL;
 	bool sleepable = false;
-	return name && bg_kfunc_type_allowed(name, v->prog_type, &sleepable) >= 0 && sleepable ? FX_SLEEP : 0;
+	/* a kfunc that may move the packet (bpf_xdp_pull_data) */
+	return (kp && (kp->flags & BG_HF_PKT_CHANGING) ? FX_PKT : 0) |
+	       (name && bg_kfunc_type_allowed(name, v->prog_type, &sleepable) >= 0 && sleepable ? FX_SLEEP : 0);
 }
 
 static uint8_t func_effects(struct vctx *v, uint32_t f)

@@ -166,6 +166,11 @@ static const struct kfunc_types *kfunc_types_of(const char *name)
 		    : NULL;
 }
 
+bool bg_kfunc_iter_num(const struct bg_helper_proto *p)
+{
+	return p && (p->flags & BG_HF_KFUNC) && !strncmp(p->name, "bpf_iter_num_", 13);
+}
+
 bool bg_kfunc_devbound(const char *name)
 {
 	const struct kfunc_types *k = kfunc_types_of(name);
