@@ -1034,7 +1034,10 @@ static int ret_value(struct vctx *v, struct as_state *s, size_t pc, struct call_
 		r0->map = ci->map_idx;
 		if (ci->map->readonly)
 			r0->flags |= RF_RDONLY;
+		/* an inner array of BPF_F_INNER_MAP may be replaced by one of
+		 * another size: its lookups stay NULL-able (can_elide_value_nullness) */
 		if ((mt == BPF_MAP_TYPE_ARRAY || mt == BPF_MAP_TYPE_PERCPU_ARRAY) && ci->key_const &&
+		    !(ci->map->map_flags & BPF_F_INNER_MAP) &&
 		    ci->key_val < ci->map->max_entries && ci->id == BPF_FUNC_map_lookup_elem &&
 		    kf_has(v, BG_KF_CONST_KEY_LOOKUP))
 			r0->flags &= (uint8_t)~RF_NULL;

@@ -1364,6 +1364,11 @@ static int access_map_ptr(struct vctx *v, struct as_state *s, size_t pc, int reg
 			    p->v.smin + off);
 	if (write)
 		return verr(v, s, pc, "map_ptr", "only read from %s is supported", sn);
+	/* the kernel reads it through btf_struct_access: a partial read of a
+	 * pointer member or a read past a scalar member's end is refused */
+	char why[240];
+	if (known && btf_field_check(v->prog, sn, (int)(c + (uint64_t)(int64_t)off), size, why, sizeof(why)))
+		return verr(v, s, pc, "btf_bounds", "%s", why);
 	if (!out)
 		return 0;
 	const char *tn = NULL;

@@ -161,9 +161,48 @@ void bg_object__free(struct bg_object *obj)
 	free(obj);
 }
 
+/* Does p load through a map pointer (`rX = map ll` then `*(rX + off)` in
+ * the same straight-line run)? The kernel reads such a load through the
+ * map's kernel struct (struct bpf_array, ...) in its BTF. A syntactic
+ * scan: a register holds the map from its ld_imm64 until written, a jump,
+ * a call or an exit. */
+static bool prog_reads_map_ptr(const struct bg_program *p)
+{
+	uint32_t maps = 0; /* registers holding a map pointer */
+	for (size_t i = 0; p->insns && i < p->n; i++) {
+		const struct bg_insn *in = &p->insns[i];
+		switch (in->kind) {
+		case BG_K_LD_IMM64:
+			maps &= ~(1u << in->dst);
+			if (in->pseudo == BG_PSEUDO_MAP_FD || in->pseudo == BG_PSEUDO_MAP_IDX)
+				maps |= 1u << in->dst;
+			break;
+		case BG_K_LD_IMM64_HI:
+		case BG_K_ST:
+		case BG_K_STX:
+			break;
+		case BG_K_LDX:
+			if (maps & (1u << in->src))
+				return true;
+			maps &= ~(1u << in->dst);
+			break;
+		case BG_K_ALU:
+		case BG_K_END:
+		case BG_K_ADDR_CAST:
+			maps &= ~(1u << in->dst);
+			break;
+		default:
+			maps = 0;
+			break;
+		}
+	}
+	return false;
+}
+
 /* Programs typed by kernel BTF (tp_btf, fentry, lsm, iter, ...) need the
  * target BTF even where no CO-RE relocation or extern loaded it (an
- * assembly-only object): their ctx arguments are typed from it. */
+ * assembly-only object): their ctx arguments are typed from it; so do
+ * programs that read a map's kernel struct through a map pointer. */
 static int obj_btf_target_progs(struct bg_object *obj)
 {
 	for (size_t i = 0; i < obj->nprogs && !obj->target && !obj->target_tried; i++) {
@@ -171,7 +210,7 @@ static int obj_btf_target_progs(struct bg_object *obj)
 		const char *why = NULL;
 		int err;
 
-		if (!obj->progs[i]->def || !obj->progs[i]->def->btf_target)
+		if ((!obj->progs[i]->def || !obj->progs[i]->def->btf_target) && !prog_reads_map_ptr(obj->progs[i]))
 			continue;
 		err = obj_target_btf(obj, &tb, &why);
 		return err == -ENOENT ? 0 : err; /* no kernel BTF here: untyped, as before */
