@@ -689,7 +689,7 @@ static const struct btf_type *skip_quals(const struct btf *b, uint32_t *id)
 }
 
 enum { KPTR_NONE = BTF_KPTR_NONE, KPTR_REF = BTF_KPTR_REF, KPTR_UNTRUSTED = BTF_KPTR_UNTRUSTED,
-       KPTR_PERCPU = BTF_KPTR_PERCPU };
+       KPTR_PERCPU = BTF_KPTR_PERCPU, KPTR_UPTR = BTF_KPTR_UPTR };
 
 static const struct {
 	const char *tag;
@@ -822,8 +822,11 @@ static int kptr_walk(const struct btf *b, uint32_t id, int64_t base, int depth, 
 		if (k == KPTR_BAD)
 			return max + 1; /* the value has no kptr on kver */
 		if (k != KPTR_NONE) {
+			/* the pointee: past the type tag and modifiers */
+			const struct btf_type *tag = btf__type_by_id(b, t->type);
+			int64_t sz = tag ? btf__resolve_size(b, tag->type) : -1;
 			if (n < max)
-				out[n] = (struct btf_kptr_field){ (int)base, k, name };
+				out[n] = (struct btf_kptr_field){ (int)base, k, name, sz > 0 ? (uint32_t)sz : 0 };
 			n++;
 		}
 		return n;

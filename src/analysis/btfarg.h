@@ -36,11 +36,13 @@ int btf_struct_match(const struct bg_program *prog, const char *have, const char
 /* btf_type_ids_nocast_alias: is one name the other's with "___init"
  * (nf_conn, nf_conn___init)? The kernel then matches the two strictly. */
 bool btf_nocast_alias(const char *a, const char *b);
-/* The kinds of kptr field (the kernel's BPF_KPTR_REF, _UNREF, _PERCPU) */
-enum { BTF_KPTR_NONE = 0, BTF_KPTR_REF, BTF_KPTR_UNTRUSTED, BTF_KPTR_PERCPU };
+/* The kinds of kptr field (the kernel's BPF_KPTR_REF, _UNREF, _PERCPU, and
+ * BPF_UPTR: a task storage value's pointer to pinned user memory) */
+enum { BTF_KPTR_NONE = 0, BTF_KPTR_REF, BTF_KPTR_UNTRUSTED, BTF_KPTR_PERCPU, BTF_KPTR_UPTR };
 struct btf_kptr_field {
 	int off, kind;
 	const char *name; /* the struct it points to */
+	uint32_t size;    /* that struct's size */
 };
 /* The kptr fields of a map value type (the kernel's btf_record entries of
  * the kptr kinds), in out (at most max): their count; 0 when there are none

@@ -1102,11 +1102,24 @@ static int access_map(struct vctx *v, struct as_state *s, size_t pc, int reg, co
 	const struct btf_kptr_field *kf = NULL;
 	if (kptr_fields(v, s, pc, reg, p, m, off, size, &kf))
 		return -1;
+	if (kf && write && kf->kind == BTF_KPTR_UPTR)
+		return verr(v, s, pc, "kptr_access", "store to uptr disallowed (uptr at off %d)", kf->off);
 	if (kf && write)
 		return kptr_store(v, s, pc, kf, val);
 	if (!out)
 		return 0;
 	uint64_t c;
+	if (kf && kf->kind == BTF_KPTR_UPTR) {
+		/* mark_uptr_ld_reg: user memory of the pointee's size, or NULL */
+		as_reg_uninit(out);
+		out->type = T_MEM;
+		out->flags = RF_NULL;
+		out->size = kf->size;
+		out->id = vid(v, pc, 5);
+		release_id(s, out->id);
+		out->v = bg_scalar_const(0);
+		return 0;
+	}
 	if (kf) {
 		/* a kptr field: the object it holds, or NULL */
 		const char *kname = kf->name;
