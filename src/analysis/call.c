@@ -2007,6 +2007,8 @@ static int xfer_kfunc(struct vctx *v, struct as_state *s, size_t pc, const struc
 	const struct bg_helper_proto *p = name ? bg_kfunc_by_name(name) : NULL;
 	if (!p)
 		return kfunc_no_row(v, s, pc);
+	if (bg_kfunc_trap(p)) /* check_kfunc_call: a reachable trap is an error */
+		return verr(v, s, pc, "kfunc_trap", "unexpected __bpf_trap() due to uninitialized variable?");
 	struct call_info ci = { .p = p, .name = p->name, .id = 0, .map_idx = -1 };
 	struct as_reg args[5];
 	bool stackobj = (p->flags & (BG_HF_ITER_NEW | BG_HF_ITER_NEXT | BG_HF_ITER_DESTROY)) || has_dynptr_arg(p);

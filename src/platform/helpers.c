@@ -171,6 +171,11 @@ bool bg_kfunc_iter_num(const struct bg_helper_proto *p)
 	return p && (p->flags & BG_HF_KFUNC) && !strncmp(p->name, "bpf_iter_num_", 13);
 }
 
+bool bg_kfunc_trap(const struct bg_helper_proto *p)
+{
+	return p && (p->flags & BG_HF_KFUNC) && !strcmp(p->name, "__bpf_trap");
+}
+
 bool bg_kfunc_devbound(const char *name)
 {
 	const struct kfunc_types *k = kfunc_types_of(name);

@@ -259,6 +259,9 @@ bool bg_kfunc_devbound(const char *name);
 /* Is p one of the numeric iterator's kfuncs (bpf_iter_num_new/next/destroy:
  * the kernel's is_bpf_iter_num_api_kfunc)? */
 bool bg_kfunc_iter_num(const struct bg_helper_proto *p);
+/* Is p __bpf_trap, which the compiler emits for undefined behaviour (an
+ * uninitialized variable)? The kernel refuses any reachable call of it. */
+bool bg_kfunc_trap(const struct bg_helper_proto *p);
 /* Dynptr kinds (the kernel's enum bpf_dynptr_type) and the functions that
  * make a dynptr: which argument is the new (uninitialized) dynptr and of
  * which kind (the kernel's arg_to_dynptr_type: bpf_dynptr_from_mem makes a

@@ -12,6 +12,7 @@
 # c: extern int bpf_dynptr_from_xdp(struct xdp_md *x, u64 flags, struct bpf_dynptr *ptr__uninit) __ksym;
 # c: extern int bpf_xdp_metadata_rx_timestamp(const struct xdp_md *ctx, u64 *timestamp) __ksym;
 # c: extern int bpf_sock_destroy(struct sock_common *sk) __ksym;
+# c: extern void __bpf_trap(void) __ksym;
 
 # case: task_from_pid_in_kprobe
 # section: kprobe
@@ -138,4 +139,23 @@ exit
 r1 = *(u64 *)(r1 + 0)
 call bpf_sock_destroy
 r0 = 0
+exit
+
+# case: bpf_trap_reachable
+# expect: reject
+# message: unexpected __bpf_trap\(\) due to uninitialized variable
+r0 = 0
+if r0 == 1 goto skip
+call %[__bpf_trap]
+skip:
+r0 = 2
+exit
+
+# case: bpf_trap_dead_code
+# expect: accept
+r0 = 0
+if r0 == 0 goto skip
+call %[__bpf_trap]
+skip:
+r0 = 2
 exit
