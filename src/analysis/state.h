@@ -251,6 +251,31 @@ const struct as_slot *as_slot_find(const struct as_frame *f, int idx);
  * writing into f->slots[] directly, make the frame's array its own.
  * 0 or -ENOMEM (then as_oom_take() is true: a void caller cannot report it). */
 int as_frame_own(struct as_frame *f) __attribute__((warn_unused_result));
+/* A data slot: plain bytes or a spilled register, not a stack object
+ * (dynptr, iterator) the kernel tracks by itself. */
+static inline bool as_slot_data(const struct as_slot *sl)
+{
+	return sl->kind == SK_NONE || sl->kind == SK_SPILL;
+}
+/* A data slot that holds more than which of its bytes are initialized: known
+ * zero bytes, or a spilled scalar (a spilled pointer is not a value that can
+ * be forgotten while its bytes stay readable). */
+static inline bool as_slot_value(const struct as_slot *sl)
+{
+	return sl->kind == SK_NONE ? sl->zero != 0 : sl->kind == SK_SPILL && sl->spill.type == T_SCALAR;
+}
+/* Bit i set when the frame's slot i (i < 64) is as_slot_data / as_slot_value.
+ * O(1) for a slot array whose masks were asked since its last write (kept
+ * in the array's header: a write must go through as_frame_own), else one
+ * walk of the slots. */
+struct as_slot_masks {
+	uint64_t data, value;
+};
+void as_frame_slot_masks(const struct as_frame *f, struct as_slot_masks *m);
+/* Remove the slots whose index (< 64) is a bit of drop, the frame's slot
+ * array becoming its own (a shared array is copied without them).
+ * 0 or -ENOMEM (as_oom_take() then true). */
+int as_frame_drop(struct as_frame *f, uint64_t drop) __attribute__((warn_unused_result));
 int as_state_own(struct as_state *s) __attribute__((warn_unused_result));
 /* Whether a copy-on-write failed for lack of memory since the last call
  * (per thread); the analysis then stops as out of memory. */

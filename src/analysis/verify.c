@@ -667,45 +667,35 @@ static const struct cfg_loop *iv_loop(const struct vctx *v, uint32_t block)
 }
 
 /* Stack slots of the current frame no path reads again (slive.c) are
- * forgotten too; those whose value no path reads (only whether they are
- * initialized: svlive) keep their initialized bytes and nothing else. Not dynptrs and iterators (their slots are objects the
- * kernel tracks by themselves), not for an unprivileged program (a write
+ * forgotten; those whose value no path reads (only whether they are
+ * initialized: svlive) keep their initialized bytes and nothing else
+ * (STACK_ZERO and a spilled scalar become misc). Only data slots
+ * (as_slot_data): not dynptrs and iterators (their slots are objects the
+ * kernel tracks by themselves). Not for an unprivileged program (a write
  * over a spilled pointer is refused there, so the old slot matters), nor on
  * 5.10 (an uninitialized read is allowed within the deepest slot written:
- * the slots are the written depth). */
+ * the slots are the written depth). The frame's slot masks
+ * (as_frame_slot_masks, O(1) on an array unchanged since they were last
+ * asked) tell which slots change, so that a state with nothing to forget
+ * costs no walk and a shared slot array is copied only when a slot goes. */
 static void kill_dead_slots(const struct vctx *v, uint32_t block, struct as_frame *fr)
 {
-	uint64_t live = v->g.blocks[block].slive;
+	uint64_t live = v->g.blocks[block].slive, vlive = v->g.blocks[block].svlive;
 	if (!v->priv || (v->uninit_stack_written_ok && !v->uninit_stack_ok) || !fr->nslots || !~live)
 		return;
-	uint64_t vlive = v->g.blocks[block].svlive;
-	bool any = false;
-	for (uint32_t k = 0; k < fr->nslots && !any; k++) {
-		const struct as_slot *sl = &fr->slots[k];
-		bool dead = sl->idx < 64 && !((live >> sl->idx) & 1);
-		bool bytes = sl->idx < 64 && !((vlive >> sl->idx) & 1) &&
-			     (sl->zero || (sl->kind == SK_SPILL && sl->spill.type == T_SCALAR));
-		any = (dead || bytes) && (sl->kind == SK_NONE || sl->kind == SK_SPILL);
+	struct as_slot_masks mk;
+	as_frame_slot_masks(fr, &mk);
+	if (as_frame_drop(fr, mk.data & ~live))
+		return; /* no memory (as_oom_take stops the analysis) */
+	for (uint64_t weak = mk.value & live & ~vlive; weak; weak &= weak - 1) {
+		struct as_slot *sl = as_slot_get(fr, __builtin_ctzll(weak), false);
+		if (!sl)
+			return; /* no memory, as above */
+		sl->zero = 0;
+		sl->kind = SK_NONE;
+		sl->spill_size = 0;
+		as_reg_uninit(&sl->spill);
 	}
-	if (!any || as_frame_own(fr))
-		return; /* nothing to forget, or no memory (as_oom_take stops the analysis) */
-	uint32_t w = 0;
-	for (uint32_t k = 0; k < fr->nslots; k++) {
-		struct as_slot *sl = &fr->slots[k];
-		if (sl->idx < 64 && !((live >> sl->idx) & 1) && (sl->kind == SK_NONE || sl->kind == SK_SPILL))
-			continue;
-		if (sl->idx < 64 && !((vlive >> sl->idx) & 1) &&
-		    (sl->kind == SK_NONE || (sl->kind == SK_SPILL && sl->spill.type == T_SCALAR))) {
-			/* only its initialization is read: its bytes keep that, and
-			 * nothing else (STACK_ZERO and a spilled scalar become misc) */
-			sl->zero = 0;
-			sl->kind = SK_NONE;
-			sl->spill_size = 0;
-			as_reg_uninit(&sl->spill);
-		}
-		fr->slots[w++] = *sl;
-	}
-	fr->nslots = w;
 }
 
 /* Registers no path reads again are forgotten (made uninit) before a state
@@ -1560,8 +1550,11 @@ static int terminator(struct vctx *v, uint32_t ctx, uint32_t block, struct as_st
 		if (in->kind == BG_K_JCOND && b->nloops && !cnt_guard(v, b, s, pc))
 			return -1;
 		for (int taken = 0; taken <= 1; taken++) {
+			/* the fall-through edge takes a copy, the taken edge s itself */
 			struct as_state o;
-			if (as_state_copy(&o, s))
+			if (taken)
+				as_state_move(&o, s);
+			else if (as_state_copy(&o, s))
 				return vnomem(v);
 			bool dead = false;
 			if (xfer_branch(v, &o, pc, taken, &dead)) {
@@ -1582,8 +1575,7 @@ static int terminator(struct vctx *v, uint32_t ctx, uint32_t block, struct as_st
 	}
 	case BG_K_JA: {
 		struct as_state o;
-		if (as_state_copy(&o, s))
-			return vnomem(v);
+		as_state_move(&o, s);
 		return edge_local(v, ctx, b, v->g.block_of[in->target], &o, pc);
 	}
 	case BG_K_EXIT: {
@@ -1622,16 +1614,14 @@ static int terminator(struct vctx *v, uint32_t ctx, uint32_t block, struct as_st
 			if (cb >= 0 && kind != 2 && !kf_has(v, BG_KF_CB_ITER))
 				return 0;
 			struct as_state o;
-			if (as_state_copy(&o, s))
-				return vnomem(v);
+			as_state_move(&o, s);
 			return edge_local(v, ctx, b, v->g.block_of[b->end], &o, pc);
 		}
 	default: {
 		if (xfer_insn(v, s, pc) || ld_abs_exit(v, ctx, s, pc))
 			return -1;
 		struct as_state o;
-		if (as_state_copy(&o, s))
-			return vnomem(v);
+		as_state_move(&o, s);
 		return edge_local(v, ctx, b, v->g.block_of[b->end], &o, pc);
 	}
 	}

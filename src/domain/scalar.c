@@ -28,13 +28,7 @@
 struct bg_scalar bg_scalar_unknown(void)
 {
 	/* every component full, written out (made on every load and call) */
-	struct bg_scalar s = {0};
-
-	s.umin = 0, s.umax = UINT64_MAX;
-	s.smin = INT64_MIN, s.smax = INT64_MAX;
-	s.u32min = 0, s.u32max = UINT32_MAX;
-	s.s32min = INT32_MIN, s.s32max = INT32_MAX;
-	s.tn = bg_tnum_unknown();
+	struct bg_scalar s = BG_SCALAR_UNKNOWN_INIT;
 	return s;
 }
 

@@ -21,6 +21,15 @@ struct bg_scalar {
 	bool bottom;
 };
 
+/* Every component full: bg_scalar_unknown() as a constant initializer (for
+ * static templates). */
+#define BG_SCALAR_UNKNOWN_INIT                                                              \
+	{                                                                                   \
+		.umin = 0, .umax = UINT64_MAX, .smin = INT64_MIN, .smax = INT64_MAX,        \
+		.u32min = 0, .u32max = UINT32_MAX, .s32min = INT32_MIN, .s32max = INT32_MAX, \
+		.tn = { .value = 0, .mask = UINT64_MAX }, .bottom = false                   \
+	}
+
 struct bg_scalar bg_scalar_const(uint64_t v);
 struct bg_scalar bg_scalar_unknown(void);
 struct bg_scalar bg_scalar_urange(uint64_t lo, uint64_t hi);  /* unsigned 64-bit [lo,hi] */
