@@ -955,13 +955,13 @@ static bool loop_counted(struct cfg *g, uint32_t l, uint8_t *mark, uint32_t *sta
 					continue;
 			}
 			bool unit = ne || regb, w64 = true;
-			for (uint32_t k = 0; k < g->loops[l].size; k++)
-				mark[g->loops[l].body[k]] = 0;
+			/* (mark is clear here: each try clears what it marked) */
 			/* every iteration passes the test ... */
 			mark[b] = 1;
-			if (latch_avoids(g, l, mark, stack, seen))
-				continue;
+			bool avoids = latch_avoids(g, l, mark, stack, seen);
 			mark[b] = 0;
+			if (avoids)
+				continue;
 			/* ... and every iteration steps the register towards the bound */
 			bool ok = only_steps(g, l, t->dst, dir, mark, unit, &w64) && !latch_avoids(g, l, mark, stack, seen);
 			for (uint32_t k = 0; k < g->loops[l].size; k++)

@@ -191,21 +191,33 @@ static bool dynptr_leq(const struct as_reg *a, const struct as_reg *b, struct id
 	return b->dynptr ? a->dynptr && map_bind(m, b->dynptr, a->dynptr, 0) : a->dynptr == 0;
 }
 
-/* A register that is its own copy (the same bytes) and binds no id is
- * covered by it without the walk below: most registers and spills of two
- * states reaching one node came unchanged from a common ancestor. Packet
- * pointers and registers with ids go the long way (their ids must be bound
- * in the renaming). Exact: reg_leq(x, x) is true and binds nothing then. */
-static bool reg_same_idless(const struct as_reg *a, const struct as_reg *b)
+/* reg_leq(x, x, m) without the checks that hold for any x: only the ids it
+ * binds (and whether one cannot be bound). Most registers and spills of two
+ * states reaching one node came unchanged from a common ancestor: the same
+ * bytes. */
+static bool reg_self_leq(const struct as_reg *x, struct idmap *m)
 {
-	return a->type == b->type && !(b->id | b->ref | b->dynptr) && b->type != T_PKT &&
-	       b->type != T_PKT_META && !memcmp(a, b, sizeof(*a));
+	if (x->type == T_UNINIT)
+		return true;
+	if (x->type == T_PKT || x->type == T_PKT_META) {
+		if (!pkt_leq(x, x, m))
+			return false;
+	} else if (x->id && (id_special(x->id) || !map_bind(m, x->id, x->id, 0))) {
+		return false;
+	}
+	if (x->type == T_SCALAR)
+		return true;
+	if (x->ref && !map_bind(m, x->ref, x->ref, 0))
+		return false;
+	return !x->dynptr || map_bind(m, x->dynptr, x->dynptr, 0);
 }
 
 static bool reg_leq(const struct as_reg *a, const struct as_reg *b, struct idmap *m)
 {
-	if (b->type == T_UNINIT || reg_same_idless(a, b))
+	if (b->type == T_UNINIT)
 		return true;
+	if (a->type == b->type && !memcmp(a, b, sizeof(*a)))
+		return reg_self_leq(b, m);
 	if (a->type == T_UNINIT)
 		return false;
 	if (b->type == T_SCALAR && a->type != T_SCALAR)
@@ -423,6 +435,7 @@ int as_frame_drop(struct as_frame *f, uint64_t drop)
 		f->cap = cap;
 	}
 	uint32_t n = slots_keep(b->s, f->slots, f->nslots, drop);
+	f->present &= ~drop;
 	if (b != old) {
 		slots_release(f->slots);
 		f->slots = b->s;
@@ -475,6 +488,7 @@ static void frame_fini(struct as_frame *f)
 	slots_release(f->slots);
 	f->slots = NULL;
 	f->nslots = f->cap = 0;
+	f->present = 0;
 }
 
 /* Frame arrays of finished states are kept for the next copies: copying a
@@ -616,6 +630,8 @@ void as_pop_frame(struct as_state *s)
 
 static uint32_t slot_pos(const struct as_frame *f, int idx)
 {
+	if (idx >= 0 && idx < 64)
+		return (uint32_t)__builtin_popcountll(f->present & ((1ull << idx) - 1));
 	uint32_t lo = 0, hi = f->nslots;
 	while (lo < hi) {
 		uint32_t mid = (lo + hi) / 2;
@@ -634,6 +650,8 @@ uint32_t as_slot_lower(const struct as_frame *f, int idx)
 
 const struct as_slot *as_slot_find(const struct as_frame *f, int idx)
 {
+	if (idx >= 0 && idx < 64 && !((f->present >> idx) & 1))
+		return NULL;
 	uint32_t lo = slot_pos(f, idx);
 	return lo < f->nslots && f->slots[lo].idx == idx ? &f->slots[lo] : NULL;
 }
@@ -664,6 +682,8 @@ struct as_slot *as_slot_get(struct as_frame *f, int idx, bool create)
 	}
 	memmove(&f->slots[lo + 1], &f->slots[lo], (f->nslots - lo) * sizeof(*f->slots));
 	f->nslots++;
+	if (idx >= 0 && idx < 64)
+		f->present |= 1ull << idx;
 	struct as_slot *sl = &f->slots[lo];
 	memset(sl, 0, sizeof(*sl));
 	sl->idx = (uint8_t)idx;
@@ -717,6 +737,8 @@ void as_slot_del(struct as_frame *f, int idx)
 	uint32_t i = (uint32_t)(sl - f->slots);
 	memmove(&f->slots[i], &f->slots[i + 1], (f->nslots - i - 1) * sizeof(*sl));
 	f->nslots--;
+	if (idx >= 0 && idx < 64)
+		f->present &= ~(1ull << idx);
 }
 
 static bool slot_leq(const struct as_slot *a, const struct as_slot *b, struct idmap *m)
@@ -768,14 +790,15 @@ static bool slots_same(const struct as_frame *a, const struct as_frame *b)
 	       (a->slots == b->slots || !memcmp(a->slots, b->slots, a->nslots * sizeof(*a->slots)));
 }
 
-/* Whether slot_leq(x, x) may bind ids (else it is true and binds nothing):
- * what reg_same_idless leaves to reg_leq, and the stack objects. */
-static bool slot_binds(const struct as_slot *sl)
+/* slot_leq(x, x, m): a spill binds its ids (reg_self_leq), a stack object
+ * takes slot_leq's checks, plain bytes are covered. */
+static bool slot_self_leq(const struct as_slot *x, struct idmap *m)
 {
-	if (sl->kind == SK_NONE)
-		return false;
-	const struct as_reg *r = &sl->spill;
-	return sl->kind != SK_SPILL || (r->id | r->ref | r->dynptr) || r->type == T_PKT || r->type == T_PKT_META;
+	if (x->kind == SK_NONE)
+		return true;
+	if (x->kind != SK_SPILL)
+		return slot_leq(x, x, m);
+	return reg_self_leq(&x->spill, m);
 }
 
 static bool frame_leq(const struct as_frame *a, const struct as_frame *b, struct idmap *m)
@@ -788,7 +811,7 @@ static bool frame_leq(const struct as_frame *a, const struct as_frame *b, struct
 	if (slots_same(a, b)) {
 		/* the same slots: only the ids their objects hold are bound */
 		for (uint32_t i = 0; i < b->nslots; i++)
-			if (slot_binds(&b->slots[i]) && !slot_leq(&a->slots[i], &b->slots[i], m))
+			if (!slot_self_leq(&b->slots[i], m))
 				return false;
 		return cb_args_leq(a, b, m);
 	}
@@ -954,6 +977,7 @@ static void frame_join(struct as_frame *a, const struct as_frame *b, bool widen,
 	if (as_frame_own(a))
 		return; /* as_oom_take() reports it */
 	uint32_t w = 0, j = 0;
+	uint64_t present = 0;
 	for (uint32_t i = 0; i < a->nslots; i++) {
 		struct as_slot *sa = &a->slots[i];
 		while (j < b->nslots && b->slots[j].idx < sa->idx)
@@ -967,8 +991,11 @@ static void frame_join(struct as_frame *a, const struct as_frame *b, bool widen,
 		if (w != i)
 			a->slots[w] = *sa;
 		w++;
+		if (sa->idx < 64)
+			present |= 1ull << sa->idx;
 	}
 	a->nslots = w;
+	a->present = present;
 }
 
 /* Pointers joined from different packet bases get a fresh base (a new id,

@@ -105,6 +105,8 @@ struct as_frame {
 	struct as_reg r[11];
 	uint32_t nslots, cap;
 	struct as_slot *slots;
+	uint64_t present;  /* bit i: slots[] holds the slot of index i (< 64); a slot's
+			    * position is the number of bits below it (state.c keeps it) */
 	int32_t callsite;  /* insn of the call that created this frame, -1 main */
 	uint32_t iter_base;/* iteration vector length at entry */
 	uint8_t is_cb;     /* callback frame (r0 range checked at exit) */
