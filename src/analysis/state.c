@@ -334,14 +334,26 @@ void as_state_init(struct as_state *s)
  * from it share them until one of them writes a slot): the array sits after
  * a header holding its reference count. Every write goes through
  * as_frame_own (as_slot_get does it), reads through as_slot_find. */
+/* What a walk of a slot array tells, kept with the array (slot_sum): the
+ * masks of as_frame_slot_masks and the spills' part of the partition keys
+ * (as_state_keys), each a sum of one hash per spill, so that dropping slots
+ * subtracts theirs. */
+struct slot_sum {
+	uint64_t data, value;   /* as_slot_masks */
+	uint64_t kw, kf, kp, km; /* weak, full, pointer, map key parts */
+	uint32_t nmap;          /* spilled map pointers (km counts) */
+};
+
 struct slot_buf {
 	uint32_t refs;
 	uint32_t cap;
-	/* as_frame_slot_masks' answer for the array's first masks_n slots, valid
-	 * while masks_ok: a write clears it (as_frame_own) */
-	uint32_t masks_ok;
-	uint32_t masks_n;
-	struct as_slot_masks masks;
+	/* the slot_sum of the array, valid while sum_ok (as_frame_own clears
+	 * it: the caller writes anywhere) except for the slots of the dirty
+	 * indexes: as_slot_get took their part out before handing them over
+	 * for writing, frame_sum adds what they hold then */
+	uint32_t sum_ok;
+	uint64_t dirty;
+	struct slot_sum sum;
 	struct as_slot s[];
 };
 
@@ -368,12 +380,26 @@ static void slots_release(struct as_slot *slots)
 		free(b);
 }
 
-int as_frame_own(struct as_frame *f)
+/* Bits set in x (inline: without -mpopcnt, __builtin_popcountll is a
+ * library call). */
+static inline uint32_t popcount64(uint64_t x)
+{
+	x = x - ((x >> 1) & 0x5555555555555555ull);
+	x = (x & 0x3333333333333333ull) + ((x >> 2) & 0x3333333333333333ull);
+	x = (x + (x >> 4)) & 0x0f0f0f0f0f0f0f0full;
+	return (uint32_t)((x * 0x0101010101010101ull) >> 56);
+}
+
+/* as_frame_own; keep: the copy takes the slot_sum along (as_slot_get
+ * tracks the slot it hands over), else the caller may write anywhere. */
+static int frame_own(struct as_frame *f, bool keep)
 {
 	if (!f->slots)
 		return 0;
-	if (slot_buf(f->slots)->refs == 1) {
-		slot_buf(f->slots)->masks_ok = 0; /* the caller writes */
+	struct slot_buf *old = slot_buf(f->slots);
+	if (old->refs == 1) {
+		if (!keep)
+			old->sum_ok = 0;
 		return 0;
 	}
 	uint32_t cap = f->nslots ? f->nslots : 1;
@@ -384,7 +410,9 @@ int as_frame_own(struct as_frame *f)
 	}
 	b->refs = 1;
 	b->cap = cap;
-	b->masks_ok = 0;
+	b->sum_ok = keep && old->sum_ok;
+	b->dirty = b->sum_ok ? old->dirty : 0;
+	b->sum = old->sum;
 	memcpy(b->s, f->slots, f->nslots * sizeof(struct as_slot));
 	slots_release(f->slots);
 	f->slots = b->s;
@@ -392,34 +420,52 @@ int as_frame_own(struct as_frame *f)
 	return 0;
 }
 
-/* Copy the slots of src[0..n) whose index is not in drop to dst, run by
- * run; returns how many. */
-static uint32_t slots_keep(struct as_slot *dst, const struct as_slot *src, uint32_t n, uint64_t drop)
+int as_frame_own(struct as_frame *f)
 {
-	uint32_t w = 0;
-	for (uint32_t k = 0; k < n;) {
-		if (src[k].idx < 64 && ((drop >> src[k].idx) & 1)) {
-			k++;
-			continue;
-		}
-		uint32_t e = k + 1;
-		while (e < n && !(src[e].idx < 64 && ((drop >> src[e].idx) & 1)))
-			e++;
-		if (dst + w != src + k)
-			memmove(dst + w, src + k, (e - k) * sizeof(*src));
-		w += e - k;
-		k = e;
+	return frame_own(f, false);
+}
+
+static void slot_sum_add(struct slot_sum *m, const struct as_slot *sl, uint64_t sign);
+static const struct slot_sum *frame_sum(const struct as_frame *f);
+static uint32_t slot_pos(const struct as_frame *f, int idx);
+
+/* The slot of index idx (old: what it holds, NULL for a new one) is handed
+ * over for writing: its part of the slot_sum goes until frame_sum adds it
+ * again. */
+static void sum_touch(struct as_frame *f, int idx, const struct as_slot *old)
+{
+	struct slot_buf *b = slot_buf(f->slots);
+	if (!b->sum_ok)
+		return;
+	if (idx < 0 || idx >= 64) {
+		b->sum_ok = 0;
+		return;
 	}
-	return w;
+	if ((b->dirty >> idx) & 1)
+		return;
+	if (old) {
+		b->sum.data &= ~(1ull << idx);
+		b->sum.value &= ~(1ull << idx);
+		slot_sum_add(&b->sum, old, (uint64_t)-1);
+	}
+	b->dirty |= 1ull << idx;
 }
 
 int as_frame_drop(struct as_frame *f, uint64_t drop)
 {
-	if (!f->slots || !drop)
+	drop &= f->present;
+	if (!drop)
 		return 0;
 	struct slot_buf *old = slot_buf(f->slots);
-	struct as_slot_masks mk = old->masks;
-	bool masks = old->masks_ok && old->masks_n == f->nslots;
+	struct slot_sum sum = old->sum;
+	if (old->sum_ok) {
+		/* what is left: the dropped slots' part taken out (a dirty
+		 * slot's is out already) */
+		sum.data &= ~drop;
+		sum.value &= ~drop;
+		for (uint64_t d = drop & ~old->dirty; d; d &= d - 1)
+			slot_sum_add(&sum, &f->slots[slot_pos(f, __builtin_ctzll(d))], (uint64_t)-1);
+	}
 	struct slot_buf *b = old;
 	if (old->refs > 1) {
 		/* shared: the kept slots go straight into a copy of its own
@@ -432,45 +478,36 @@ int as_frame_drop(struct as_frame *f, uint64_t drop)
 		}
 		b->refs = 1;
 		b->cap = cap;
+		b->sum_ok = old->sum_ok;
 		f->cap = cap;
 	}
-	uint32_t n = slots_keep(b->s, f->slots, f->nslots, drop);
+	/* the runs of kept slots between the dropped ones, moved down */
+	uint32_t w = 0, k = 0;
+	for (uint64_t d = drop;; d &= d - 1) {
+		uint32_t end = d ? slot_pos(f, __builtin_ctzll(d)) : f->nslots;
+		if (end > k && b->s + w != f->slots + k)
+			memmove(b->s + w, f->slots + k, (end - k) * sizeof(struct as_slot));
+		w += end - k;
+		if (!d)
+			break;
+		k = end + 1;
+	}
+	b->dirty = old->dirty & ~drop;
+	b->sum = sum;
 	f->present &= ~drop;
 	if (b != old) {
 		slots_release(f->slots);
 		f->slots = b->s;
 	}
-	f->nslots = n;
-	/* the masks of what is left, when they were known before */
-	b->masks_ok = masks;
-	b->masks_n = n;
-	b->masks.data = mk.data & ~drop;
-	b->masks.value = mk.value & ~drop;
+	f->nslots = w;
 	return 0;
 }
 
 void as_frame_slot_masks(const struct as_frame *f, struct as_slot_masks *m)
 {
-	struct slot_buf *b = f->slots ? slot_buf(f->slots) : NULL;
-	if (b && b->masks_ok && b->masks_n == f->nslots) {
-		*m = b->masks;
-		return;
-	}
-	m->data = m->value = 0;
-	for (uint32_t k = 0; k < f->nslots; k++) {
-		const struct as_slot *sl = &f->slots[k];
-		if (sl->idx >= 64)
-			continue;
-		if (as_slot_data(sl))
-			m->data |= 1ull << sl->idx;
-		if (as_slot_value(sl))
-			m->value |= 1ull << sl->idx;
-	}
-	if (b) {
-		b->masks = *m;
-		b->masks_n = f->nslots;
-		b->masks_ok = 1;
-	}
+	const struct slot_sum *sum = frame_sum(f);
+	m->data = sum->data;
+	m->value = sum->value;
 }
 
 int as_state_own(struct as_state *s)
@@ -631,7 +668,7 @@ void as_pop_frame(struct as_state *s)
 static uint32_t slot_pos(const struct as_frame *f, int idx)
 {
 	if (idx >= 0 && idx < 64)
-		return (uint32_t)__builtin_popcountll(f->present & ((1ull << idx) - 1));
+		return popcount64(f->present & ((1ull << idx) - 1));
 	uint32_t lo = 0, hi = f->nslots;
 	while (lo < hi) {
 		uint32_t mid = (lo + hi) / 2;
@@ -662,12 +699,15 @@ struct as_slot *as_slot_get(struct as_frame *f, int idx, bool create)
 	bool found = lo < f->nslots && f->slots[lo].idx == idx;
 	if (!found && !create)
 		return NULL;
-	if (as_frame_own(f))
+	if (frame_own(f, true))
 		return NULL;
-	if (found)
+	if (found) {
+		sum_touch(f, idx, &f->slots[lo]);
 		return &f->slots[lo];
+	}
 	if (f->nslots == f->cap) {
 		uint32_t nc = f->cap ? f->cap * 2 : 4;
+		bool fresh = !f->slots;
 		struct slot_buf *nb = realloc(f->slots ? slot_buf(f->slots) : NULL,
 					      sizeof(*nb) + nc * sizeof(struct as_slot));
 		if (!nb) {
@@ -676,7 +716,10 @@ struct as_slot *as_slot_get(struct as_frame *f, int idx, bool create)
 		}
 		nb->refs = 1;
 		nb->cap = nc;
-		nb->masks_ok = 0;
+		if (fresh) {
+			nb->sum_ok = 0;
+			nb->dirty = 0;
+		}
 		f->slots = nb->s;
 		f->cap = nc;
 	}
@@ -684,6 +727,7 @@ struct as_slot *as_slot_get(struct as_frame *f, int idx, bool create)
 	f->nslots++;
 	if (idx >= 0 && idx < 64)
 		f->present |= 1ull << idx;
+	sum_touch(f, idx, NULL);
 	struct as_slot *sl = &f->slots[lo];
 	memset(sl, 0, sizeof(*sl));
 	sl->idx = (uint8_t)idx;
@@ -1433,8 +1477,68 @@ static inline bool key_is_ptr(const struct as_reg *r)
 	return r->type != T_SCALAR && r->type != T_UNINIT;
 }
 
-/* All five keys in one walk of the registers and spills; each accumulator
- * mixes exactly what its own definition (state.h) names, in the same order. */
+/* A strong 64-bit mix (murmur3's finalizer): the spills' key parts are sums
+ * of one such hash per spill, which collide no more than one chained hash. */
+static uint64_t fmix(uint64_t x)
+{
+	x ^= x >> 33;
+	x *= 0xff51afd7ed558ccdull;
+	x ^= x >> 33;
+	x *= 0xc4ceb9fe1a85ec53ull;
+	x ^= x >> 33;
+	return x;
+}
+
+/* Add (sign 1) or take out (sign -1) slot sl's part of a slot_sum. */
+static void slot_sum_add(struct slot_sum *m, const struct as_slot *sl, uint64_t sign)
+{
+	if (sl->idx < 64 && sign == 1) {
+		if (as_slot_data(sl))
+			m->data |= 1ull << sl->idx;
+		if (as_slot_value(sl))
+			m->value |= 1ull << sl->idx;
+	}
+	if (sl->kind != SK_SPILL)
+		return;
+	const struct as_reg *r = &sl->spill;
+	uint64_t w = reg_wkey(r), at = sl->idx * 1024u;
+	m->kw += sign * fmix(at + w);
+	m->kf += sign * fmix((at + reg_fkey(r, w)) ^ 0x1f1f1f1f00000000ull);
+	if (key_is_ptr(r) && w)
+		m->kp += sign * fmix((at + w) ^ 0x2e2e2e2e00000000ull);
+	if (r->type == T_MAP_PTR) {
+		m->km += sign * fmix(((uint64_t)(512 + sl->idx) << 32 | (uint32_t)r->map) ^ 0x3d3d3d3d00000000ull);
+		m->nmap += (uint32_t)sign;
+	}
+}
+
+/* The slot_sum of f's slots: kept in the slot array's header from one walk
+ * to the next write (or updated by as_frame_drop). */
+static const struct slot_sum *frame_sum(const struct as_frame *f)
+{
+	static const struct slot_sum none;
+	if (!f->slots)
+		return &none;
+	struct slot_buf *b = slot_buf(f->slots);
+	if (b->sum_ok) {
+		for (uint64_t d = b->dirty & f->present; d; d &= d - 1) {
+			int idx = __builtin_ctzll(d);
+			slot_sum_add(&b->sum, &f->slots[slot_pos(f, idx)], 1);
+		}
+		b->dirty = 0;
+		return &b->sum;
+	}
+	memset(&b->sum, 0, sizeof(b->sum));
+	for (uint32_t k = 0; k < f->nslots; k++)
+		slot_sum_add(&b->sum, &f->slots[k], 1);
+	b->dirty = 0;
+	b->sum_ok = 1;
+	return &b->sum;
+}
+
+/* All five keys in one walk of the registers; the spills' parts come from
+ * the frame's slot_sum. Each accumulator mixes exactly what its own
+ * definition (state.h) names. */
 void as_state_keys(const struct as_state *s, uint16_t live, bool weak_only, struct as_keys *k)
 {
 	uint64_t h = mix(s->nframes, (uint64_t)(int64_t)s->lock);
@@ -1464,19 +1568,12 @@ void as_state_keys(const struct as_state *s, uint16_t live, bool weak_only, stru
 			if (r->type == T_MAP_PTR)
 				hm = mix(hm, (uint64_t)(f * 16 + i) << 32 | (uint32_t)r->map);
 		}
-		for (uint32_t j = 0; j < fr->nslots; j++) {
-			const struct as_slot *sl = &fr->slots[j];
-			if (sl->kind != SK_SPILL)
-				continue;
-			const struct as_reg *r = &sl->spill;
-			uint64_t w = reg_wkey(r), at = sl->idx * 1024u;
-			hw = mix(hw, at + w);
-			hf = mix(hf, at + reg_fkey(r, w));
-			if (key_is_ptr(r) && w)
-				hp = mix(hp, at + w);
-			if (r->type == T_MAP_PTR)
-				hm = mix(hm, (uint64_t)(f * 1024 + 512 + sl->idx) << 32 | (uint32_t)r->map);
-		}
+		const struct slot_sum *sum = frame_sum(fr);
+		hw = mix(hw, sum->kw);
+		hf = mix(hf, sum->kf);
+		hp = mix(hp, sum->kp);
+		if (sum->nmap)
+			hm = mix(hm, fmix(sum->km ^ f));
 	}
 	k->wkey = hw;
 	k->key = weak_only ? hw : hf;
