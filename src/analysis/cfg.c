@@ -694,6 +694,116 @@ static bool latch_avoids(const struct cfg *g, uint32_t l, const uint8_t *mark, u
 	return found;
 }
 
+/* The blocks of loop l every iteration passes: on every path from the head
+ * back to it through the loop's blocks, i.e. the dominators of the back
+ * edges' target (a node "again" the latches lead to) in the loop's graph.
+ * One pass of Cooper, Harvey and Kennedy's iterative algorithm per loop
+ * (O(size) per round, two rounds for a reducible loop) instead of one
+ * depth-first search per candidate block: latch_avoids(l, {b}) is
+ * back && !every[b]. */
+struct loop_dom {
+	uint32_t *rpo;   /* per block, and [nblocks] for "again": reverse postorder
+			  * position, UINT32_MAX unvisited */
+	uint32_t *idom;
+	uint32_t *order; /* the visited blocks in reverse postorder, then "again" */
+	uint8_t *every;
+	uint32_t n;      /* entries of order */
+	bool back;       /* some path comes back to the head */
+};
+
+static uint32_t dom_meet(const struct loop_dom *d, uint32_t a, uint32_t b)
+{
+	while (a != b) {
+		while (d->rpo[a] > d->rpo[b])
+			a = d->idom[a];
+		while (d->rpo[b] > d->rpo[a])
+			b = d->idom[b];
+	}
+	return a;
+}
+
+/* Successor k of block u in loop l's graph: a block of the loop, the
+ * "again" node for the head, UINT32_MAX for an exit. */
+static uint32_t dom_succ(const struct cfg *g, uint32_t l, uint32_t u, uint32_t k)
+{
+	uint32_t s = g->blocks[u].succ[k];
+	if (s == g->loops[l].head)
+		return g->nblocks;
+	return in_loop(g, s, l) ? s : UINT32_MAX;
+}
+
+static void loop_dom(const struct cfg *g, uint32_t l, struct loop_dom *d, uint32_t *stack)
+{
+	uint32_t head = g->loops[l].head, again = g->nblocks, np = 0;
+	for (uint32_t i = 0; i < d->n; i++) {
+		d->rpo[d->order[i]] = UINT32_MAX;
+		d->every[d->order[i]] = 0;
+	}
+	d->n = 0;
+	d->back = false;
+	/* iterative depth-first search: (block, next successor) pairs;
+	 * postorder into order[], reversed below */
+	uint32_t sp = 0;
+	d->rpo[head] = 0; /* visited */
+	stack[sp++] = head;
+	stack[sp++] = 0;
+	while (sp) {
+		uint32_t u = stack[sp - 2], k = stack[sp - 1];
+		if (k < g->blocks[u].nsucc) {
+			stack[sp - 1]++;
+			uint32_t t = dom_succ(g, l, u, k);
+			if (t == again)
+				d->back = true;
+			else if (t != UINT32_MAX && d->rpo[t] == UINT32_MAX) {
+				d->rpo[t] = 0;
+				stack[sp++] = t;
+				stack[sp++] = 0;
+			}
+			continue;
+		}
+		sp -= 2;
+		d->order[np++] = u;
+	}
+	for (uint32_t i = 0; i < np / 2; i++) {
+		uint32_t t = d->order[i];
+		d->order[i] = d->order[np - 1 - i];
+		d->order[np - 1 - i] = t;
+	}
+	if (d->back)
+		d->order[np++] = again;
+	d->n = np;
+	for (uint32_t i = 0; i < np; i++) {
+		d->rpo[d->order[i]] = i;
+		d->idom[d->order[i]] = UINT32_MAX;
+	}
+	if (!d->back)
+		return;
+	d->idom[head] = head;
+	for (bool changed = true; changed;) {
+		changed = false;
+		for (uint32_t i = 0; i < np; i++) {
+			uint32_t u = d->order[i];
+			if (u == again || d->idom[u] == UINT32_MAX)
+				continue;
+			for (uint32_t k = 0; k < g->blocks[u].nsucc; k++) {
+				uint32_t t = dom_succ(g, l, u, k);
+				if (t == UINT32_MAX || t == head)
+					continue;
+				uint32_t m = d->idom[t] == UINT32_MAX ? u : dom_meet(d, u, d->idom[t]);
+				if (m != d->idom[t]) {
+					d->idom[t] = m;
+					changed = true;
+				}
+			}
+		}
+	}
+	for (uint32_t x = d->idom[again];; x = d->idom[x]) {
+		d->every[x] = 1;
+		if (x == head)
+			break;
+	}
+}
+
 /* Does the instruction write register reg? */
 static bool insn_defines(const struct bg_insn *in, int reg)
 {
@@ -905,8 +1015,10 @@ static void counter_accel(struct cfg *g, uint32_t l, uint32_t tb, const struct b
 	lp->cnt_accel = true;
 }
 
-static bool loop_counted(struct cfg *g, uint32_t l, uint8_t *mark, uint32_t *stack, uint8_t *seen)
+static bool loop_counted(struct cfg *g, uint32_t l, uint8_t *mark, uint32_t *stack, uint8_t *seen,
+			 struct loop_dom *dom)
 {
+	bool dom_done = false;
 	for (uint32_t bi = 0; bi < g->loops[l].size; bi++) {
 		uint32_t b = g->loops[l].body[bi];
 		const struct bg_insn *t = last_insn(g, b);
@@ -957,10 +1069,11 @@ static bool loop_counted(struct cfg *g, uint32_t l, uint8_t *mark, uint32_t *sta
 			bool unit = ne || regb, w64 = true;
 			/* (mark is clear here: each try clears what it marked) */
 			/* every iteration passes the test ... */
-			mark[b] = 1;
-			bool avoids = latch_avoids(g, l, mark, stack, seen);
-			mark[b] = 0;
-			if (avoids)
+			if (!dom_done) {
+				loop_dom(g, l, dom, stack);
+				dom_done = true;
+			}
+			if (dom->back && !dom->every[b])
 				continue;
 			/* ... and every iteration steps the register towards the bound */
 			bool ok = only_steps(g, l, t->dst, dir, mark, unit, &w64) && !latch_avoids(g, l, mark, stack, seen);
@@ -999,13 +1112,25 @@ int cfg_counted_loops(struct cfg *g)
 {
 	uint8_t *mark = calloc(g->nblocks + 1, 1), *seen = calloc(g->nblocks + 1, 1);
 	uint32_t *stack = malloc(2 * (g->nblocks + 1) * sizeof(*stack));
-	int err = mark && seen && stack ? 0 : -ENOMEM;
-	if (!err)
+	struct loop_dom dom = {
+		.rpo = malloc((g->nblocks + 1) * sizeof(uint32_t)),
+		.idom = malloc((g->nblocks + 1) * sizeof(uint32_t)),
+		.order = malloc((g->nblocks + 1) * sizeof(uint32_t)),
+		.every = calloc(g->nblocks + 1, 1),
+	};
+	int err = mark && seen && stack && dom.rpo && dom.idom && dom.order && dom.every ? 0 : -ENOMEM;
+	if (!err) {
+		memset(dom.rpo, 0xff, (g->nblocks + 1) * sizeof(uint32_t));
 		for (uint32_t l = 0; l < g->nloops; l++)
 			g->loops[l].counted = g->loops[l].size <= 4096 &&
-					      loop_counted(g, l, mark, stack, seen);
+					      loop_counted(g, l, mark, stack, seen, &dom);
+	}
 	free(mark);
 	free(seen);
 	free(stack);
+	free(dom.rpo);
+	free(dom.idom);
+	free(dom.order);
+	free(dom.every);
 	return err;
 }
