@@ -427,7 +427,7 @@ int as_frame_own(struct as_frame *f)
 
 static void slot_sum_add(struct slot_sum *m, const struct as_slot *sl, uint64_t sign);
 static const struct slot_sum *frame_sum(const struct as_frame *f);
-static uint32_t slot_pos(const struct as_frame *f, int idx);
+static inline uint32_t slot_pos(const struct as_frame *f, int idx);
 
 /* The slot of index idx (old: what it holds, NULL for a new one) is handed
  * over for writing: its part of the slot_sum goes until frame_sum adds it
@@ -665,7 +665,7 @@ void as_pop_frame(struct as_state *s)
 	s->nframes--;
 }
 
-static uint32_t slot_pos(const struct as_frame *f, int idx)
+static inline uint32_t slot_pos(const struct as_frame *f, int idx)
 {
 	if (idx >= 0 && idx < 64)
 		return popcount64(f->present & ((1ull << idx) - 1));
@@ -733,6 +733,27 @@ struct as_slot *as_slot_get(struct as_frame *f, int idx, bool create)
 	sl->idx = (uint8_t)idx;
 	as_reg_uninit(&sl->spill);
 	return sl;
+}
+
+struct as_slot *as_slot_range(struct as_frame *f, int lo, int hi)
+{
+	if (lo < 0 || hi >= 64 || lo > hi) {
+		/* outside the bitmap: slot by slot */
+		for (int i = lo; i <= hi; i++)
+			if (!as_slot_get(f, i, true))
+				return NULL;
+		return lo <= hi ? &f->slots[slot_pos(f, lo)] : NULL;
+	}
+	uint64_t want = (hi == 63 ? ~0ull : (1ull << (hi + 1)) - 1) & ~((1ull << lo) - 1);
+	if (frame_own(f, true))
+		return NULL;
+	for (uint64_t miss = want & ~f->present; miss; miss &= miss - 1)
+		if (!as_slot_get(f, __builtin_ctzll(miss), true))
+			return NULL;
+	struct as_slot *first = &f->slots[slot_pos(f, lo)];
+	for (int i = lo; i <= hi; i++)
+		sum_touch(f, i, &first[i - lo]);
+	return first;
 }
 
 void as_dynptr_forget(struct as_frame *f, int idx)

@@ -245,6 +245,10 @@ void as_pop_frame(struct as_state *s);
  * as_frame_own); create makes an empty slot when missing (NULL: no memory,
  * or absent without create). */
 struct as_slot *as_slot_get(struct as_frame *f, int idx, bool create);
+/* The slots of indexes lo..hi (lo <= hi), made where missing as
+ * as_slot_get(create) does, for writing: they are consecutive in f->slots,
+ * the result points at slot lo. NULL: no memory. */
+struct as_slot *as_slot_range(struct as_frame *f, int lo, int hi);
 /* Position in f->slots of the first slot whose index is >= idx (nslots: none). */
 uint32_t as_slot_lower(const struct as_frame *f, int idx);
 /* Stack slot lookup for reading: NULL when absent. */

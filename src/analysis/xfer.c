@@ -489,13 +489,17 @@ static int stack_write_bytes(struct vctx *v, struct as_frame *f, int off, int si
 {
 	/* slot by slot, from the lowest address: the bytes of [off, off+size)
 	 * each slot holds (a slot holds [-8*(idx+1), -8*idx)) as one mask */
+	if (size <= 0)
+		return 0;
+	int ilo = (-(off + size - 1) - 1) / 8, ihi = (-off - 1) / 8;
+	struct as_slot *slots = as_slot_range(f, ilo, ihi);
+	if (!slots)
+		return vnomem(v);
 	for (int b = off; b < off + size;) {
 		int idx = (-b - 1) / 8, first = b + 8 * (idx + 1);
 		int n = off + size - b < 8 - first ? off + size - b : 8 - first;
 		uint8_t mask = (uint8_t)(((1u << n) - 1) << first);
-		struct as_slot *sl = as_slot_get(f, idx, true);
-		if (!sl)
-			return vnomem(v);
+		struct as_slot *sl = &slots[idx - ilo];
 		if (sl->kind != SK_NONE) {
 			/* a spill partly overwritten: the remaining bytes stay
 			 * initialized, the value is forgotten */
