@@ -851,8 +851,8 @@ static bool cb_args_leq(const struct as_frame *a, const struct as_frame *b, stru
  * did not write these slots (pyperf600: 80% of the inclusion tests). */
 static bool slots_same(const struct as_frame *a, const struct as_frame *b)
 {
-	return a->nslots == b->nslots &&
-	       (a->slots == b->slots || !memcmp(a->slots, b->slots, a->nslots * sizeof(*a->slots)));
+	return a->nslots == b->nslots && (a->slots == b->slots || !a->nslots ||
+					  !memcmp(a->slots, b->slots, a->nslots * sizeof(*a->slots)));
 }
 
 /* slot_leq(x, x, m): a spill binds its ids (reg_self_leq), a stack object
