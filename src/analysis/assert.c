@@ -259,9 +259,8 @@ const struct bg_helper_proto *prog_iter_helper(struct vctx *v, uint32_t id)
 
 /* Loaded with BPF_F_SLEEPABLE: a ".s" section ("fentry.s/...", "lsm.s/...")
  * or one libbpf always loads sleepable ("syscall"). */
-bool prog_sleepable(struct vctx *v)
+static bool sec_sleepable(const char *sec)
 {
-	const char *sec = bg_program__section(v->prog);
 	if (!sec)
 		return false;
 	const struct bg_sec_def *d = bg_sec_def_find(sec, NULL);
@@ -270,6 +269,15 @@ bool prog_sleepable(struct vctx *v)
 	const char *slash = strchr(sec, '/');
 	size_t n = slash ? (size_t)(slash - sec) : strlen(sec);
 	return n > 2 && sec[n - 2] == '.' && sec[n - 1] == 's';
+}
+
+/* asked on every call and memory access of some programs: the section
+ * table's walk once per program */
+bool prog_sleepable(struct vctx *v)
+{
+	if (!v->sleepable)
+		v->sleepable = sec_sleepable(bg_program__section(v->prog)) ? 2 : 1;
+	return v->sleepable == 2;
 }
 
 static int rule_sleepable(struct vctx *v, struct as_state *s, size_t pc, const struct assertion *a)

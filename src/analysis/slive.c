@@ -92,6 +92,8 @@ static bool ss_join(struct sstate *a, const struct sstate *b)
 	for (int i = 0; i < 11 + NSLOT; i++) {
 		struct sval *x = i < 11 ? &a->r[i] : &a->s[i - 11];
 		struct sval y = i < 11 ? b->r[i] : b->s[i - 11];
+		if (x->k == y.k && x->c == y.c)
+			continue; /* sv_join(x, x) == x */
 		struct sval j = sv_join(*x, y);
 		if (j.k != x->k || j.c != x->c) {
 			*x = j;
@@ -189,8 +191,9 @@ static void store(struct sstate *st, struct sval x, int off, int size, struct sv
 		}
 		if (stackish(val))
 			e->escape = true;
+		uint64_t m = span(a, a + size);
 		for (int i = 0; i < NSLOT; i++)
-			if ((span(a, a + size) >> i) & 1)
+			if ((m >> i) & 1)
 				st->s[i] = sv(SV_NONE, 0);
 		write_bytes(e, a, a + size);
 		return;
@@ -199,10 +202,12 @@ static void store(struct sstate *st, struct sval x, int off, int size, struct sv
 		e->escape = true;
 		return;
 	}
-	if (x.k == SV_MAYFP || x.k == SV_TOP)
+	if (x.k == SV_MAYFP || x.k == SV_TOP) {
+		uint64_t m = x.k == SV_TOP ? ~0ull : span(x.c + off, x.c + off + size);
 		for (int i = 0; i < NSLOT; i++)
-			if (x.k == SV_TOP || ((span(x.c + off, x.c + off + size) >> i) & 1))
+			if ((m >> i) & 1)
 				st->s[i] = sv_join(st->s[i], sv(SV_NONE, 0));
+	}
 }
 
 /* an access of size bytes through x + off reads */
@@ -400,25 +405,85 @@ static void step(const struct vctx *v, struct sstate *st, const struct bg_insn *
 	}
 }
 
-/* Forward pass over function f: block entry states until stable, then each
- * block's gen/kill summary. false: the frame's address escapes. */
-static bool func_effects(struct vctx *v, uint32_t f, struct sstate *in, uint8_t *dirty, uint64_t *bgen,
-			 uint64_t *bigen, uint64_t *bkill)
+/* Bits [lo, hi) of the byte mask wb (bit -o-1: byte o of the frame): all
+ * set (bytes_all), or set them (bytes_set). */
+static bool bytes_all(const uint64_t *wb, int64_t lo, int64_t hi)
+{
+	for (int64_t b = lo; b < hi;) {
+		int64_t w = b / 64, e = hi < (w + 1) * 64 ? hi : (w + 1) * 64;
+		uint64_t m = (e - b == 64 ? ~0ull : ((1ull << (e - b)) - 1)) << (b % 64);
+		if ((wb[w] & m) != m)
+			return false;
+		b = e;
+	}
+	return true;
+}
+
+static void bytes_set(uint64_t *wb, int64_t lo, int64_t hi)
+{
+	for (int64_t b = lo; b < hi;) {
+		int64_t w = b / 64, e = hi < (w + 1) * 64 ? hi : (w + 1) * 64;
+		wb[w] |= (e - b == 64 ? ~0ull : ((1ull << (e - b)) - 1)) << (b % 64);
+		b = e;
+	}
+}
+
+/* One block from entry state *st (left as the state at its end): its
+ * gen/igen/kill summary (forward composition: a slot is read at entry when
+ * read before the block overwrites it). false: the frame's address escapes. */
+static bool block_effects(struct vctx *v, const struct cfg_block *bl, struct sstate *st, uint64_t *gen,
+			  uint64_t *igen, uint64_t *kill)
+{
+	uint64_t G = 0, I = 0, K = 0, wb[NSLOT / 8] = { 0 }; /* bytes written so far, bit -o-1 */
+	struct effect e;
+	for (uint32_t i = bl->start; i < bl->end; i++) {
+		if (v->insns[i].kind == BG_K_LD_IMM64_HI)
+			continue;
+		step(v, st, &v->insns[i], &e);
+		if (e.escape)
+			return false;
+		G |= e.gen & ~K;
+		I |= e.igen & ~K;
+		for (int r = 0; r < e.nr; r++) {
+			bool all = bytes_all(wb, -e.rhi[r], -e.rlo[r]);
+			if (!all && e.rval[r])
+				G |= span(e.rlo[r], e.rhi[r]) & ~K;
+			else if (!all)
+				I |= span(e.rlo[r], e.rhi[r]) & ~K;
+		}
+		K |= e.kill;
+		for (int w = 0; w < e.nw; w++)
+			bytes_set(wb, -e.whi[w], -e.wlo[w]);
+	}
+	*gen = G;
+	*igen = I & ~G;
+	*kill = K;
+	return true;
+}
+
+/* Forward pass over function f: block entry states until stable, each
+ * block's gen/kill summary from its last visit (made with its final entry
+ * state: a block is visited again whenever its entry changes). Blocks never
+ * reached (seen[] 0) read and kill nothing. false: the frame's address
+ * escapes. */
+static bool func_effects(struct vctx *v, uint32_t f, struct sstate *in, uint8_t *dirty, uint8_t *seen,
+			 uint64_t *bgen, uint64_t *bigen, uint64_t *bkill)
 {
 	const struct cfg *g = &v->g;
 	const struct cfg_func *fn = &g->funcs[f];
 	uint32_t b0 = g->block_of[fn->start], b1 = g->block_of[fn->end - 1] + 1;
-	memset(in, 0, (b1 - b0) * sizeof(*in));
 	memset(dirty, 0, b1 - b0);
+	memset(seen, 0, b1 - b0);
+	for (uint32_t b = b0; b < b1; b++)
+		bgen[b] = bigen[b] = bkill[b] = 0;
 	struct sstate *e0 = &in[fn->entry - b0];
-	dirty[fn->entry - b0] = 1;
+	dirty[fn->entry - b0] = seen[fn->entry - b0] = 1;
 	for (int i = 0; i < 11; i++)
 		e0->r[i] = sv(SV_NONE, 0);
 	for (int i = 0; i < NSLOT; i++)
 		e0->s[i] = sv(SV_NONE, 0);
 	e0->r[10] = sv(SV_FP, 0);
 	struct sstate st;
-	struct effect e;
 	/* sweeps in block order revisit only the blocks whose entry changed
 	 * (forward edges are handled in the same sweep, back edges in the next) */
 	for (bool changed = true; changed;) {
@@ -429,55 +494,24 @@ static bool func_effects(struct vctx *v, uint32_t f, struct sstate *in, uint8_t 
 				continue;
 			dirty[b - b0] = 0;
 			st = in[b - b0];
-			for (uint32_t i = bl->start; i < bl->end; i++) {
-				if (v->insns[i].kind == BG_K_LD_IMM64_HI)
-					continue;
-				step(v, &st, &v->insns[i], &e);
-				if (e.escape)
-					return false;
-			}
+			if (!block_effects(v, bl, &st, &bgen[b], &bigen[b], &bkill[b]))
+				return false;
 			for (uint32_t k = 0; k < bl->nsucc; k++) {
 				uint32_t t = bl->succ[k];
-				if (t >= b0 && t < b1 && g->blocks[t].func == f &&
-				    (ss_join(&in[t - b0], &st) || in[t - b0].r[10].k == SV_BOT) && !dirty[t - b0]) {
+				if (t < b0 || t >= b1 || g->blocks[t].func != f)
+					continue;
+				if (!seen[t - b0]) { /* the join with bottom */
+					in[t - b0] = st;
+					seen[t - b0] = 1;
+				} else if (!ss_join(&in[t - b0], &st)) {
+					continue;
+				}
+				if (!dirty[t - b0]) {
 					dirty[t - b0] = 1;
 					changed |= t <= b;
 				}
 			}
 		}
-	}
-	for (uint32_t b = b0; b < b1; b++) {
-		const struct cfg_block *bl = &g->blocks[b];
-		uint64_t G = 0, I = 0, K = 0, wb[NSLOT / 8] = { 0 }; /* bytes written so far, bit -o-1 */
-		bgen[b] = bigen[b] = bkill[b] = 0;
-		if (in[b - b0].r[10].k == SV_BOT)
-			continue;
-		/* forward composition: a slot is read at entry when read before
-		 * the block overwrites it */
-		st = in[b - b0];
-		for (uint32_t i = bl->start; i < bl->end; i++) {
-			if (v->insns[i].kind == BG_K_LD_IMM64_HI)
-				continue;
-			step(v, &st, &v->insns[i], &e);
-			G |= e.gen & ~K;
-			I |= e.igen & ~K;
-			for (int r = 0; r < e.nr; r++) {
-				bool all = true;
-				for (int64_t o = e.rlo[r]; o < e.rhi[r] && all; o++)
-					all = (wb[(-o - 1) / 64] >> ((-o - 1) % 64)) & 1;
-				if (!all && e.rval[r])
-					G |= span(e.rlo[r], e.rhi[r]) & ~K;
-				else if (!all)
-					I |= span(e.rlo[r], e.rhi[r]) & ~K;
-			}
-			K |= e.kill;
-			for (int w = 0; w < e.nw; w++)
-				for (int64_t o = e.wlo[w]; o < e.whi[w]; o++)
-					wb[(-o - 1) / 64] |= 1ull << ((-o - 1) % 64);
-		}
-		bgen[b] = G;
-		bigen[b] = I & ~G;
-		bkill[b] = K;
 	}
 	return true;
 }
@@ -492,9 +526,10 @@ int slive_compute(struct vctx *v)
 			maxb = n;
 	}
 	size_t nb = g->nblocks ? g->nblocks : 1;
-	struct sstate *in = calloc(maxb ? maxb : 1, sizeof(*in));
-	uint8_t *dirty = calloc(maxb ? maxb : 1, 1);
-	uint64_t *gen = calloc(3 * nb, sizeof(*gen)), *igen = gen + nb, *kill = gen + 2 * nb;
+	/* entry states are written before they are read (func_effects: seen) */
+	struct sstate *in = malloc((maxb ? maxb : 1) * sizeof(*in));
+	uint8_t *dirty = malloc(2 * (size_t)(maxb ? maxb : 1)), *seen = dirty ? dirty + (maxb ? maxb : 1) : NULL;
+	uint64_t *gen = malloc(3 * nb * sizeof(*gen)), *igen = gen + nb, *kill = gen + 2 * nb;
 	if (!in || !gen || !dirty) {
 		free(in);
 		free(dirty);
@@ -504,7 +539,7 @@ int slive_compute(struct vctx *v)
 	for (uint32_t b = 0; b < g->nblocks; b++)
 		g->blocks[b].slive = g->blocks[b].svlive = ~0ull;
 	for (uint32_t f = 0; f < g->nfuncs; f++) {
-		if (!func_effects(v, f, in, dirty, gen, igen, kill))
+		if (!func_effects(v, f, in, dirty, seen, gen, igen, kill))
 			continue; /* escapes: every slot stays live */
 		uint32_t b0 = g->block_of[g->funcs[f].start], b1 = g->block_of[g->funcs[f].end - 1] + 1;
 		for (uint32_t b = b0; b < b1; b++)
