@@ -259,25 +259,18 @@ const struct bg_helper_proto *prog_iter_helper(struct vctx *v, uint32_t id)
 
 /* Loaded with BPF_F_SLEEPABLE: a ".s" section ("fentry.s/...", "lsm.s/...")
  * or one libbpf always loads sleepable ("syscall"). */
-static bool sec_sleepable(const char *sec)
+bool prog_sleepable(struct vctx *v)
 {
+	const char *sec = bg_program__section(v->prog);
 	if (!sec)
 		return false;
-	const struct bg_sec_def *d = bg_sec_def_find(sec, NULL);
-	if (d && (d->prog_flags & BG_PROG_F_SLEEPABLE))
+	/* the section table's flags, found at object open (not its walk again:
+	 * ~4k instructions, on every call and memory access of some programs) */
+	if (bg_program__prog_flags(v->prog) & BG_PROG_F_SLEEPABLE)
 		return true;
 	const char *slash = strchr(sec, '/');
 	size_t n = slash ? (size_t)(slash - sec) : strlen(sec);
 	return n > 2 && sec[n - 2] == '.' && sec[n - 1] == 's';
-}
-
-/* asked on every call and memory access of some programs: the section
- * table's walk once per program */
-bool prog_sleepable(struct vctx *v)
-{
-	if (!v->sleepable)
-		v->sleepable = sec_sleepable(bg_program__section(v->prog)) ? 2 : 1;
-	return v->sleepable == 2;
 }
 
 static int rule_sleepable(struct vctx *v, struct as_state *s, size_t pc, const struct assertion *a)
@@ -661,9 +654,7 @@ static int ret_in_range(struct vctx *v, struct as_state *s, size_t pc, int reg)
 			return 0;
 		lsm32 = bg_program__attach_type(v->prog) == BPF_LSM_MAC; /* return_32bit */
 	}
-	char buf[200];
 	struct as_reg *r = R(s, reg);
-	fmt_reg(v, s, reg, buf, sizeof(buf));
 	if (r->type != T_SCALAR)
 		return verr(v, s, pc, "ret_range", "At program exit the register R%d is not a known value (%s)", reg,
 			    as_type_name(r->type, r->flags));
@@ -673,6 +664,8 @@ static int ret_in_range(struct vctx *v, struct as_state *s, size_t pc, int reg)
 		if (r->v.s32min >= lo && r->v.s32max <= hi && lo >= INT32_MIN && hi <= INT32_MAX &&
 		    (lsm32 || r->v.umax <= UINT32_MAX))
 			return 0;
+		char buf[200];
+		fmt_reg(v, s, reg, buf, sizeof(buf));
 		return verr(v, s, pc, "ret_range",
 			    "At program exit the register R%d has %s should have been in [%" PRId64 ", %" PRId64 "]", reg,
 			    buf, lo, hi);
@@ -717,7 +710,7 @@ struct builder {
 static void put(struct builder *b, uint8_t id, int reg, int off, int size, uint8_t flags)
 {
 	if (b->n == b->cap) {
-		size_t cap = b->cap ? 2 * b->cap : 256;
+		size_t cap = b->cap ? 2 * b->cap : 64;
 		struct assertion *na = realloc(b->a, cap * sizeof(*na));
 		if (!na) {
 			b->oom = true;

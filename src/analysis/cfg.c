@@ -276,19 +276,27 @@ static int loop_body(struct cfg *g, uint32_t h, const uint32_t *backs, uint32_t 
 	return 0;
 }
 
-static int build_preds(struct cfg *g, uint32_t ***preds_out, uint32_t **npred_out)
+/* Predecessor lists of every block, in one pool (*pool_out: free it and
+ * *preds_out, *npred_out). */
+static int build_preds(struct cfg *g, uint32_t ***preds_out, uint32_t **npred_out, uint32_t **pool_out)
 {
 	uint32_t *npred = calloc(g->nblocks, sizeof(*npred));
 	uint32_t **preds = calloc(g->nblocks, sizeof(*preds));
+	uint32_t *pool = NULL;
 	if (!npred || !preds)
 		goto oom;
+	size_t total = 0;
 	for (uint32_t b = 0; b < g->nblocks; b++)
-		for (uint32_t k = 0; k < g->blocks[b].nsucc; k++)
+		for (uint32_t k = 0; k < g->blocks[b].nsucc; k++) {
 			npred[g->blocks[b].succ[k]]++;
-	for (uint32_t b = 0; b < g->nblocks; b++) {
-		preds[b] = malloc((npred[b] + 1) * sizeof(uint32_t));
-		if (!preds[b])
-			goto oom;
+			total++;
+		}
+	pool = malloc((total + 1) * sizeof(*pool));
+	if (!pool)
+		goto oom;
+	for (uint32_t b = 0, off = 0; b < g->nblocks; b++) {
+		preds[b] = pool + off;
+		off += npred[b];
 		npred[b] = 0;
 	}
 	for (uint32_t b = 0; b < g->nblocks; b++)
@@ -298,11 +306,10 @@ static int build_preds(struct cfg *g, uint32_t ***preds_out, uint32_t **npred_ou
 		}
 	*preds_out = preds;
 	*npred_out = npred;
+	*pool_out = pool;
 	return 0;
 oom:
-	if (preds)
-		for (uint32_t b = 0; b < g->nblocks; b++)
-			free(preds[b]);
+	free(pool);
 	free(preds);
 	free(npred);
 	return -ENOMEM;
@@ -335,10 +342,20 @@ static int cmp_back(const void *a, const void *b)
 static int build_loops(struct cfg *g, uint32_t *backs, uint32_t nbacks,
 		       bool (*is_iter_next)(const struct bg_insn *))
 {
-	if (nbacks)
-		qsort(backs, nbacks, 2 * sizeof(uint32_t), cmp_back);
-	uint32_t **preds, *npred;
-	int err = build_preds(g, &preds, &npred);
+	if (!nbacks) { /* no loop (most programs): what the general case leaves */
+		g->nloops = 0;
+		g->loops = calloc(1, sizeof(*g->loops));
+		g->loop_pool = malloc(sizeof(uint32_t));
+		g->body_pool = malloc(sizeof(uint32_t));
+		if (!g->loops || !g->loop_pool || !g->body_pool)
+			return -ENOMEM;
+		for (uint32_t b = 0; b < g->nblocks; b++)
+			g->blocks[b].loops = g->loop_pool;
+		return 0;
+	}
+	qsort(backs, nbacks, 2 * sizeof(uint32_t), cmp_back);
+	uint32_t **preds, *npred, *pool;
+	int err = build_preds(g, &preds, &npred, &pool);
 	if (err)
 		return err;
 	uint8_t *mark = calloc(g->nblocks, 1);
@@ -411,8 +428,7 @@ out:
 	free(mark);
 	free(lwork);
 	free(lbody);
-	for (uint32_t b = 0; b < g->nblocks; b++)
-		free(preds[b]);
+	free(pool);
 	free(preds);
 	free(npred);
 	return err;

@@ -131,7 +131,6 @@ struct vctx {
 	bool kgate;
 	bool uninit_stack_ok; /* reads of uninitialized stack allowed (privileged, 5.12+) */
 	bool uninit_stack_written_ok; /* ... only within the depth already written (5.10) */
-	uint8_t sleepable;    /* prog_sleepable: 0 not asked yet, 1 no, 2 yes */
 	/* the features (BG_KF_* bits) the judged profile LACKS, read through
 	 * kf_has (kgate_setup): for the running 6.18 (the default) only the
 	 * features of newer kernels (7.2), so its transfer functions take no

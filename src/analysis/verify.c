@@ -194,7 +194,7 @@ static bool wl_less(const struct vctx *v, const struct wl_item *a, const struct 
 static void heap_push(struct vctx *v, struct wl_item it)
 {
 	if (v->nheap == v->capheap) {
-		size_t cap = v->capheap ? v->capheap * 2 : 256;
+		size_t cap = v->capheap ? v->capheap * 2 : 16;
 		struct wl_item *h = realloc(v->heap, cap * sizeof(*h));
 		if (!h) {
 			vnomem(v);
@@ -498,7 +498,7 @@ static bool direct_block(struct vctx *v, uint32_t block)
 static void direct_push(struct vctx *v, uint32_t ctx, uint32_t block, struct as_state *s)
 {
 	if (v->ndirect == v->capdirect) {
-		size_t cap = v->capdirect ? v->capdirect * 2 : 64;
+		size_t cap = v->capdirect ? v->capdirect * 2 : 8;
 		struct direct_item *di = realloc(v->direct, cap * sizeof(*di));
 		if (!di) {
 			vnomem(v);
@@ -941,7 +941,7 @@ static void propagate(struct vctx *v, uint32_t ctx, uint32_t block, struct as_st
 static uint32_t path_add(struct vctx *v, uint32_t parent, size_t insn, bool taken)
 {
 	if (v->npaths == v->cappaths) {
-		uint32_t cap = v->cappaths ? v->cappaths * 2 : 1024;
+		uint32_t cap = v->cappaths ? v->cappaths * 2 : 64;
 		struct path_node *np = realloc(v->paths, cap * sizeof(*np));
 		if (!np) {
 			vnomem(v);
