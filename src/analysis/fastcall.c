@@ -114,9 +114,21 @@ static void jump_targets(const struct vctx *v, uint8_t *jt)
 	}
 }
 
+/* Some call has a spill right before it and a fill right after it (the
+ * first pair of any pattern). */
+static bool any_pair(const struct vctx *v)
+{
+	for (size_t pc = 1; pc + 1 < v->n; pc++)
+		if (v->insns[pc].kind == BG_K_CALL && is_spill(&v->insns[pc - 1]) && is_fill(&v->insns[pc + 1]))
+			return true;
+	return false;
+}
+
 int fastcall_prepare(struct vctx *v)
 {
-	if (!bg_profile_has(v->prof, BG_KF_FASTCALL) || !v->g.nfuncs)
+	/* without a pattern no function's depth changes: no tables (v->fc
+	 * NULL), as without the feature */
+	if (!bg_profile_has(v->prof, BG_KF_FASTCALL) || !v->g.nfuncs || !any_pair(v))
 		return 0;
 	uint32_t nf = v->g.nfuncs;
 	struct fastcall *fc = calloc(1, sizeof(*fc));

@@ -263,6 +263,8 @@ static int loop_trips(const struct kcost *kc, struct kc_work *w)
 {
 	const struct cfg *g = &kc->v->g;
 	struct kc_entries e;
+	if (!g->nloops)
+		return 0;
 	if (loop_entries(g, &e)) {
 		free(e.off);
 		free(e.ent);
