@@ -156,47 +156,87 @@ static int map_compat(struct vctx *v, struct as_state *s, size_t pc, uint32_t he
 	return 0;
 }
 
+/* The per-program caches of BTF walks (vctx.cache): struct names known to
+ * be (1) or not to be (0) program-local types (the kernel BTF lookup that
+ * decides is linear in its size), map_field_offset and map_kptrs results. */
+struct vcache {
+	struct {
+		const char *name;
+		bool local;
+	} local[16];
+	unsigned nlocal;
+	struct {
+		const struct bg_map_def *m;
+		const char *tname;
+		int off;
+	} mapf[32];
+	unsigned nmapf;
+	struct {
+		const struct bg_map_def *m;
+		int n;
+		struct btf_kptr_field f[11]; /* the kernel's BTF_FIELDS_MAX */
+	} mapk[8];
+	unsigned nmapk;
+};
+
+/* allocated at the first use (most programs never ask): NULL when out of
+ * memory (callers then walk the BTF uncached) */
+static struct vcache *vcache(struct vctx *v)
+{
+	if (!v->cache)
+		v->cache = calloc(1, sizeof(*v->cache));
+	return v->cache;
+}
+
 /* Offset of a field of the given struct type in the map value (BTF), -1
  * when not found, -2 when the map has no BTF. */
 int map_field_offset(struct vctx *v, const struct bg_map_def *m, const char *tname)
 {
 	/* nested structs and global data sections (DATASEC) included, as the
 	 * kernel's btf_parse_fields */
-	for (unsigned i = 0; i < v->nmapf_cache; i++)
-		if (v->mapf_cache[i].m == m && !strcmp(v->mapf_cache[i].tname, tname))
-			return v->mapf_cache[i].off;
+	struct vcache *c = vcache(v);
+	for (unsigned i = 0; c && i < c->nmapf; i++)
+		if (c->mapf[i].m == m && !strcmp(c->mapf[i].tname, tname))
+			return c->mapf[i].off;
 	int off = graph_find_field(v->prog, m->btf_value_type_id, NULL, tname);
-	if (v->nmapf_cache < sizeof(v->mapf_cache) / sizeof(v->mapf_cache[0])) {
-		v->mapf_cache[v->nmapf_cache].m = m;
-		v->mapf_cache[v->nmapf_cache].tname = tname;
-		v->mapf_cache[v->nmapf_cache++].off = off;
+	if (c && c->nmapf < sizeof(c->mapf) / sizeof(c->mapf[0])) {
+		c->mapf[c->nmapf].m = m;
+		c->mapf[c->nmapf].tname = tname;
+		c->mapf[c->nmapf++].off = off;
 	}
 	return off;
 }
 
 int map_kptrs(struct vctx *v, const struct bg_map_def *m, const struct btf_kptr_field **f)
 {
-	for (unsigned i = 0; i < v->nmapk_cache; i++)
-		if (v->mapk_cache[i].m == m) {
-			*f = v->mapk_cache[i].f;
-			return v->mapk_cache[i].n;
+	struct vcache *c = vcache(v);
+	if (!c) {
+		vnomem(v);
+		*f = NULL;
+		return 0;
+	}
+	for (unsigned i = 0; i < c->nmapk; i++)
+		if (c->mapk[i].m == m) {
+			*f = c->mapk[i].f;
+			return c->mapk[i].n;
 		}
-	unsigned i = v->nmapk_cache < 8 ? v->nmapk_cache++ : (unsigned)(((uintptr_t)m >> 4) % 8);
-	v->mapk_cache[i].m = m;
-	v->mapk_cache[i].n = btf_map_kptr_fields(v->prog, m->btf_value_type_id, v->mapk_cache[i].f, 11, vctx_kver(v));
-	*f = v->mapk_cache[i].f;
-	return v->mapk_cache[i].n;
+	unsigned i = c->nmapk < 8 ? c->nmapk++ : (unsigned)(((uintptr_t)m >> 4) % 8);
+	c->mapk[i].m = m;
+	c->mapk[i].n = btf_map_kptr_fields(v->prog, m->btf_value_type_id, c->mapk[i].f, 11, vctx_kver(v));
+	*f = c->mapk[i].f;
+	return c->mapk[i].n;
 }
 
 bool vctx_is_local(struct vctx *v, const char *name)
 {
-	for (unsigned i = 0; i < v->nlocal_cache; i++)
-		if (v->local_cache[i].name == name || !strcmp(v->local_cache[i].name, name))
-			return v->local_cache[i].local;
+	struct vcache *c = vcache(v);
+	for (unsigned i = 0; c && i < c->nlocal; i++)
+		if (c->local[i].name == name || !strcmp(c->local[i].name, name))
+			return c->local[i].local;
 	bool local = graph_is_local(v->prog, name);
-	if (v->nlocal_cache < sizeof(v->local_cache) / sizeof(v->local_cache[0])) {
-		v->local_cache[v->nlocal_cache].name = name;
-		v->local_cache[v->nlocal_cache++].local = local;
+	if (c && c->nlocal < sizeof(c->local) / sizeof(c->local[0])) {
+		c->local[c->nlocal].name = name;
+		c->local[c->nlocal++].local = local;
 	}
 	return local;
 }

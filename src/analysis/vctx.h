@@ -19,6 +19,8 @@
  * subprogram or callback reached from a context). */
 enum ctx_kind { CTX_MAIN = 0, CTX_CALL, CTX_CB_SYNC, CTX_CB_ASYNC, CTX_GLOBAL };
 
+struct vcache;
+
 struct actx {
 	uint32_t parent;    /* parent context (main: itself) */
 	uint32_t callsite;  /* call insn in the parent */
@@ -120,7 +122,6 @@ struct vctx {
 				  * read from BTF once, or NULL until asked */
 	bool nomem;          /* an allocation failed: bg_verify returns -ENOMEM */
 	struct bg_diag diag;
-	char msg[1024];
 	/* per-instruction scratch: the current instruction's slot index */
 	size_t pc;
 	/* observer of the state before every analysed instruction (states.c), or NULL */
@@ -146,27 +147,9 @@ struct vctx {
 	/* per instruction: the local object type a bpf_obj_drop / refcount
 	 * acquire call saw first (the kernel keeps one per call), or NULL */
 	const char **obj_type_at;
-	/* struct names known to be (1) or not to be (0) program-local types:
-	 * the kernel BTF lookup that decides is linear in its size */
-	struct {
-		const char *name;
-		bool local;
-	} local_cache[16];
-	unsigned nlocal_cache;
-	/* map_field_offset results (the walk is linear in the value's BTF) */
-	struct {
-		const struct bg_map_def *m;
-		const char *tname;
-		int off;
-	} mapf_cache[32];
-	unsigned nmapf_cache;
-	/* map_kptrs results: the kptr fields of a map's value */
-	struct {
-		const struct bg_map_def *m;
-		int n;
-		struct btf_kptr_field f[11]; /* the kernel's BTF_FIELDS_MAX */
-	} mapk_cache[8];
-	unsigned nmapk_cache;
+	/* per-program caches of BTF walks (call.c: local types, map value
+	 * fields, kptr fields), allocated at their first use, or NULL */
+	struct vcache *cache;
 	/* the kernel BTF's ".data..percpu" DATASEC id (0: not looked up yet,
 	 * negative: none) */
 	int32_t pcpu_sec;

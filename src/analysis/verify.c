@@ -127,15 +127,16 @@ int verr(struct vctx *v, const struct as_state *s, size_t pc, const char *check,
 	char dis[128] = "";
 	if (pc < v->n)
 		bg_insn_format(&v->insns[pc], dis, sizeof(dis));
-	int k = snprintf(v->msg, sizeof(v->msg), "insn %zu (%s): ", pc, dis);
+	char msg[1024];
+	int k = snprintf(msg, sizeof(msg), "insn %zu (%s): ", pc, dis);
 	va_list ap;
 	va_start(ap, fmt);
-	if (k >= 0 && (size_t)k < sizeof(v->msg))
-		vsnprintf(v->msg + k, sizeof(v->msg) - (size_t)k, fmt, ap);
+	if (k >= 0 && (size_t)k < sizeof(msg))
+		vsnprintf(msg + k, sizeof(msg) - (size_t)k, fmt, ap);
 	va_end(ap);
 	v->diag.insn = pc;
 	v->diag.check = check;
-	v->diag.message = strdup(v->msg);
+	v->diag.message = strdup(msg);
 	v->diag.line = pc < v->n ? bg_program__line(v->prog, pc) : NULL;
 	if (s)
 		collect_path(v, s->path);
@@ -1243,10 +1244,11 @@ static int call_global(struct vctx *v, uint32_t ctx, const struct as_state *at, 
 			char *m = v->diag.message;
 			v->diag.message = NULL;
 			if (m) {
-				snprintf(v->msg, sizeof(v->msg), "Caller passes invalid args into func#%u ('%s'): %s", func,
+				char msg[1024];
+				snprintf(msg, sizeof(msg), "Caller passes invalid args into func#%u ('%s'): %s", func,
 					 fname, m);
 				free(m);
-				v->diag.message = strdup(v->msg);
+				v->diag.message = strdup(msg);
 			}
 			goto fail;
 		}
@@ -2279,6 +2281,8 @@ static void free_all(struct vctx *v)
 	v->func_fx = NULL;
 	free(v->obj_type_at);
 	v->obj_type_at = NULL;
+	free(v->cache);
+	v->cache = NULL;
 	cfg_free(&v->g);
 }
 
