@@ -179,12 +179,13 @@ struct vcache {
 	unsigned nmapk;
 };
 
-/* allocated at the first use (most programs never ask): NULL when out of
- * memory (callers then walk the BTF uncached) */
+/* allocated at the first use (most programs never ask; entries past the
+ * counts are never read: not zeroed): NULL when out of memory (callers then
+ * walk the BTF uncached) */
 static struct vcache *vcache(struct vctx *v)
 {
-	if (!v->cache)
-		v->cache = calloc(1, sizeof(*v->cache));
+	if (!v->cache && (v->cache = malloc(sizeof(*v->cache))))
+		v->cache->nlocal = v->cache->nmapf = v->cache->nmapk = 0;
 	return v->cache;
 }
 

@@ -576,12 +576,24 @@ static uint16_t insn_rlive(const struct cfg *g, const struct bg_insn *in, uint16
 	}
 }
 
+/* Does every edge lead to a later block? Then one sweep in reverse block
+ * order reaches a backward analysis' fixpoint (each block's successors are
+ * final when it is visited): no second sweep to confirm it. */
+static bool forward_only(const struct cfg *g)
+{
+	for (uint32_t b = 0; b < g->nblocks; b++)
+		for (uint32_t k = 0; k < g->blocks[b].nsucc; k++)
+			if (g->blocks[b].succ[k] <= b)
+				return false;
+	return true;
+}
+
 void cfg_reg_live(struct cfg *g)
 {
-	bool changed = true;
+	bool changed = true, fwd = forward_only(g);
 	for (uint32_t b = 0; b < g->nblocks; b++)
 		g->blocks[b].rlive = 0;
-	while (changed) {
+	for (bool first = true; changed && (first || !fwd); first = false) {
 		changed = false;
 		for (uint32_t b = g->nblocks; b-- > 0;) {
 			struct cfg_block *bl = &g->blocks[b];
@@ -622,8 +634,8 @@ void cfg_branch_live(struct cfg *g)
 	 * a packet range: the kernel walks each return path on its own) has r0
 	 * branch-live at its exits */
 	bool *rlive = calloc(g->nfuncs ? g->nfuncs : 1, sizeof(*rlive));
-	bool changed = true;
-	while (changed) {
+	bool changed = true, fwd = forward_only(g);
+	for (bool first = true; changed; first = false) {
 		changed = false;
 		for (uint32_t b = 0; rlive && b + 1 < g->nblocks; b++) {
 			uint32_t f = callee_of(g, g->blocks[b].end - 1);
@@ -632,6 +644,9 @@ void cfg_branch_live(struct cfg *g)
 				changed = true;
 			}
 		}
+		/* forward_only: the blocks agree with the last sweep already */
+		if (fwd && !first && !changed)
+			break;
 		for (uint32_t b = g->nblocks; b-- > 0;) {
 			struct cfg_block *bl = &g->blocks[b];
 			uint16_t live = 0;
