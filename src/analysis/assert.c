@@ -707,18 +707,24 @@ struct builder {
 	bool oom;
 };
 
-static void put(struct builder *b, uint8_t id, int reg, int off, int size, uint8_t flags)
+static __attribute__((noinline)) bool grow(struct builder *b)
 {
-	if (b->n == b->cap) {
-		size_t cap = b->cap ? 2 * b->cap : 64;
-		struct assertion *na = realloc(b->a, cap * sizeof(*na));
-		if (!na) {
-			b->oom = true;
-			return;
-		}
-		b->a = na;
-		b->cap = cap;
+	size_t cap = b->cap ? 2 * b->cap : 64;
+	struct assertion *na = realloc(b->a, cap * sizeof(*na));
+	if (!na) {
+		b->oom = true;
+		return false;
 	}
+	b->a = na;
+	b->cap = cap;
+	return true;
+}
+
+/* inline: a few hundred per program (the growth apart) */
+static inline void put(struct builder *b, uint8_t id, int reg, int off, int size, uint8_t flags)
+{
+	if (b->n == b->cap && !grow(b))
+		return;
 	b->a[b->n++] = (struct assertion){ .id = id, .reg = (uint8_t)reg, .size = (uint8_t)size,
 					   .flags = flags, .off = (int16_t)off };
 }

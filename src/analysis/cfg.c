@@ -456,18 +456,17 @@ int cfg_build(struct cfg *g, const struct bg_insn *insns, size_t n,
 		return err;
 	for (uint32_t f = 0; f < g->nfuncs; f++)
 		g->funcs[f].entry = g->block_of[g->funcs[f].start];
-	uint32_t *stack = malloc(g->nblocks * sizeof(*stack));
-	uint32_t *post = malloc(g->nblocks * sizeof(*post));
-	uint8_t *color = calloc(g->nblocks, 1);
+	/* one allocation: stack, post, then color (zeroed) */
+	uint32_t *stack = calloc(1, (size_t)g->nblocks * (2 * sizeof(*stack) + 1));
+	uint32_t *post = stack ? stack + g->nblocks : NULL;
+	uint8_t *color = stack ? (uint8_t *)(post + g->nblocks) : NULL;
 	uint32_t *backs = NULL, nbacks = 0, capbacks = 0;
-	err = (!stack || !post || !color) ? -ENOMEM : 0;
+	err = !stack ? -ENOMEM : 0;
 	for (uint32_t f = 0; !err && f < g->nfuncs; f++)
 		err = dfs_func(g, f, stack, color, post, &backs, &nbacks, &capbacks);
 	if (!err)
 		err = build_loops(g, backs, nbacks, is_iter_next);
 	free(stack);
-	free(post);
-	free(color);
 	free(backs);
 	return err;
 }
@@ -1141,6 +1140,8 @@ static bool loop_counted(struct cfg *g, uint32_t l, uint8_t *mark, uint32_t *sta
 
 int cfg_counted_loops(struct cfg *g)
 {
+	if (!g->nloops)
+		return 0;
 	uint8_t *mark = calloc(g->nblocks + 1, 1), *seen = calloc(g->nblocks + 1, 1);
 	uint32_t *stack = malloc(2 * (g->nblocks + 1) * sizeof(*stack));
 	struct loop_dom dom = {

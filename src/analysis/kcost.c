@@ -481,24 +481,21 @@ int kcost_finish(struct kcost *kc, const struct vctx *v, struct bg_verify_result
 {
 	if (!kc || v->nctx == 0)
 		return 0;
+	/* the doubles first, then the bytes: one allocation */
+	size_t nd = (size_t)v->g.nloops + 1 + 4 * (size_t)v->nctx;
+	double *d = calloc(1, nd * sizeof(double) + v->n + 1);
+	if (!d)
+		return -ENOMEM;
 	struct kc_work w = {
-		.trips = calloc(v->g.nloops + 1, sizeof(double)),
-		.decided = calloc(v->n + 1, 1),
-		.mult = calloc(v->nctx, sizeof(double)),
-		.own = calloc(v->nctx, sizeof(double)),
-		.depth = calloc(2 * (size_t)v->nctx, sizeof(double)),
+		.trips = d,
+		.mult = d + v->g.nloops + 1,
+		.own = d + v->g.nloops + 1 + v->nctx,
+		.depth = d + v->g.nloops + 1 + 2 * (size_t)v->nctx,
+		.decided = (uint8_t *)(d + nd),
 	};
-	int err = -ENOMEM;
-	if (w.trips && w.decided && w.mult && w.own && w.depth) {
-		err = estimate(kc, &w, &res->kernel);
-		if (!err && res->kernel.limit != BG_KLIMIT_NONE &&
-		    !(v->opts && v->opts->no_kernel_verdict))
-			err = finding(kc, res);
-	}
-	free(w.trips);
-	free(w.decided);
-	free(w.mult);
-	free(w.own);
-	free(w.depth);
+	int err = estimate(kc, &w, &res->kernel);
+	if (!err && res->kernel.limit != BG_KLIMIT_NONE && !(v->opts && v->opts->no_kernel_verdict))
+		err = finding(kc, res);
+	free(d);
 	return err;
 }

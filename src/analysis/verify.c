@@ -2159,15 +2159,12 @@ static int check_stack_depth(struct vctx *v)
 {
 	uint32_t nf = v->g.nfuncs ? v->g.nfuncs : 1;
 	struct stack_walk w = { .v = v };
-	uint32_t *bytes = calloc(nf, sizeof(*bytes));
-	uint8_t *flags = calloc(nf, 2);
-	int32_t *seen = malloc((size_t)nf * AS_MAX_FRAMES * sizeof(*seen));
-	if (!bytes || !flags || !seen) {
-		free(bytes);
-		free(flags);
-		free(seen);
+	/* one allocation: seen, bytes (4-byte words), then the flags */
+	int32_t *seen = calloc(1, (size_t)nf * (AS_MAX_FRAMES + 1) * sizeof(*seen) + 2 * (size_t)nf);
+	if (!seen)
 		return -ENOMEM;
-	}
+	uint32_t *bytes = (uint32_t *)(seen + (size_t)nf * AS_MAX_FRAMES);
+	uint8_t *flags = (uint8_t *)(bytes + nf);
 	for (uint32_t i = 0; i < v->nctx; i++)
 		if (v->ctxs[i].max_stack > bytes[v->ctxs[i].func])
 			bytes[v->ctxs[i].func] = v->ctxs[i].max_stack;
@@ -2195,8 +2192,6 @@ static int check_stack_depth(struct vctx *v)
 	for (uint32_t f = 0; f < v->g.nfuncs && !r; f++)
 		if (f == 0 || flags[f])
 			r = walk_stack(&w, f, 0, 0, v->g.funcs[f].start);
-	free(bytes);
-	free(flags);
 	free(seen);
 	return r;
 }
