@@ -852,13 +852,14 @@ static void propagate(struct vctx *v, uint32_t ctx, uint32_t block, struct as_st
 	const struct cfg_loop *acl = widen && (back || !v->no_entry_accel) ? accel_loop(v, block) : NULL;
 	if (ivl)
 		iv_refine(n, ivl, s);
+	/* the widening thresholds (the joins and cnt_accel below): built at
+	 * the first widening (thresholds) */
+	if (widen && !v->thr && thresholds(v)) {
+		vnomem(v);
+		as_state_fini(s);
+		return;
+	}
 	if (target != UINT32_MAX) {
-		/* the widening thresholds: built at the first widening (thresholds) */
-		if (widen && !v->thr && thresholds(v)) {
-			vnomem(v);
-			as_state_fini(s);
-			return;
-		}
 		struct disj *d = &n->d[target];
 		size_t before = as_state_bytes(&d->st);
 		int changed;
