@@ -1261,6 +1261,13 @@ static int call_global(struct vctx *v, uint32_t ctx, const struct as_state *at, 
 		verr(v, &s, pc, "lock", "global function calls are not allowed while holding a lock, use static function instead");
 		goto fail;
 	}
+	/* before 6.18 (which refuses only the functions that may sleep,
+	 * below) no global function is called with preemption disabled */
+	if (!kf_has(v, BG_KF_GLOBAL_SLEEP_CTX) && s.sec[AS_SEC_PREEMPT]) {
+		verr(v, &s, pc, "lock", "global function calls are not allowed with preemption disabled, use static "
+		     "function instead");
+		goto fail;
+	}
 	/* it is verified as sleepable when the program is: not inside a
 	 * section that may not sleep (6.18) */
 	for (int k = 0; kf_has(v, BG_KF_GLOBAL_SLEEP_CTX) && k < AS_SEC__MAX; k++)

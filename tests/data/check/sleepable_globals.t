@@ -3,7 +3,9 @@
 # verified on its own as the program's kind; since 6.18 a call to it inside
 # an RCU, preempt-disabled or IRQ-disabled section is refused at the call
 # ("global functions that may sleep are not allowed in non-sleepable
-# context"), where 6.12 accepts. One that cannot sleep may be called there.
+# context"). One that cannot sleep may be called there. 6.12 refuses every
+# global function call with preemption disabled ("global function calls are
+# not allowed with preemption disabled") and accepts them in RCU sections.
 # prog-type: syscall
 # c: extern void bpf_rcu_read_lock(void) __ksym;
 # c: extern void bpf_rcu_read_unlock(void) __ksym;
@@ -18,7 +20,7 @@
 # case: sleep_helper_global_in_preempt
 # expect: reject
 # message: global functions that may sleep are not allowed in non-sleepable context.*g_sleep_helper\(\) may sleep, called in a preempt-disabled region
-# profile: 6.12 accept
+# profile: 6.12 reject global function calls are not allowed with preemption disabled
 call bpf_preempt_disable
 r1 = 1
 call g_sleep_helper
@@ -40,7 +42,7 @@ exit
 # case: sleep_global_indirect_in_preempt
 # expect: reject
 # message: g_indirect\(\) may sleep
-# profile: 6.12 accept
+# profile: 6.12 reject global function calls are not allowed with preemption disabled
 call bpf_preempt_disable
 r1 = 1
 call g_indirect
@@ -59,6 +61,7 @@ exit
 
 # case: plain_global_in_preempt
 # expect: accept
+# profile: 6.12 reject global function calls are not allowed with preemption disabled
 call bpf_preempt_disable
 r1 = 1
 call g_plain
@@ -69,6 +72,7 @@ exit
 # case: plain_global_in_preempt_tc
 # section: tc
 # expect: accept
+# profile: 6.12 reject global function calls are not allowed with preemption disabled
 call bpf_preempt_disable
 r1 = 1
 call g_plain
